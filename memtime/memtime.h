@@ -1,0 +1,4 @@
+/* memtime.h: client requests for memtime (placeholder). */
+#ifndef MEMTIME_H
+#define MEMTIME_H
+#endif

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages memtime needs that this machine lacks.
+#   scripts/deps.sh          what building, installing and the example need
+#   scripts/deps.sh --test   plus what the test suite needs (C++, jemalloc, fuzzing, gnuplot)
+set -eu
+pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev"
+if [ "${1:-}" = --test ]; then
+  pkgs="$pkgs g++ perl libjemalloc-dev clang libclang-rt-14-dev gnuplot-nox binutils"
+fi
+missing=
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "memtime: installing missing packages:$missing"
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,55 @@
+# Shared helpers for tests/t*.sh: TAP output, a scratch directory, and ways to
+# run the tool and the visualizer from the build tree (never installed copies).
+# Each test script sources this, calls plan N (or plan_skip "reason"), then ok/not_ok/is.
+set -u
+MT_SRC=${MT_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+MT_BUILD=${MT_BUILD:-$MT_SRC/_build/check}
+MT_VIS="$MT_BUILD/visualizer/memtime-vis"
+MT_INPLACE="$MT_BUILD/memtime/inplace"
+MT_PROGS="$MT_BUILD/tests-progs"      # compiled test programs, shared by all scripts
+mkdir -p "$MT_PROGS"
+T=$(mktemp -d "${TMPDIR:-/tmp}/memtime-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+_tap_n=0
+_tap_fail=0
+
+plan()      { echo "1..$1"; }
+plan_skip() { echo "1..0 # SKIP $*"; exit 0; }
+ok()        { _tap_n=$((_tap_n+1)); echo "ok $_tap_n - $*"; }
+not_ok()    { _tap_n=$((_tap_n+1)); _tap_fail=$((_tap_fail+1)); echo "not ok $_tap_n - $*"; }
+skip()      { _tap_n=$((_tap_n+1)); echo "ok $_tap_n # SKIP $*"; }
+diag()      { printf '%s\n' "$@" | sed 's/^/# /'; }
+# check DESCRIPTION COMMAND...: ok if the command succeeds.
+check()     { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# is GOT EXPECTED DESCRIPTION
+is() {
+  if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3"; diag "got:      $1" "expected: $2"; fi
+}
+# is_file GOTFILE EXPECTEDFILE DESCRIPTION: diff -u on failure
+is_file() {
+  if diff -u "$2" "$1" >"$T/.diff" 2>&1; then ok "$3"; else not_ok "$3"; head -40 "$T/.diff" | diag "$(cat)"; fi
+}
+
+# Valgrind with the tool from the build tree.
+memtime() { VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime "$@"; }
+massif()  { valgrind --tool=massif "$@"; }
+vis()     { "$MT_VIS" "$@"; }
+
+# build_prog SRC [extra cc args...]: compiles tests/progs/SRC once into $MT_PROGS,
+# prints the binary's path. C++ for .cc/.cpp files. -O0 -g so frames are stable.
+build_prog() {
+  local src=$1; shift
+  local base; base=$(basename "$src"); base=${base%.*}
+  local tag; tag=$(printf '%s' "$*" | md5sum | cut -c1-8)
+  local out="$MT_PROGS/$base-$tag"
+  local path="$MT_SRC/tests/progs/$src"
+  if [ ! -x "$out" ] || [ "$path" -nt "$out" ] || [ "$MT_SRC/memtime/memtime.h" -nt "$out" ]; then
+    local cc=cc; case $src in *.cc|*.cpp) cc=c++;; esac
+    $cc -g -O0 -fno-omit-frame-pointer -fno-inline -I"$MT_SRC/memtime" -o "$out.tmp.$$" "$path" "$@" -lpthread >&2 \
+      && mv -f "$out.tmp.$$" "$out" || return 1
+  fi
+  echo "$out"
+}
+
+# finish: exit status reflects failures (prove reads the TAP anyway).
+finish() { [ "$_tap_fail" -eq 0 ]; }

@@ -1,0 +1,35 @@
+/* chart.h: the timeline chart (stacked step chart of the top allocation sites,
+ * extra heap and stacks, total line, peak marker, phase marks, title, axes,
+ * legend), drawn from the read-only model and written as PNG or via gnuplot. */
+#ifndef MT_CHART_H
+#define MT_CHART_H
+
+#include <stddef.h>
+#include "profile.h"
+
+typedef struct {
+    int width, height;     /* pixels; defaults 1600x900 */
+    int top_n;             /* allocation sites drawn as their own bands; default 8 */
+} vis_chart_opts;
+
+void vis_chart_opts_default(vis_chart_opts *o);
+
+/* Renders the chart and writes it to out_path as PNG, atomically (temporary
+ * file in the same directory, then rename): on failure no file is left.
+ * Returns 0, or -1 with a one-line message in err. */
+int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
+                        const char *out_path, char *err, size_t errsz);
+
+/* Writes a self-contained gnuplot script (data inline) drawing the same chart
+ * to script_path; if image_path is non-NULL the script sets its terminal from
+ * the extension (.svg, .pdf, .png). Returns 0 or -1 with err. */
+int vis_chart_write_gnuplot(const vis_profile *p, const vis_chart_opts *o,
+                            const char *script_path, const char *image_path,
+                            char *err, size_t errsz);
+
+/* Renders through gnuplot (must be on PATH) to image_path (.svg or .pdf).
+ * Returns 0, or -1 with err (e.g. "gnuplot is not installed"). */
+int vis_chart_render_gnuplot(const vis_profile *p, const vis_chart_opts *o,
+                             const char *image_path, char *err, size_t errsz);
+
+#endif

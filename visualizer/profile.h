@@ -1,0 +1,93 @@
+/* profile.h: the checked, read-only model of one Massif-format profile that
+ * every renderer reads (text report, PNG chart, gnuplot).
+ *
+ * The model is deliberately small whatever the file's size: it keeps every
+ * snapshot's numbers, the top level of each detailed snapshot's tree (the
+ * allocation sites the chart stacks), the whole peak tree, and memtime's
+ * extensions from the companion file. Full trees of other snapshots are not
+ * kept; the text report streams them in a second pass over the file
+ * (see massif.h: mt_parse_trees). */
+#ifndef MT_PROFILE_H
+#define MT_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { VIS_UNIT_I, VIS_UNIT_MS, VIS_UNIT_B } vis_unit;
+typedef enum { VIS_TREE_EMPTY, VIS_TREE_DETAILED, VIS_TREE_PEAK } vis_tree_kind;
+
+/* One node of an allocation tree, as in the file: the label is the text after
+ * "nK: <bytes> " verbatim ("0x4005E4: fn (file.c:12)", "in 3 places, all below
+ * massif's threshold (1.00%)", the root's "(heap allocation functions) ..."). */
+typedef struct vis_node {
+    uint64_t bytes;
+    char *label;
+    size_t n_children;
+    struct vis_node *children;
+} vis_node;
+
+/* A top-level allocation site of one detailed snapshot: a child of the root. */
+typedef struct {
+    uint64_t bytes;
+    char *label;          /* verbatim label, see vis_node */
+    int is_below_threshold; /* the merged "in N places" line */
+} vis_site;
+
+typedef struct {
+    unsigned index;          /* snapshot=N */
+    uint64_t time;           /* in the file's time unit */
+    uint64_t heap_B, heap_extra_B, stacks_B;
+    vis_tree_kind kind;
+    size_t line;             /* 1-based line of its "snapshot=N" */
+    long offset;             /* byte offset of its first "#-----------" line */
+    size_t n_sites;          /* detailed/peak only: the root's children */
+    vis_site *sites;
+} vis_snapshot;
+
+/* memtime's phase marks (MEMTIME_MARK), from the companion file. */
+typedef struct {
+    uint64_t time;
+    char *label;
+} vis_mark;
+
+/* One thread's stack size at each snapshot, from the companion file.
+ * bytes[i] belongs to snaps[i]; UINT64_MAX where the thread did not exist. */
+typedef struct {
+    unsigned tid;
+    uint64_t *bytes;         /* n_snaps entries */
+    uint64_t peak_B;
+} vis_thread_stack;
+
+typedef struct {
+    char *path;              /* the profile's file name as given */
+    char *desc;              /* text after "desc: " */
+    char *cmd;               /* text after "cmd: " */
+    vis_unit unit;
+    size_t n_snaps;
+    vis_snapshot *snaps;     /* file order; times are non-decreasing */
+    size_t peak;             /* index into snaps of the snapshot with the
+                                largest total (heap+extra+stacks); ties: first */
+    size_t peak_marked;      /* index of heap_tree=peak, or SIZE_MAX if none */
+    vis_node *peak_tree;     /* tree of the detailed snapshot with the largest
+                                total (the peak one if marked), or NULL */
+    size_t peak_tree_snap;   /* index of the snapshot peak_tree belongs to */
+    size_t n_marks;
+    vis_mark *marks;
+    size_t n_threads;
+    vis_thread_stack *threads;
+    int truncated;           /* the file ended inside a snapshot */
+    size_t truncated_line;   /* line where it ended */
+    char *companion;         /* path of the companion file read, or NULL */
+} vis_profile;
+
+static inline uint64_t vis_snap_total(const vis_snapshot *s)
+{
+    return s->heap_B + s->heap_extra_B + s->stacks_B;
+}
+
+/* Frees everything the profile owns, including the profile itself. NULL ok. */
+void vis_profile_free(vis_profile *p);
+/* Frees a tree made by the parser. NULL ok. */
+void vis_node_free(vis_node *n);
+
+#endif
