@@ -1,0 +1,12 @@
+/* mt_alloc_api.c: the allocator client-request API (placeholder body until
+   the allocator-API module lands: it handles no request yet). */
+#include "mt_alloc_api.h"
+
+void mt_alloc_api_init(void)
+{
+}
+
+Bool mt_alloc_api_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
+{
+   return False;
+}

@@ -1,0 +1,27 @@
+/* mt_heap.h: memtime's heap model, the interface other modules (and the
+   allocator API for custom allocators such as jemalloc) use to record blocks.
+
+   Every function here records the block against the current thread's stack
+   exactly as malloc does (allocation functions stripped, --ignore-fn applied)
+   and runs the snapshot logic, so the block shows up in heap totals, trees,
+   the peak and the time unit B. */
+#ifndef MT_HEAP_H
+#define MT_HEAP_H
+
+#include "pub_tool_basics.h"
+
+/* All record the block against the current thread's stack like malloc does
+   and trigger snapshot logic; they return NULL on failure. */
+void* mt_heap_alloc  (ThreadId tid, SizeT req_szB, SizeT align, Bool zero);
+void  mt_heap_free   (ThreadId tid, void* p);            /* p NULL ok */
+void* mt_heap_realloc(ThreadId tid, void* p, SizeT new_req_szB, SizeT align, Bool zero);
+Bool  mt_heap_resize_in_place(ThreadId tid, void* p, SizeT new_req_szB); /* False: unchanged */
+SizeT mt_heap_usable_size(void* p);                      /* 0 if not ours */
+Bool  mt_heap_is_block(void* p);
+/* Frames whose function name matches (VG_(string_match) pattern) or whose
+   source file path matches path_pattern are stripped from the top of every
+   allocation stack, like malloc. */
+void  mt_alloc_fns_add(const HChar* fn_pattern);
+void  mt_alloc_paths_add(const HChar* path_pattern);
+
+#endif /* MT_HEAP_H */
