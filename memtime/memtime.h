@@ -44,13 +44,20 @@ memtime_client_request_(unsigned long req, unsigned long a1, unsigned long a2,
                          : "cc", "memory");
     return result;
 }
-#define MEMTIME_MARK(label) \
-    ((int)memtime_client_request_(MEMTIME_REQ_MARK, (unsigned long)(const char *)(label), 0, 0, 0, 0))
-#define MEMTIME_SNAPSHOT() \
-    ((int)memtime_client_request_(MEMTIME_REQ_SNAPSHOT, 0, 0, 0, 0, 0))
+static __inline__ int memtime_mark_(const char *label)
+{
+    return (int)memtime_client_request_(MEMTIME_REQ_MARK, (unsigned long)label, 0, 0, 0, 0);
+}
+static __inline__ int memtime_snapshot_(void)
+{
+    return (int)memtime_client_request_(MEMTIME_REQ_SNAPSHOT, 0, 0, 0, 0, 0);
+}
 #else
-#define MEMTIME_MARK(label) ((void)(label), 0)
-#define MEMTIME_SNAPSHOT() (0)
+static __inline__ int memtime_mark_(const char *label) { (void)label; return 0; }
+static __inline__ int memtime_snapshot_(void) { return 0; }
 #endif
+/* Functions, not expressions, so a bare MEMTIME_MARK("x"); draws no warning. */
+#define MEMTIME_MARK(label) memtime_mark_(label)
+#define MEMTIME_SNAPSHOT() memtime_snapshot_()
 
 #endif
