@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The build tree holds a runnable tool, the visualizer, and a self-contained client header.
+. "$(dirname "$0")/lib.sh"
+plan 6
+check "tool binary built" test -x "$MT_BUILD/memtime/memtime-amd64-linux"
+check "tool preload built" test -f "$MT_BUILD/memtime/vgpreload_memtime-amd64-linux.so"
+check "inplace VALGRIND_LIB holds the core preload too" test -e "$MT_INPLACE/vgpreload_core-amd64-linux.so"
+check "memtime-vis built" test -x "$MT_VIS"
+# memtime.h compiles with only -I of its directory, in C and C++, pedantic.
+mkdir -p "$T/inc" && cp "$MT_SRC/memtime/memtime.h" "$T/inc/"
+cat >"$T/c.c" <<'C'
+#include <memtime.h>
+int main(void) { MEMTIME_MARK("start"); MEMTIME_SNAPSHOT(); return MEMTIME_MARK("x") + MEMTIME_SNAPSHOT(); }
+C
+check "memtime.h compiles alone (C99, pedantic, -Werror)" \
+  cc -std=c99 -pedantic -Wall -Wextra -Werror -I"$T/inc" -o "$T/c" "$T/c.c"
+# Outside Valgrind the requests are no-ops returning 0.
+check "requests are no-ops outside Valgrind" "$T/c"
+finish
