@@ -1,22 +1,213 @@
-/* memtime: placeholder tool body used while the skeleton is built. */
-#include "pub_tool_basics.h"
-#include "pub_tool_tooliface.h"
+/*--------------------------------------------------------------------*/
+/*--- memtime: a memory-timeline profiler.               mt_main.c ---*/
+/*--------------------------------------------------------------------*/
 
-static void mt_post_clo_init(void) { }
-static IRSB* mt_instrument(VgCallbackClosure* closure, IRSB* bb,
+/* memtime profiles a program's heap over time and writes Massif's file
+   format, so ms_print, massif-visualizer and memtime-vis read it.
+
+   Overview of operation
+   - Heap (mt_heap.c): the core redirects malloc, calloc, realloc, free,
+     memalign, posix_memalign, aligned_alloc, valloc, malloc_usable_size and
+     every operator new/delete to us; each live block is kept with its
+     requested size, its slop and its allocation stack. Custom allocators
+     report blocks with VALGRIND_MALLOCLIKE_BLOCK and friends, or through
+     the allocator API (mt_alloc_api.c).
+   - Trees (mt_tree.c): each block's bytes are charged to its stack in one
+     XTree, after stripping allocation functions, --ignore-fn and frames
+     below main, and cutting at --depth.
+   - Snapshots (mt_snapshot.c): attempted at every allocation and
+     deallocation on Massif's schedule (minimum interval, detailed every
+     --detailed-freq, peak before deallocations, culling at
+     --max-snapshots). With B or i the list is exactly Massif's.
+   - Time (mt_time.c): i counts instructions, B counts bytes allocated and
+     freed, ms (our default) reads a clock cached from the client-code
+     hook. With ms, memtime also samples while no allocation happens
+     (--sample-interval) and adds a final snapshot at exit.
+   - Output (mt_output.c): the whole file is written to a temporary name
+     and renamed, at exit (including deaths by signal) and periodically
+     (--flush-interval), so a SIGKILLed program leaves a recent profile.
+   This file registers the tool, dispatches client requests and runs the
+   hooks. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_clreq.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "memtime.h"
+#include "mt_alloc_api.h"
+#include "mt_core.h"
+#include "mt_options.h"
+#include "mt_output.h"
+#include "mt_snapshot.h"
+#include "mt_time.h"
+#include "mt_tree.h"
+
+/* Exported by the core but missing from the tool headers: tools the core
+   does not know by name get no inlined frames unless they ask. */
+extern Bool VG_(clo_read_inline_info);
+
+/*------------------------------------------------------------*/
+/*--- Extension modules                                     ---*/
+/*------------------------------------------------------------*/
+
+/* --stacks=yes and --pages-as-heap=yes belong to modules not written yet
+   (mt_stacks.c, mt_pages.c). Until they land the options are refused:
+   an option that is accepted but does nothing would be a lie. Each module
+   replaces its refusal with its init call. */
+static void extensions_post_clo_init(void)
+{
+   if (clo_stacks)
+      VG_(fmsg_bad_option)("--stacks=yes",
+                           "not implemented yet in memtime\n");
+   if (clo_pages_as_heap)
+      VG_(fmsg_bad_option)("--pages-as-heap=yes",
+                           "not implemented yet in memtime\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Hooks                                                 ---*/
+/*------------------------------------------------------------*/
+
+/* Runs before each stretch of client code: after every client request
+   (so after every malloc), system call and time slice. Cheap unless the
+   clock is due: see mt_time_tick. */
+static void on_start_client_code(ThreadId tid, ULong blocks_dispatched)
+{
+   if (!mt_snapshot_started())
+      return;
+   if (mt_time_tick(blocks_dispatched, False)) {
+      mt_snapshot_sample();
+      mt_output_maybe_flush();
+   }
+}
+
+/* System calls that can block for long: nothing runs meanwhile, so the
+   blocks count stands still and the clock must be read when they
+   return. */
+static Bool may_block(UInt sysno)
+{
+   switch (sysno) {
+   case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_select:
+   case __NR_pselect6: case __NR_poll: case __NR_ppoll:
+   case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_wait4:
+   case __NR_waitid: case __NR_pause: case __NR_rt_sigsuspend:
+   case __NR_rt_sigtimedwait: case __NR_accept: case __NR_accept4:
+   case __NR_read: case __NR_recvfrom: case __NR_recvmsg:
+   case __NR_futex:
+      return True;
+   default:
+      return False;
+   }
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
+{
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
+                         SysRes res)
+{
+   if (!mt_snapshot_started() || !may_block(sysno))
+      return;
+   /* A futex or read usually returns at once: only a forced read is
+      exact, but one clock read per such call is cheap next to the call. */
+   mt_time_tick(0, True);
+   mt_snapshot_sample();
+   mt_output_maybe_flush();
+}
+
+/*------------------------------------------------------------*/
+/*--- Client requests                                       ---*/
+/*------------------------------------------------------------*/
+
+static Bool handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
+{
+   if (mt_alloc_api_handle_client_request(tid, arg, ret))
+      return True;
+   if (mt_heap_handle_client_request(tid, arg, ret))
+      return True;
+   switch (arg[0]) {
+   case MEMTIME_REQ_SNAPSHOT:     /* MEMTIME_SNAPSHOT(): a detailed one */
+      mt_snapshot_now(True);
+      *ret = 1;
+      return True;
+   default:
+      return False;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation, start-up and exit                    ---*/
+/*------------------------------------------------------------*/
+
+static IRSB* mt_instrument(VgCallbackClosure* closure, IRSB* sbIn,
                            const VexGuestLayout* layout,
                            const VexGuestExtents* vge,
                            const VexArchInfo* archinfo_host,
                            IRType gWordTy, IRType hWordTy)
-{ return bb; }
-static void mt_fini(Int exitcode) { }
+{
+   /* The first snapshot is taken when the first block is translated, as
+      Massif does: earlier, core start-up would sit between snapshot 0 and
+      the first allocation. */
+   if (!mt_snapshot_started())
+      mt_snapshot_startup();
+   return mt_time_instrument(sbIn);
+}
+
+static void mt_fini(Int exitcode)
+{
+   if (clo_time_unit == TimeMS) {
+      mt_time_tick(0, True);
+      mt_snapshot_final();
+   }
+   mt_output_write();
+}
+
+static void mt_post_clo_init(void)
+{
+   mt_options_check();
+   extensions_post_clo_init();
+   mt_tree_post_clo_init();
+   mt_snapshot_init();
+   mt_output_post_clo_init();
+   mt_alloc_api_init();
+   VG_(track_start_client_code)(on_start_client_code);
+}
+
 static void mt_pre_clo_init(void)
 {
    VG_(details_name)            ("memtime");
-   VG_(details_version)         ("0.1.0");
+   VG_(details_version)         (PACKAGE_VERSION);
    VG_(details_description)     ("a memory-timeline profiler");
-   VG_(details_copyright_author)("Copyright (C) 2026 the memtime authors.");
+   VG_(details_copyright_author)(
+      "Copyright (C) 2026 the memtime authors; GNU GPL'd, version 2 or later.");
    VG_(details_bug_reports_to)  ("the memtime issue tracker");
-   VG_(basic_tool_funcs)        (mt_post_clo_init, mt_instrument, mt_fini);
+   VG_(details_avg_translation_sizeB)(330);
+
+   /* Massif's settings: exact SP at memory accesses (cheap, and stack
+      traces taken inside client requests stay right). */
+   VG_(clo_vex_control).iropt_register_updates_default
+      = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
+   /* Inlined frames in trees, as Massif (the core turns this on only for
+      tools it knows by name). */
+   VG_(clo_read_inline_info) = True;
+
+   VG_(basic_tool_funcs)(mt_post_clo_init, mt_instrument, mt_fini);
+   VG_(needs_libc_freeres)();
+   VG_(needs_cxx_freeres)();
+   VG_(needs_command_line_options)(mt_process_cmd_line_option,
+                                   mt_print_usage, mt_print_debug_usage);
+   VG_(needs_client_requests)(handle_client_request);
+   VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+
+   mt_options_init();
+   mt_tree_init();
+   mt_heap_init();
+   mt_heap_pre_clo_init();
 }
+
 VG_DETERMINE_INTERFACE_VERSION(mt_pre_clo_init)

@@ -1,0 +1,137 @@
+/* mt_options.c: parsing and checking memtime's command-line options.
+   Massif's options keep their names, ranges and meanings; bad values go
+   through Valgrind's own bad-option message (VG_(fmsg_bad_option) via the
+   VG_*_CLO macros), unknown ones are left to the core, which rejects them. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_xarray.h"
+
+#include "mt_options.h"
+#include "mt_tree.h"
+
+Bool         clo_heap               = True;
+SSizeT       clo_heap_admin         = 8;
+Bool         clo_stacks             = False;
+Bool         clo_pages_as_heap      = False;
+Int          clo_depth              = 30;
+double       clo_threshold          = 1.0;
+double       clo_peak_inaccuracy    = 1.0;
+MtTimeUnit   clo_time_unit          = TimeMS;   /* Massif's default is i */
+Int          clo_detailed_freq      = 10;
+Int          clo_max_snapshots      = 100;
+const HChar* clo_out_file           = "memtime.out.%p";
+Int          clo_sample_interval_ms = 100;
+Int          clo_flush_interval_ms  = 1000;
+
+XArray*      mt_args_for_desc       = NULL;
+
+void mt_options_init(void)
+{
+   mt_args_for_desc = VG_(newXA)(VG_(malloc), "mt.options.args",
+                                 VG_(free), sizeof(HChar*));
+}
+
+Bool mt_process_cmd_line_option(const HChar* arg)
+{
+   const HChar* tmp_str;
+
+   /* Remembered for the desc: line, as Massif does (even if rejected later:
+      a rejected option ends the run anyway). */
+   VG_(addToXA)(mt_args_for_desc, &arg);
+
+        if VG_BOOL_CLO(arg, "--heap",          clo_heap) {}
+   else if VG_BINT_CLO(arg, "--heap-admin",    clo_heap_admin, 0, 1024) {}
+   else if VG_BOOL_CLO(arg, "--stacks",        clo_stacks) {}
+   else if VG_BOOL_CLO(arg, "--pages-as-heap", clo_pages_as_heap) {}
+   else if VG_BINT_CLO(arg, "--depth",         clo_depth, 1, MT_MAX_DEPTH) {}
+   else if VG_STR_CLO (arg, "--alloc-fn",      tmp_str) {
+      mt_alloc_fn_add_exact(tmp_str);
+   }
+   else if VG_STR_CLO (arg, "--ignore-fn",     tmp_str) {
+      mt_ignore_fn_add(tmp_str);
+   }
+   else if VG_DBL_CLO (arg, "--threshold",     clo_threshold) {
+      if (clo_threshold < 0 || clo_threshold > 100)
+         VG_(fmsg_bad_option)(arg,
+            "--threshold must be between 0.0 and 100.0\n");
+   }
+   else if VG_DBL_CLO (arg, "--peak-inaccuracy", clo_peak_inaccuracy) {
+      if (clo_peak_inaccuracy < 0)
+         VG_(fmsg_bad_option)(arg,
+            "--peak-inaccuracy must not be negative\n");
+   }
+   else if VG_XACT_CLO(arg, "--time-unit=i",   clo_time_unit, TimeI)  {}
+   else if VG_XACT_CLO(arg, "--time-unit=ms",  clo_time_unit, TimeMS) {}
+   else if VG_XACT_CLO(arg, "--time-unit=B",   clo_time_unit, TimeB)  {}
+   else if (VG_(strncmp)(arg, "--time-unit=", 12) == 0) {
+      VG_(fmsg_bad_option)(arg, "--time-unit must be i, ms or B\n");
+   }
+   else if VG_BINT_CLO(arg, "--detailed-freq", clo_detailed_freq, 1, 1000000) {}
+   else if VG_BINT_CLO(arg, "--max-snapshots", clo_max_snapshots, 10, 1000) {}
+   else if VG_STR_CLO (arg, "--memtime-out-file", clo_out_file) {}
+   else if VG_STR_CLO (arg, "--massif-out-file",  clo_out_file) {}
+   else if VG_BINT_CLO(arg, "--sample-interval", clo_sample_interval_ms,
+                       0, 3600000) {}
+   else if VG_BINT_CLO(arg, "--flush-interval",  clo_flush_interval_ms,
+                       0, 3600000) {}
+   else
+      return VG_(replacement_malloc_process_cmd_line_option)(arg);
+
+   return True;
+}
+
+void mt_print_usage(void)
+{
+   VG_(printf)(
+"    --heap=no|yes             profile heap blocks [yes]\n"
+"    --heap-admin=<size>       average admin bytes per heap block;\n"
+"                               ignored if --heap=no [8]\n"
+"    --stacks=no|yes           profile stack(s) [no]\n"
+"    --pages-as-heap=no|yes    profile memory at the page level [no]\n"
+"    --depth=<number>          depth of contexts [30]\n"
+"    --alloc-fn=<name>         specify <name> as an alloc function [empty]\n"
+"    --ignore-fn=<name>        ignore heap allocations within <name> [empty]\n"
+"    --threshold=<m.n>         significance threshold, as a percentage [1.0]\n"
+"    --peak-inaccuracy=<m.n>   maximum peak inaccuracy, as a percentage [1.0]\n"
+"    --time-unit=i|ms|B        time unit: instructions executed, milliseconds\n"
+"                              or heap bytes alloc'd/dealloc'd [ms]\n"
+"    --detailed-freq=<N>       every Nth snapshot should be detailed [10]\n"
+"    --max-snapshots=<N>       maximum number of snapshots recorded [100]\n"
+"    --memtime-out-file=<file> output file name [memtime.out.%%p]\n"
+"    --massif-out-file=<file>  synonym of --memtime-out-file\n"
+"    --sample-interval=<ms>    with --time-unit=ms, also try a snapshot when\n"
+"                              this long passed without one; 0: never [100]\n"
+"    --flush-interval=<ms>     rewrite the output file while running, at most\n"
+"                              this often; 0: only at exit [1000]\n"
+   );
+}
+
+void mt_print_debug_usage(void)
+{
+   VG_(printf)("    (none)\n");
+}
+
+void mt_options_check(void)
+{
+   if (clo_pages_as_heap && clo_stacks)
+      VG_(fmsg_bad_option)("--pages-as-heap=yes",
+                           "Cannot be used together with --stacks=yes\n");
+   if (!clo_heap)
+      clo_pages_as_heap = False;
+}
+
+const HChar* mt_time_unit_name(void)
+{
+   switch (clo_time_unit) {
+   case TimeI:  return "i";
+   case TimeMS: return "ms";
+   case TimeB:  return "B";
+   }
+   tl_assert2(0, "bad time unit %d", (Int)clo_time_unit);
+   return "?";
+}

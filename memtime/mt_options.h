@@ -1,0 +1,42 @@
+/* mt_options.h: memtime's command-line options (the clo_* variables) and
+   their parser. Every Massif option keeps its name, range, meaning and
+   default, except --time-unit (default ms) and the output file option
+   (--memtime-out-file, default memtime.out.%p, --massif-out-file accepted
+   as a synonym). Conflicts between options are checked once, in
+   mt_options_check, after parsing. */
+#ifndef MT_OPTIONS_H
+#define MT_OPTIONS_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_xarray.h"
+
+typedef enum { TimeI, TimeMS, TimeB } MtTimeUnit;
+
+#define MT_MAX_DEPTH 200
+
+extern Bool         clo_heap;            /* --heap */
+extern SSizeT       clo_heap_admin;      /* --heap-admin; word-sized on purpose:
+                                            it is negated in deltas */
+extern Bool         clo_stacks;          /* --stacks (module mt_stacks) */
+extern Bool         clo_pages_as_heap;   /* --pages-as-heap (module mt_pages) */
+extern Int          clo_depth;           /* --depth */
+extern double       clo_threshold;       /* --threshold, percent */
+extern double       clo_peak_inaccuracy; /* --peak-inaccuracy, percent */
+extern MtTimeUnit   clo_time_unit;       /* --time-unit */
+extern Int          clo_detailed_freq;   /* --detailed-freq */
+extern Int          clo_max_snapshots;   /* --max-snapshots */
+extern const HChar* clo_out_file;        /* --memtime-out-file / --massif-out-file */
+extern Int          clo_sample_interval_ms; /* --sample-interval (ms unit only) */
+extern Int          clo_flush_interval_ms;  /* --flush-interval: periodic rewrite */
+
+/* Every option the tool accepted, in order: written to the desc: line. */
+extern XArray*      mt_args_for_desc;
+
+void         mt_options_init(void);       /* pre_clo_init */
+Bool         mt_process_cmd_line_option(const HChar* arg);
+void         mt_print_usage(void);
+void         mt_print_debug_usage(void);
+void         mt_options_check(void);      /* post_clo_init: cross-option checks */
+const HChar* mt_time_unit_name(void);     /* "i", "ms" or "B" */
+
+#endif /* MT_OPTIONS_H */

@@ -1,0 +1,114 @@
+/* mt_output.c: the profile file (see mt_output.h).
+
+   Names: --memtime-out-file is expanded (%p, %n, %q{VAR}, %%) once per
+   process: %n would otherwise give every periodic rewrite a new name, and
+   after fork() the child must get its own %p name, so the name is expanded
+   again only when the pid changes. The temporary file is
+   "<dir>/.<basename>.tmp.<pid>": it starts with a dot so no glob for the
+   profile's name (memtime.out.*) picks it up, and carries the pid so two
+   processes writing the same profile name never share it. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xtree.h"
+
+#include "mt_options.h"
+#include "mt_output.h"
+#include "mt_snapshot.h"
+#include "mt_time.h"
+
+/* Exported by the core but missing from the tool headers. */
+extern const HChar* VG_(strerror)(UWord errnum);
+
+static HChar* out_path = NULL;   /* expanded name, for out_pid */
+static HChar* tmp_path = NULL;
+static Int    out_pid  = -1;
+
+static ULong  written_generation = (ULong)-1;
+static ULong  last_write_ms = 0;
+static ULong  last_write_cost_ms = 0;
+
+/* (Re)computes out_path and tmp_path for the current process. */
+static void set_paths(void)
+{
+   Int pid = VG_(getpid)();
+   const HChar* slash;
+   SizeT dir_len, n;
+
+   if (out_path != NULL && pid == out_pid)
+      return;
+   if (out_path) VG_(free)(out_path);
+   if (tmp_path) VG_(free)(tmp_path);
+   out_pid  = pid;
+   out_path = VG_(expand_file_name)("--memtime-out-file", clo_out_file);
+
+   /* expand_file_name makes relative names absolute (start-up dir). */
+   slash = VG_(strrchr)(out_path, '/');
+   dir_len = slash ? (SizeT)(slash - out_path) + 1 : 0;
+   n = VG_(strlen)(out_path) + 32;
+   tmp_path = VG_(malloc)("mt.output.tmp", n);
+   VG_(memcpy)(tmp_path, out_path, dir_len);
+   VG_(snprintf)(tmp_path + dir_len, n - dir_len, ".%s.tmp.%d",
+                 out_path + dir_len, pid);
+}
+
+void mt_output_post_clo_init(void)
+{
+   SysRes sr;
+   set_paths();
+   sr = VG_(open)(tmp_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                  VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+   if (sr_isError(sr)) {
+      VG_(fmsg)("memtime: cannot write the output file %s: %s\n",
+                out_path, VG_(strerror)(sr_Err(sr)));
+      VG_(exit)(1);
+   }
+   VG_(close)(sr_Res(sr));
+   VG_(unlink)(tmp_path);
+}
+
+void mt_output_write(void)
+{
+   MsFile* fp;
+   UInt t0 = VG_(read_millisecond_timer)();
+
+   set_paths();
+   fp = VG_(XT_massif_open)(tmp_path, NULL, mt_args_for_desc,
+                            mt_time_unit_name());
+   if (fp == NULL)
+      return;   /* the core has reported why */
+   mt_snapshot_print_all(fp);
+   VG_(XT_massif_close)(fp);
+   if (VG_(rename)(tmp_path, out_path) != 0) {
+      VG_(umsg)("memtime: cannot rename %s to %s\n", tmp_path, out_path);
+      VG_(unlink)(tmp_path);
+      return;
+   }
+   written_generation = mt_snapshot_generation;
+   last_write_cost_ms = VG_(read_millisecond_timer)() - t0;
+   last_write_ms = mt_time_wall_ms();
+}
+
+void mt_output_maybe_flush(void)
+{
+   ULong interval_ms;
+   if (clo_flush_interval_ms == 0
+       || written_generation == mt_snapshot_generation)
+      return;
+   /* Never spend more than about 5% of the run rewriting the file. */
+   interval_ms = clo_flush_interval_ms;
+   if (interval_ms < 20 * last_write_cost_ms)
+      interval_ms = 20 * last_write_cost_ms;
+   if (written_generation != (ULong)-1
+       && mt_time_wall_ms() - last_write_ms < interval_ms)
+      return;
+   if (written_generation == (ULong)-1 && mt_time_wall_ms() < interval_ms)
+      return;
+   mt_output_write();
+}

@@ -1,0 +1,19 @@
+/* mt_output.h: writing the profile in Massif's format. The file is written
+   whole to a temporary file in the same directory and renamed over the
+   real name, so a reader never sees a half-written profile; at exit, and
+   from the client-code hook at most every --flush-interval ms, so a
+   program killed by SIGKILL (the OOM killer) still leaves a recent one. */
+#ifndef MT_OUTPUT_H
+#define MT_OUTPUT_H
+
+#include "pub_tool_basics.h"
+
+/* Checks that the output file can be written; if not, says so in one line
+   and exits with status 1, before the client runs. */
+void mt_output_post_clo_init(void);
+/* Writes the profile now. */
+void mt_output_write(void);
+/* Writes the profile if it changed and the flush interval passed. */
+void mt_output_maybe_flush(void);
+
+#endif /* MT_OUTPUT_H */

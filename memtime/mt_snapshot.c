@@ -1,0 +1,285 @@
+/* mt_snapshot.c: live totals, snapshot taking, peak detection and culling.
+
+   The schedule reproduces Massif 3.19 exactly, because with --time-unit=B
+   or i memtime must produce the same list (times, values, culling, peak):
+   - A normal snapshot is taken when now >= time of the last snapshot +
+     min_interval (0 at first, so early on every event is recorded).
+   - Every --detailed-freq'th taken snapshot (counting from the previous
+     detailed one) is detailed; peak snapshots are always detailed.
+   - A peak is checked just before every deallocation: if the total
+     (heap + extra + stacks) exceeds the recorded peak by more than
+     --peak-inaccuracy percent of it, a peak snapshot is taken and the old
+     peak snapshot, if still listed, becomes a normal one.
+   - When the list is full, half of it is culled one at a time, each time
+     the interior snapshot (never the first, the last or the peak) whose
+     neighbours are closest in time. The new min_interval is the smallest
+     gap left, ignoring gaps between two uncullable snapshots (they would
+     pin it forever).
+   memtime's additions (ms unit only, so B and i stay identical): sampling
+   snapshots from the client-code hook and a final snapshot at exit. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xtree.h"
+
+#include "mt_options.h"
+#include "mt_snapshot.h"
+#include "mt_time.h"
+#include "mt_tree.h"
+
+SizeT mt_heap_szB       = 0;
+SizeT mt_heap_extra_szB = 0;
+SizeT mt_stacks_szB     = 0;
+ULong mt_snapshot_generation = 0;
+
+typedef struct {
+   MtSnapshotKind kind;
+   Time   time;
+   SizeT  heap_szB;
+   SizeT  heap_extra_szB;
+   SizeT  stacks_szB;
+   XTree* xt;             /* frozen copy of the heap tree if detailed */
+} Snapshot;
+
+static Snapshot* snapshots;           /* clo_max_snapshots entries */
+static Int       n_snapshots = 0;     /* used: snapshots[0 .. n-1] */
+static Bool      started = False;
+
+static SizeT peak_snapshot_total_szB = 0;  /* total of the last peak taken */
+static Time  min_time_interval = 0;
+static Time  earliest_next_snapshot_time = 0;
+static Int   n_snapshots_since_last_detailed = 0;
+static ULong wall_ms_of_last_snapshot = 0;
+
+void mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB)
+{
+   if (heap_delta_szB < 0)
+      tl_assert(mt_heap_szB >= (SizeT)-heap_delta_szB);
+   if (extra_delta_szB < 0)
+      tl_assert(mt_heap_extra_szB >= (SizeT)-extra_delta_szB);
+   mt_heap_szB       += heap_delta_szB;
+   mt_heap_extra_szB += extra_delta_szB;
+   mt_time_add_bytes(heap_delta_szB + extra_delta_szB);
+}
+
+void mt_mem_update_stacks(SSizeT delta_szB)
+{
+   if (delta_szB < 0)
+      tl_assert(mt_stacks_szB >= (SizeT)-delta_szB);
+   mt_stacks_szB += delta_szB;
+   mt_time_add_bytes(delta_szB);
+}
+
+static SizeT total_szB(void)
+{
+   return mt_heap_szB + mt_heap_extra_szB + mt_stacks_szB;
+}
+
+static void clear_snapshot(Snapshot* s)
+{
+   s->kind = MtUnused;
+   s->time = -1;
+   s->heap_szB = s->heap_extra_szB = s->stacks_szB = 0;
+   s->xt = NULL;
+}
+
+void mt_snapshot_init(void)
+{
+   Int i;
+   snapshots = VG_(malloc)("mt.snapshot.list",
+                           sizeof(Snapshot) * clo_max_snapshots);
+   for (i = 0; i < clo_max_snapshots; i++)
+      clear_snapshot(&snapshots[i]);
+}
+
+static Bool is_uncullable(Int i)
+{
+   return i == 0 || i == n_snapshots - 1 || snapshots[i].kind == MtPeak;
+}
+
+/* Removes half of the list (see the file comment); returns the new
+   minimum interval. O(N^2) with N <= 1000, and rare. */
+static Time cull_snapshots(void)
+{
+   Int n_to_delete = clo_max_snapshots / 2;
+   Int d, i, j;
+   Time min_span;
+
+   for (d = 0; d < n_to_delete; d++) {
+      /* Walk the used entries as (prev, cur, next) triples; holes left by
+         earlier deletions in this round are skipped. */
+      Int prev = 0, cur, next, min_i = -1;
+      Time min_timespan = 0x7fffffffffffffffLL;
+      for (cur = 1; cur < clo_max_snapshots && snapshots[cur].kind == MtUnused; cur++) { }
+      for (next = cur + 1; next < clo_max_snapshots && snapshots[next].kind == MtUnused; next++) { }
+      while (next < clo_max_snapshots) {
+         Time span = snapshots[next].time - snapshots[prev].time;
+         tl_assert(span >= 0);
+         if (snapshots[cur].kind != MtPeak && span < min_timespan) {
+            min_timespan = span;
+            min_i = cur;
+         }
+         prev = cur;
+         cur = next;
+         for (next = cur + 1; next < clo_max_snapshots && snapshots[next].kind == MtUnused; next++) { }
+      }
+      tl_assert(min_i != -1);
+      if (snapshots[min_i].xt)
+         VG_(XT_delete)(snapshots[min_i].xt);
+      clear_snapshot(&snapshots[min_i]);
+   }
+
+   /* Close the holes. */
+   for (i = 0, j = 0; j < clo_max_snapshots; j++) {
+      if (snapshots[j].kind != MtUnused) {
+         if (i != j) {
+            snapshots[i] = snapshots[j];
+            clear_snapshot(&snapshots[j]);
+         }
+         i++;
+      }
+   }
+   n_snapshots = i;
+   tl_assert(n_snapshots > 1);
+
+   min_span = 0x7fffffffffffffffLL;
+   for (i = 1; i < n_snapshots; i++) {
+      if (is_uncullable(i) && is_uncullable(i - 1))
+         continue;
+      if (snapshots[i].time - snapshots[i - 1].time < min_span)
+         min_span = snapshots[i].time - snapshots[i - 1].time;
+   }
+   tl_assert(min_span != 0x7fffffffffffffffLL);
+   return min_span;
+}
+
+/* Records the current totals into the next free entry, then culls if the
+   list is full. */
+static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
+{
+   Snapshot* s = &snapshots[n_snapshots];
+   tl_assert(s->kind == MtUnused);
+
+   s->kind = kind;
+   s->time = now;
+   if (clo_heap) {
+      s->heap_szB = mt_heap_szB;
+      s->heap_extra_szB = mt_heap_extra_szB;
+      if (detailed)
+         s->xt = VG_(XT_snapshot)(mt_heap_xt);
+   }
+   s->stacks_szB = mt_stacks_szB;
+
+   if (detailed)
+      n_snapshots_since_last_detailed = 0;
+   else
+      n_snapshots_since_last_detailed++;
+
+   if (kind == MtPeak) {
+      Int i, n_old_peaks = 0;
+      SizeT s_total = s->heap_szB + s->heap_extra_szB + s->stacks_szB;
+      tl_assert(s_total > peak_snapshot_total_szB);
+      peak_snapshot_total_szB = s_total;
+      for (i = 0; i < n_snapshots; i++) {
+         if (snapshots[i].kind == MtPeak) {
+            snapshots[i].kind = MtNormal;
+            n_old_peaks++;
+         }
+      }
+      tl_assert(n_old_peaks <= 1);
+   }
+
+   n_snapshots++;
+   mt_snapshot_generation++;
+   wall_ms_of_last_snapshot = mt_time_wall_ms();
+   if (n_snapshots == clo_max_snapshots)
+      min_time_interval = cull_snapshots();
+   earliest_next_snapshot_time = now + min_time_interval;
+}
+
+/* True if the current total is a new peak by more than the inaccuracy. */
+static Bool is_new_peak(void)
+{
+   SizeT excess_szB = (SizeT)((peak_snapshot_total_szB * clo_peak_inaccuracy)
+                              / 100);
+   return total_szB() > peak_snapshot_total_szB + excess_szB;
+}
+
+void mt_snapshot_maybe(MtSnapshotKind kind)
+{
+   Time now;
+   if (!started)
+      return;
+   now = mt_time_now();
+   if (kind == MtNormal) {
+      if (now < earliest_next_snapshot_time)
+         return;
+      take_snapshot(MtNormal, now,
+                    n_snapshots_since_last_detailed == clo_detailed_freq - 1);
+   } else {
+      tl_assert(kind == MtPeak);
+      if (!is_new_peak())
+         return;
+      take_snapshot(MtPeak, now, True);
+   }
+}
+
+void mt_snapshot_startup(void)
+{
+   tl_assert(!started);
+   started = True;
+   mt_time_start();
+   mt_snapshot_maybe(MtNormal);
+}
+
+Bool mt_snapshot_started(void)
+{
+   return started;
+}
+
+void mt_snapshot_sample(void)
+{
+   if (!started || clo_time_unit != TimeMS || clo_sample_interval_ms == 0)
+      return;
+   if (mt_time_wall_ms() - wall_ms_of_last_snapshot
+       < (ULong)clo_sample_interval_ms)
+      return;
+   mt_snapshot_maybe(MtNormal);
+}
+
+void mt_snapshot_final(void)
+{
+   if (!started || clo_time_unit != TimeMS)
+      return;
+   take_snapshot(is_new_peak() ? MtPeak : MtNormal, mt_time_now(), True);
+}
+
+void mt_snapshot_now(Bool detailed)
+{
+   if (!started)
+      return;
+   take_snapshot(MtNormal, mt_time_now(), detailed);
+}
+
+void mt_snapshot_print_all(MsFile* fp)
+{
+   Int i;
+   for (i = 0; i < n_snapshots; i++) {
+      const Snapshot* s = &snapshots[i];
+      const Massif_Header header = {
+         .snapshot_n    = i,
+         .time          = s->time,
+         .sz_B          = s->heap_szB,
+         .extra_B       = s->heap_extra_szB,
+         .stacks_B      = s->stacks_szB,
+         .detailed      = s->xt != NULL,
+         .peak          = s->kind == MtPeak,
+         .top_node_desc = clo_pages_as_heap
+            ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
+            : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
+         .sig_threshold = clo_threshold,
+      };
+      VG_(XT_massif_print)(fp, s->xt, &header, mt_tree_value_szB);
+   }
+}

@@ -1,0 +1,47 @@
+/* mt_snapshot.h: live memory totals and the snapshot list.
+   Snapshots are attempted at every allocation and deallocation and kept as
+   Massif keeps them: a normal snapshot only when at least the current
+   minimum interval passed since the last one, every --detailed-freq'th one
+   detailed, a peak snapshot checked just before each deallocation, and
+   when the list reaches --max-snapshots half of it culled (the ones
+   spanning the least time) and the minimum interval raised. */
+#ifndef MT_SNAPSHOT_H
+#define MT_SNAPSHOT_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_xtree.h"
+
+typedef enum { MtNormal = 77, MtPeak, MtUnused } MtSnapshotKind;
+
+/* Live totals, what the next snapshot records. */
+extern SizeT mt_heap_szB;        /* requested bytes of live blocks */
+extern SizeT mt_heap_extra_szB;  /* --heap-admin per block + slop */
+extern SizeT mt_stacks_szB;      /* stacks (module mt_stacks), else 0 */
+
+void  mt_snapshot_init(void);    /* post_clo_init: allocates the list */
+/* Applies a change of the heap totals (and counts it for time unit B). */
+void  mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB);
+/* Applies a change of the stacks total (and counts it for time unit B). */
+void  mt_mem_update_stacks(SSizeT delta_szB);
+
+/* The first snapshot, when the client starts running. */
+void  mt_snapshot_startup(void);
+Bool  mt_snapshot_started(void);
+/* Massif's decision: MtNormal if it is time, MtPeak if a new peak. */
+void  mt_snapshot_maybe(MtSnapshotKind kind);
+/* --time-unit=ms: a normal snapshot attempt if --sample-interval ms of
+   wall time passed since the last snapshot. */
+void  mt_snapshot_sample(void);
+/* --time-unit=ms, at exit: one last detailed snapshot (the peak if the
+   total is a new peak), so the end of the run is on the timeline. */
+void  mt_snapshot_final(void);
+/* Takes a snapshot now, outside Massif's schedule (extensions, client
+   requests). */
+void  mt_snapshot_now(Bool detailed);
+
+/* Bumped whenever the list changes: the output is stale if it differs. */
+extern ULong mt_snapshot_generation;
+/* Writes every snapshot, in order, with VG_(XT_massif_print). */
+void  mt_snapshot_print_all(MsFile* fp);
+
+#endif /* MT_SNAPSHOT_H */
