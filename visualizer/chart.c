@@ -1,0 +1,592 @@
+/* chart.c: the timeline chart's layout and drawing (what goes where), for
+ * vis_chart_write_png. The numbers come from chart_data (bands), the units
+ * from chart_units, pixels go to a canvas, text through font, the file
+ * through png_file.
+ *
+ * Layout, top to bottom: title (the command), subtitle (peak, when, time
+ * unit), an annotation strip holding the peak and phase-mark labels (so no
+ * label ever covers data), the plot, the time axis and its title, and a
+ * footnote stating how sites are held between detailed snapshots. The legend
+ * sits right of the plot (below it on narrow images).
+ *
+ * The plot is a stacked step chart: pixel column c shows the snapshot in
+ * effect there (a value holds until the next snapshot). When several
+ * snapshots fall into one column the one with the largest total is drawn, so
+ * no peak disappears at any width, and the total line spans all of them.
+ *
+ * Setting MEMTIME_VIS_DEBUG_LAYOUT=1 prints the data-to-pixel mapping to
+ * stderr (used by the pixel tests; format in debug_layout()). */
+#include "chart.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "chart_data.h"
+#include "chart_units.h"
+#include "font.h"
+#include "png_file.h"
+
+#ifndef MT_FONT
+#define MT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#endif
+#ifndef MT_FONT_BOLD
+#define MT_FONT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+#endif
+
+enum { MIN_SIZE_PX = 320, MAX_SIZE_PX = 8000, MAX_TOP_N = 64 };
+
+#define COLOUR_BG      0xFFFFFF
+#define COLOUR_TEXT    0x222222
+#define COLOUR_MUTED   0x666666
+#define COLOUR_AXIS    0x444444
+#define COLOUR_GRID    0xE2E2E2
+#define COLOUR_TOTAL   0x1A1A1A
+#define COLOUR_PEAK    0xD62728
+#define COLOUR_MARK    0x505050
+#define COLOUR_WARN    0xB22222
+
+void vis_chart_opts_default(vis_chart_opts *o)
+{
+    o->width = 1600;
+    o->height = 900;
+    o->top_n = 8;
+}
+
+/* ---- geometry ------------------------------------------------------------ */
+
+typedef struct {
+    mt_canvas *cv;
+    mt_font *reg, *bold;
+    const vis_profile *p;
+    const mt_chart_data *d;
+    double s;                  /* scale against 1600x900 */
+    int fs_title, fs_sub, fs, fs_small;
+    int pad;
+    /* plot area, inclusive pixel bounds of the data */
+    int x0, y0, x1, y1;
+    double t0, t1;             /* time at x0 and x1 */
+    double ymax_B;             /* bytes at y0; 0 at y1 */
+    double ystep_B;
+    mt_scale yscale, tscale;
+    double tstep;
+} chart;
+
+static int px(const chart *c, double v)
+{
+    int r = (int)lround(v * c->s);
+    return r < 1 ? 1 : r;
+}
+
+static int x_of(const chart *c, double t)
+{
+    return c->x0 + (int)lround((t - c->t0) * (c->x1 - c->x0) / (c->t1 - c->t0));
+}
+
+static int y_of(const chart *c, double bytes)
+{
+    return c->y1 - (int)lround(bytes * (c->y1 - c->y0) / c->ymax_B);
+}
+
+static int line_h(chart *c, int size)
+{
+    int a, d;
+    mt_font_metrics(c->reg, size, &a, &d);
+    return a + d;
+}
+
+static int ascent(chart *c, int size)
+{
+    int a, d;
+    mt_font_metrics(c->reg, size, &a, &d);
+    return a;
+}
+
+/* ---- axes ------------------------------------------------------------------- */
+
+static void choose_scales(chart *c)
+{
+    const vis_profile *p = c->p;
+    double peak_B = (double)vis_snap_total(&p->snaps[p->peak < p->n_snaps ? p->peak : 0]);
+    for (size_t i = 0; i < p->n_snaps; i++)       /* robust to a wrong peak */
+        if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
+            peak_B = (double)vis_snap_total(&p->snaps[i]);
+    if (peak_B < 1)
+        peak_B = 1;
+    c->yscale = mt_bytes_scale(peak_B);
+    /* Headroom of ~5% so the total line never sits on the frame. */
+    double step = mt_nice_step(peak_B * 1.05 / c->yscale.div, 5) * c->yscale.div;
+    c->ystep_B = step;
+    c->ymax_B = ceil(peak_B * 1.05 / step) * step;
+
+    double tlast = (double)p->snaps[p->n_snaps - 1].time;
+    double tfirst = (double)p->snaps[0].time;
+    /* Start at 0 (as Massif's times do) unless the file starts late. */
+    c->t0 = tfirst > 0 && tfirst > tlast / 2 ? tfirst : 0;
+    c->t1 = tlast > c->t0 ? tlast : c->t0 + 1;
+    c->tscale = mt_time_scale(p->unit, c->t1);
+    c->tstep = mt_nice_step((c->t1 - c->t0) / c->tscale.div, 8) * c->tscale.div;
+}
+
+static void draw_y_axis(chart *c, int grid_over)
+{
+    int dec = mt_step_decimals(c->ystep_B / c->yscale.div);
+    for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
+        int y = y_of(c, v);
+        if (grid_over) {
+            /* Faint lines across the bands keep values readable. */
+            if (v > 0)
+                mt_canvas_hline(c->cv, c->x0, c->x1, y, 1, 0xFFFFFF, 70);
+            continue;
+        }
+        if (v > 0)
+            mt_canvas_hline(c->cv, c->x0, c->x1, y, 1, COLOUR_GRID, 255);
+        char buf[64];
+        mt_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+        int w = mt_font_width(c->reg, c->fs, buf);
+        mt_font_draw(c->cv, c->reg, c->fs, c->x0 - px(c, 10) - w,
+                     y + ascent(c, c->fs) / 2 - 1, buf, COLOUR_TEXT);
+        mt_canvas_hline(c->cv, c->x0 - px(c, 5), c->x0 - 1, y, 1, COLOUR_AXIS, 255);
+    }
+}
+
+static void draw_x_axis(chart *c)
+{
+    int dec = mt_step_decimals(c->tstep / c->tscale.div);
+    double first = ceil(c->t0 / c->tstep - 1e-9) * c->tstep;
+    int last_right = -1000000;
+    for (double t = first; t <= c->t1 * (1 + 1e-9); t += c->tstep) {
+        int x = x_of(c, t);
+        if (x > c->x0)
+            mt_canvas_vline(c->cv, x, c->y0, c->y1, 1, 0xEEEEEE, 255);
+        mt_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, COLOUR_AXIS, 255);
+        char buf[64];
+        mt_fmt_scaled(t, c->tscale, dec, buf, sizeof buf);
+        /* Units live in the axis title; ticks show numbers only. */
+        char *sp = strchr(buf, ' ');
+        if (sp)
+            *sp = '\0';
+        int w = mt_font_width(c->reg, c->fs, buf);
+        int lx = x - w / 2;
+        if (lx < last_right + px(c, 8))        /* never overprint labels */
+            continue;
+        mt_font_draw(c->cv, c->reg, c->fs, lx, c->y1 + px(c, 8) + ascent(c, c->fs),
+                     buf, COLOUR_TEXT);
+        last_right = lx + w;
+    }
+    char title[96];
+    mt_time_title(c->p->unit, c->tscale, title, sizeof title);
+    int w = mt_font_width(c->reg, c->fs, title);
+    mt_font_draw(c->cv, c->reg, c->fs, (c->x0 + c->x1) / 2 - w / 2,
+                 c->y1 + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, COLOUR_MUTED);
+}
+
+/* ---- data ------------------------------------------------------------------- */
+
+/* Per pixel column: the snapshot drawn (largest total among those falling
+ * in the column, else the one held from the left) and the total line's
+ * vertical extent. */
+static int draw_bands(chart *c)
+{
+    const vis_profile *p = c->p;
+    const mt_chart_data *d = c->d;
+    int ncol = c->x1 - c->x0 + 1;
+    size_t *best = malloc(ncol * sizeof *best);
+    size_t *last = malloc(ncol * sizeof *last);
+    if (!best || !last) {
+        free(best);
+        free(last);
+        return -1;
+    }
+    for (int k = 0; k < ncol; k++)
+        best[k] = last[k] = SIZE_MAX;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        int k = x_of(c, (double)p->snaps[i].time) - c->x0;
+        if (k < 0)
+            k = 0;
+        if (k >= ncol)
+            k = ncol - 1;
+        if (best[k] == SIZE_MAX || vis_snap_total(&p->snaps[i]) > vis_snap_total(&p->snaps[best[k]]))
+            best[k] = i;
+        last[k] = i;
+    }
+    size_t held = SIZE_MAX;
+    int prev_y = -1;
+    for (int k = 0; k < ncol; k++) {
+        size_t show = best[k] != SIZE_MAX ? best[k] : held;
+        if (show == SIZE_MAX)
+            continue;                       /* before the first snapshot */
+        int x = c->x0 + k;
+        double cum = 0;
+        int ybot = c->y1;
+        for (size_t b = 0; b < d->n_bands; b++) {
+            cum += mt_chart_value(d, show, b);
+            int ytop = y_of(c, cum);
+            if (ytop < ybot)
+                mt_canvas_fill(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour, 255);
+            ybot = ytop;
+        }
+        /* Total line: from the value entering the column through every
+         * snapshot inside it; 2 px thick both ways. */
+        int ylo = prev_y >= 0 ? prev_y : y_of(c, (double)vis_snap_total(&p->snaps[show]));
+        int yhi = ylo;
+        if (best[k] != SIZE_MAX) {
+            size_t from = held == SIZE_MAX ? best[k] : held + 1;
+            for (size_t i = from; i <= last[k]; i++) {
+                int y = y_of(c, (double)vis_snap_total(&p->snaps[i]));
+                if (y < yhi) yhi = y;
+                if (y > ylo) ylo = y;
+            }
+            held = last[k];
+        }
+        mt_canvas_fill(c->cv, x - 1, yhi - 1, x + 1, ylo + 1, COLOUR_TOTAL, 255);
+        prev_y = y_of(c, (double)vis_snap_total(&p->snaps[held]));
+    }
+    free(best);
+    free(last);
+    return 0;
+}
+
+/* ---- annotations (peak, marks) --------------------------------------------------- */
+
+typedef struct {
+    int x;                  /* the line's column */
+    char text[160];
+    mt_rgb colour;
+    int bold;
+    int level;              /* row in the annotation strip, 0 = nearest the plot */
+    int lx, w;              /* label's left edge and width */
+} annot;
+
+/* Greedy placement: each label goes right of its line if it fits in the
+ * plot's width, else left, on the lowest row where it overlaps nothing. */
+static int place_annots(chart *c, annot *a, size_t n)
+{
+    int gap = px(c, 6), levels = 0;
+    for (size_t i = 0; i < n; i++) {
+        mt_font *f = a[i].bold ? c->bold : c->reg;
+        char fitted[sizeof a[i].text];
+        mt_font_fit(f, c->fs, a[i].text, (c->x1 - c->x0) / 2, fitted, sizeof fitted);
+        memcpy(a[i].text, fitted, sizeof fitted);
+        a[i].w = mt_font_width(f, c->fs, a[i].text);
+        a[i].lx = a[i].x + gap;
+        if (a[i].lx + a[i].w > c->x1)
+            a[i].lx = a[i].x - gap - a[i].w;
+        if (a[i].lx < c->x0 - px(c, 40))
+            a[i].lx = c->x0 - px(c, 40);
+        for (int lev = 0;; lev++) {
+            int clash = 0;
+            for (size_t j = 0; j < i && !clash; j++)
+                clash = a[j].level == lev && a[i].lx < a[j].lx + a[j].w + gap
+                        && a[j].lx < a[i].lx + a[i].w + gap;
+            if (!clash || lev == 5) {
+                a[i].level = lev;
+                break;
+            }
+        }
+        if (a[i].level + 1 > levels)
+            levels = a[i].level + 1;
+    }
+    return levels;
+}
+
+static void draw_annots(chart *c, const annot *a, size_t n)
+{
+    int lh = line_h(c, c->fs) + px(c, 4);
+    for (size_t i = 0; i < n; i++) {
+        int base = c->y0 - px(c, 6) - a[i].level * lh;
+        mt_font *f = a[i].bold ? c->bold : c->reg;
+        mt_font_draw(c->cv, f, c->fs, a[i].lx, base - line_h(c, c->fs) + ascent(c, c->fs),
+                     a[i].text, a[i].colour);
+        /* A leader from the label down to the plot. */
+        int ytop = base - line_h(c, c->fs) / 2;
+        mt_canvas_vline(c->cv, a[i].x, ytop, c->y0 - 1, 1, a[i].colour, 255);
+        int lx_end = a[i].lx > a[i].x ? a[i].lx - px(c, 2) : a[i].lx + a[i].w + px(c, 2);
+        mt_canvas_hline(c->cv, a[i].x, lx_end, ytop, 1, a[i].colour, 255);
+    }
+}
+
+/* ---- legend --------------------------------------------------------------------- */
+
+typedef struct {
+    int x, y, w;            /* top-left and width of the legend area */
+    int cols;
+} legend_box;
+
+static int legend_rows(const chart *c)
+{
+    return (int)c->d->n_bands + 1;      /* + the total line */
+}
+
+static int legend_row_h(chart *c)
+{
+    return line_h(c, c->fs) + px(c, 7);
+}
+
+static void draw_legend(chart *c, legend_box lb)
+{
+    const mt_chart_data *d = c->d;
+    int rh = legend_row_h(c), sw = px(c, 14);
+    int head_h = line_h(c, c->fs) + px(c, 8);
+    mt_font_draw(c->cv, c->bold, c->fs, lb.x, lb.y + ascent(c, c->fs),
+                 "At the peak", COLOUR_TEXT);
+    int n = legend_rows(c);
+    int per_col = (n + lb.cols - 1) / lb.cols;
+    int colw = lb.w / lb.cols;
+    for (int r = 0; r < n; r++) {
+        int cx = lb.x + (r / per_col) * colw;
+        int cy = lb.y + head_h + (r % per_col) * rh;
+        char label[512], value[32];
+        double v;
+        if (r == 0) {
+            snprintf(label, sizeof label, "total (heap + extra + stacks)");
+            v = 0;
+            for (size_t b = 0; b < d->n_bands; b++)
+                v += d->bands[b].peak_B;
+            mt_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
+        } else {
+            const mt_band *b = &d->bands[r - 1];
+            snprintf(label, sizeof label, "%s", b->label);
+            v = b->peak_B;
+            mt_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, b->colour, 255);
+            mt_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
+        }
+        mt_fmt_bytes(v, value, sizeof value);
+        int vw = mt_font_width(c->reg, c->fs, value);
+        int tx = cx + sw + px(c, 8);
+        int room = colw - (tx - cx) - vw - px(c, 16);
+        char fitted[512];
+        mt_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
+        int base = cy + sw / 2 + ascent(c, c->fs) / 2 - 1;
+        mt_font_draw(c->cv, r == 0 ? c->bold : c->reg, c->fs, tx, base, fitted, COLOUR_TEXT);
+        mt_font_draw(c->cv, c->reg, c->fs, cx + colw - px(c, 8) - vw, base, value, COLOUR_MUTED);
+    }
+}
+
+/* ---- debug ------------------------------------------------------------------ */
+
+static void debug_layout(const chart *c, const annot *a, size_t n_annot, size_t n_peak)
+{
+    const char *e = getenv("MEMTIME_VIS_DEBUG_LAYOUT");
+    if (!e || strcmp(e, "1") != 0)
+        return;
+    /* layout plot X0 Y0 X1 Y1 : inclusive pixel bounds of the data area
+     * layout x T0 T1         : time (file unit) at column X0 and column X1
+     * layout y YMAX          : bytes at row Y0; row Y1 is 0 bytes
+     * layout band K RRGGBB LABEL (stack order, bottom first)
+     * layout peak X          : the peak line's column
+     * layout mark K X LABEL */
+    fprintf(stderr, "layout plot %d %d %d %d\n", c->x0, c->y0, c->x1, c->y1);
+    fprintf(stderr, "layout x %.17g %.17g\n", c->t0, c->t1);
+    fprintf(stderr, "layout y %.17g\n", c->ymax_B);
+    for (size_t b = 0; b < c->d->n_bands; b++)
+        fprintf(stderr, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
+                c->d->bands[b].label);
+    for (size_t i = 0; i < n_annot; i++) {
+        if (i < n_peak)
+            fprintf(stderr, "layout peak %d\n", a[i].x);
+        else
+            fprintf(stderr, "layout mark %zu %d %s\n", i - n_peak, a[i].x,
+                    c->p->marks[i - n_peak].label);
+    }
+}
+
+/* ---- the whole chart ----------------------------------------------------------- */
+
+static int render(chart *c, int W, int H, char *err, size_t errsz)
+{
+    const vis_profile *p = c->p;
+    c->s = fmin(W / 1600.0, H / 900.0);
+    double fscale = fmax(c->s, 0.5);
+    c->fs_title = (int)fmax(12, lround(24 * fscale));
+    c->fs_sub = (int)fmax(10, lround(15 * fscale));
+    c->fs = (int)fmax(9, lround(13 * fscale));
+    c->fs_small = (int)fmax(9, lround(12 * fscale));
+    c->pad = px(c, 24);
+    choose_scales(c);
+
+    /* Horizontal layout: y tick labels, plot, legend (right if wide). */
+    int ylab_w = 0;
+    int dec = mt_step_decimals(c->ystep_B / c->yscale.div);
+    for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
+        char buf[64];
+        mt_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+        int w = mt_font_width(c->reg, c->fs, buf);
+        if (w > ylab_w)
+            ylab_w = w;
+    }
+    int legend_right = W >= 900;
+    legend_box lb = { 0, 0, 0, 1 };
+    c->x0 = c->pad + line_h(c, c->fs) + px(c, 8) + ylab_w + px(c, 10);
+    if (legend_right) {
+        lb.w = (int)fmin(fmax(W * 0.28, 260 * c->s), 520 * c->s);
+        c->x1 = W - c->pad - lb.w - px(c, 24);
+        lb.x = c->x1 + px(c, 24);
+    } else {
+        c->x1 = W - c->pad - px(c, 10);
+        lb.x = c->pad;
+        lb.w = W - 2 * c->pad;
+        lb.cols = lb.w / 300 > 1 ? 2 : 1;
+    }
+    if (c->x1 - c->x0 < 40) {
+        snprintf(err, errsz, "image too narrow for the chart (width %d)", W);
+        return -1;
+    }
+
+    /* Vertical layout. */
+    int y = c->pad;
+    int title_y = y + ascent(c, c->fs_title);
+    y += line_h(c, c->fs_title) + px(c, 4);
+    int sub_y = y + ascent(c, c->fs_sub);
+    y += line_h(c, c->fs_sub) + px(c, 14);
+
+    /* Annotations: the peak, then the marks in file order. */
+    size_t n_annot = 1 + p->n_marks;
+    annot *a = calloc(n_annot, sizeof *a);
+    if (!a) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    char bytes[32], when[48];
+    mt_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
+    mt_fmt_time(p->unit, (double)pk->time, when, sizeof when);
+    a[0].x = x_of(c, (double)pk->time);
+    snprintf(a[0].text, sizeof a[0].text, "peak %s at %s", bytes, when);
+    a[0].colour = COLOUR_PEAK;
+    a[0].bold = 1;
+    for (size_t m = 0; m < p->n_marks; m++) {
+        double t = (double)p->marks[m].time;
+        if (t < c->t0) t = c->t0;
+        if (t > c->t1) t = c->t1;
+        a[1 + m].x = x_of(c, t);
+        snprintf(a[1 + m].text, sizeof a[1 + m].text, "%s", p->marks[m].label ? p->marks[m].label : "mark");
+        a[1 + m].colour = COLOUR_MARK;
+    }
+    int levels = place_annots(c, a, n_annot);
+    int lh = line_h(c, c->fs) + px(c, 4);
+    c->y0 = y + levels * lh + px(c, 8);
+
+    int foot_h = line_h(c, c->fs_small) + px(c, 6);
+    int xaxis_h = px(c, 12) + 2 * line_h(c, c->fs) + px(c, 10);
+    int legend_h = 0;
+    if (!legend_right) {
+        int n = legend_rows(c);
+        legend_h = line_h(c, c->fs) + px(c, 8) + ((n + lb.cols - 1) / lb.cols) * legend_row_h(c);
+    }
+    c->y1 = H - c->pad - foot_h - xaxis_h - legend_h;
+    if (c->y1 - c->y0 < 40) {
+        snprintf(err, errsz, "image too short for the chart (height %d)", H);
+        free(a);
+        return -1;
+    }
+    lb.y = legend_right ? c->y0 : c->y1 + xaxis_h;
+
+    /* Title and subtitle. */
+    char buf[1024], fitted[1024];
+    snprintf(buf, sizeof buf, "%s", p->cmd && p->cmd[0] ? p->cmd : "(unknown command)");
+    mt_font_fit(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    mt_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, COLOUR_TEXT);
+    char heap[32], extra[32], stacks[32];
+    mt_fmt_bytes((double)pk->heap_B, heap, sizeof heap);
+    mt_fmt_bytes((double)pk->heap_extra_B, extra, sizeof extra);
+    mt_fmt_bytes((double)pk->stacks_B, stacks, sizeof stacks);
+    static const char *const unit_name[] = { "instructions", "milliseconds", "bytes allocated and freed" };
+    snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu): heap %s, extra heap %s, stacks %s. Time unit: %s.",
+             bytes, when, pk->index, p->n_snaps, heap, extra, stacks, unit_name[p->unit]);
+    int sub_w = W - 2 * c->pad;
+    char warn[96] = "";
+    if (p->truncated)
+        snprintf(warn, sizeof warn, "  File cut short at line %zu.", p->truncated_line);
+    int warn_w = warn[0] ? mt_font_width(c->reg, c->fs_sub, warn) : 0;
+    mt_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);
+    int used = mt_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, COLOUR_MUTED);
+    if (warn[0])
+        mt_font_draw(c->cv, c->bold, c->fs_sub, c->pad + used, sub_y, warn, COLOUR_WARN);
+
+    /* Plot: grid, bands and total, grid over bands, axes, annotations. */
+    draw_y_axis(c, 0);
+    draw_x_axis(c);
+    if (draw_bands(c)) {
+        snprintf(err, errsz, "out of memory");
+        free(a);
+        return -1;
+    }
+    draw_y_axis(c, 1);
+    mt_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, COLOUR_AXIS, 255);
+    mt_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, COLOUR_AXIS, 255);
+    for (size_t m = 0; m < p->n_marks; m++)
+        mt_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), COLOUR_MARK, 220);
+    /* The peak: its line down to the total, and a marker on it. */
+    int peak_y = y_of(c, (double)vis_snap_total(pk));
+    mt_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), COLOUR_PEAK, 255);
+    mt_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
+    mt_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), COLOUR_PEAK, 255);
+    draw_annots(c, a, n_annot);
+
+    /* The y axis title, reading upwards, left of the tick labels. */
+    const char *ytitle = "memory (heap + extra heap + stacks)";
+    int ytw = mt_font_width(c->reg, c->fs, ytitle);
+    mt_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
+                    (c->y0 + c->y1) / 2 + ytw / 2, ytitle, COLOUR_MUTED);
+
+    draw_legend(c, lb);
+
+    /* Footnote: how sites are held between detailed snapshots, and the source. */
+    const mt_chart_data *d = c->d;
+    if (d->n_detailed)
+        snprintf(buf, sizeof buf, "Sites are measured at %zu detailed snapshot%s of %zu; between them each "
+                 "site keeps its share of the heap in the latest detailed one. Steps: a value holds until "
+                 "the next snapshot. %s",
+                 d->n_detailed, d->n_detailed == 1 ? "" : "s", p->n_snaps, p->path ? p->path : "");
+    else
+        snprintf(buf, sizeof buf, "No detailed snapshots: no per-site breakdown. Steps: a value holds "
+                 "until the next snapshot. %s", p->path ? p->path : "");
+    mt_font_fit(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    mt_font_draw(c->cv, c->reg, c->fs_small, c->pad, H - c->pad / 2 - line_h(c, c->fs_small) / 2
+                 + ascent(c, c->fs_small) / 2, fitted, COLOUR_MUTED);
+
+    debug_layout(c, a, n_annot, 1);
+    free(a);
+    return 0;
+}
+
+int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
+                        const char *out_path, char *err, size_t errsz)
+{
+    if (o->width < MIN_SIZE_PX || o->width > MAX_SIZE_PX
+        || o->height < MIN_SIZE_PX || o->height > MAX_SIZE_PX) {
+        snprintf(err, errsz, "chart size %dx%d out of range: width and height must be %d..%d",
+                 o->width, o->height, MIN_SIZE_PX, MAX_SIZE_PX);
+        return -1;
+    }
+    if (o->top_n < 0 || o->top_n > MAX_TOP_N) {
+        snprintf(err, errsz, "--top %d out of range: must be 0..%d", o->top_n, MAX_TOP_N);
+        return -1;
+    }
+    chart c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    int rc = -1;
+    c.d = mt_chart_data_new(p, o->top_n, err, errsz);
+    if (!c.d)
+        return -1;
+    c.reg = mt_font_open(MT_FONT, err, errsz);
+    if (c.reg)
+        c.bold = mt_font_open(MT_FONT_BOLD, err, errsz);
+    if (c.bold) {
+        c.cv = mt_canvas_new(o->width, o->height, COLOUR_BG);
+        if (!c.cv)
+            snprintf(err, errsz, "out of memory for a %dx%d image", o->width, o->height);
+    }
+    if (c.cv && render(&c, o->width, o->height, err, errsz) == 0)
+        rc = mt_png_write(c.cv, out_path, err, errsz);
+    mt_canvas_free(c.cv);
+    mt_font_free(c.bold);
+    mt_font_free(c.reg);
+    mt_chart_data_free((mt_chart_data *)c.d);
+    return rc;
+}

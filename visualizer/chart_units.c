@@ -1,0 +1,117 @@
+/* chart_units.c: unit choice and number formatting for the chart (see
+ * chart_units.h). */
+#include "chart_units.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const char *const byte_suffix[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+
+mt_scale mt_bytes_scale(double max_B)
+{
+    mt_scale s = { 1, "B" };
+    for (int k = 1; k < 5 && max_B >= 1024.0; k++) {
+        max_B /= 1024.0;
+        s.div *= 1024.0;
+        s.suffix = byte_suffix[k];
+    }
+    return s;
+}
+
+mt_scale mt_time_scale(vis_unit unit, double max_t)
+{
+    mt_scale s = { 1, "" };
+    switch (unit) {
+    case VIS_UNIT_MS:
+        s.suffix = "ms";
+        if (max_t >= 180000) { s.div = 60000; s.suffix = "min"; }
+        else if (max_t >= 2000) { s.div = 1000; s.suffix = "s"; }
+        break;
+    case VIS_UNIT_B:
+        return mt_bytes_scale(max_t);
+    case VIS_UNIT_I:
+        if (max_t >= 2e9) { s.div = 1e9; s.suffix = "G"; }
+        else if (max_t >= 2e6) { s.div = 1e6; s.suffix = "M"; }
+        else if (max_t >= 2e3) { s.div = 1e3; s.suffix = "k"; }
+        break;
+    }
+    return s;
+}
+
+void mt_time_title(vis_unit unit, mt_scale sc, char *out, size_t outsz)
+{
+    switch (unit) {
+    case VIS_UNIT_MS:
+        snprintf(out, outsz, "time (%s)", sc.suffix);
+        break;
+    case VIS_UNIT_B:
+        snprintf(out, outsz, "time (%s allocated and freed)", sc.suffix);
+        break;
+    case VIS_UNIT_I:
+        if (sc.suffix[0])
+            snprintf(out, outsz, "time (instructions, %s)", sc.suffix);
+        else
+            snprintf(out, outsz, "time (instructions)");
+        break;
+    }
+}
+
+double mt_nice_step(double range, int target)
+{
+    if (!(range > 0) || target < 1)
+        return 1;
+    double raw = range / target;
+    double p = pow(10, floor(log10(raw)));
+    double m = raw / p;
+    double nice = m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10;
+    return nice * p;
+}
+
+int mt_step_decimals(double step)
+{
+    for (int d = 0; d < 3; d++) {
+        double scaled = step * pow(10, d);
+        if (fabs(scaled - floor(scaled + 0.5)) < 1e-6 * (scaled > 1 ? scaled : 1))
+            return d;
+    }
+    return 3;
+}
+
+void mt_fmt_scaled(double value, mt_scale sc, int decimals, char *out, size_t outsz)
+{
+    double v = value / sc.div;
+    if (fabs(v) < 1e-9)
+        snprintf(out, outsz, "0");
+    else
+        snprintf(out, outsz, "%.*f%s%s", decimals, v, sc.suffix[0] ? " " : "", sc.suffix);
+}
+
+/* Three significant digits, no more decimals than needed for that. */
+static void fmt3(double v, mt_scale sc, char *out, size_t outsz)
+{
+    double x = v / sc.div;
+    int dec = x >= 99.95 || sc.div == 1 ? 0 : x >= 9.995 ? 1 : 2;
+    snprintf(out, outsz, "%.*f %s", dec, x, sc.suffix);
+}
+
+void mt_fmt_bytes(double bytes, char *out, size_t outsz)
+{
+    fmt3(bytes, mt_bytes_scale(bytes), out, outsz);
+}
+
+void mt_fmt_time(vis_unit unit, double t, char *out, size_t outsz)
+{
+    mt_scale sc = mt_time_scale(unit, t);
+    if (unit == VIS_UNIT_I) {
+        double x = t / sc.div;
+        int dec = sc.div == 1 || x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;
+        snprintf(out, outsz, "%.*f %s%sinstructions", dec, x, sc.suffix,
+                 sc.suffix[0] ? " " : "");
+        return;
+    }
+    if (unit == VIS_UNIT_MS && sc.div == 1) {
+        snprintf(out, outsz, "%.0f ms", t);
+        return;
+    }
+    fmt3(t, sc, out, outsz);
+}

@@ -1,0 +1,374 @@
+/* gnuplot.c: the chart as a gnuplot script (vis_chart_write_gnuplot) and
+ * rendered through the gnuplot program (vis_chart_render_gnuplot), for users
+ * who want SVG, PDF or their own styling. The bands are chart_data's, the
+ * same numbers as the PNG.
+ *
+ * The script is self-contained: the data sits inline in a datablock, as
+ * already-stepped rows (each snapshot's values hold until the next snapshot's
+ * time, where a second row at the same time starts the new values), one
+ * column per cumulative band boundary. The output file and its format are
+ * variables with defaults, so one script also renders elsewhere:
+ *   gnuplot -e 'out="timeline.pdf"' timeline.gp */
+#include "chart.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "chart_data.h"
+#include "chart_units.h"
+#include "png_file.h"
+
+/* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
+ * control characters (never in a label, but a file can hold anything)
+ * replaced by spaces. Text is printed with noenhanced, so no markup. */
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fputc('\\', f), fputc(ch, f);
+        else if (ch < 0x20 || ch == 0x7F)
+            fputc(' ', f);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static const char *ext_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+/* The whole script. default_out: where the image goes unless the caller of
+ * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set. */
+static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
+                         const vis_chart_opts *o, const char *default_out)
+{
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    double peak_B = 0, tlast = (double)p->snaps[p->n_snaps - 1].time;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
+            peak_B = (double)vis_snap_total(&p->snaps[i]);
+    mt_scale ys = mt_bytes_scale(peak_B > 0 ? peak_B : 1);
+    mt_scale ts = mt_time_scale(p->unit, tlast > 0 ? tlast : 1);
+    char ttitle[96], bytes[32], when[48], buf[1024];
+    mt_time_title(p->unit, ts, ttitle, sizeof ttitle);
+    mt_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
+    mt_fmt_time(p->unit, (double)pk->time, when, sizeof when);
+
+    fprintf(f, "# Memory timeline drawn by memtime-vis from ");
+    put_str(f, p->path ? p->path : "(profile)");
+    fprintf(f, "\n# Self-contained (data inline). Run: gnuplot THIS_FILE\n"
+               "# Other output: gnuplot -e 'out=\"timeline.pdf\"' THIS_FILE (svg, pdf or png)\n"
+               "# Bands are stacked bottom first; between detailed snapshots each site keeps\n"
+               "# its share of the heap in the latest detailed snapshot.\n\n");
+    fprintf(f, "if (!exists(\"out\")) out = ");
+    put_str(f, default_out);
+    fprintf(f, "\nif (!exists(\"fmt\")) fmt = (strlen(out) > 4 ? out[strlen(out)-2:] : \"svg\")\n");
+    /* out[strlen-2:] is the last three characters: "svg", "pdf", "png". */
+    fprintf(f, "if (fmt eq \"pdf\") {\n"
+               "    set terminal pdfcairo size %.2fin,%.2fin font \"DejaVu Sans,10\" noenhanced\n"
+               "} else { if (fmt eq \"png\") {\n"
+               "    set terminal pngcairo size %d,%d font \"DejaVu Sans,11\" noenhanced\n"
+               "} else {\n"
+               "    set terminal svg size %d,%d dynamic font \"DejaVu Sans,12\" noenhanced background rgb \"white\"\n"
+               "} }\n"
+               "set output out\n\n",
+            o->width / 100.0, o->height / 100.0, o->width, o->height, o->width, o->height);
+
+    snprintf(buf, sizeof buf, "%s\nPeak %s at %s (snapshot %u of %zu)%s",
+             p->cmd && p->cmd[0] ? p->cmd : "(unknown command)", bytes, when, pk->index, p->n_snaps,
+             p->truncated ? " - file cut short" : "");
+    fprintf(f, "set title ");
+    put_str(f, buf);
+    fprintf(f, " noenhanced\nset xlabel ");
+    put_str(f, ttitle);
+    snprintf(buf, sizeof buf, "memory (%s)", ys.suffix);
+    fprintf(f, "\nset ylabel ");
+    put_str(f, buf);
+    fprintf(f, "\nset key outside right top vertical Left reverse noenhanced samplen 2\n"
+               "set grid ytics lc rgb \"#e2e2e2\" lt 1\n"
+               "set border 3\nset tics nomirror\nset style fill solid 1.0 noborder\n"
+               "set xrange [0:%.17g]\nset yrange [0:%.17g]\n\n",
+            (tlast > 0 ? tlast : 1) / ts.div, peak_B * 1.08 / ys.div + 1e-9);
+
+    /* The peak: a red line up to the total and a labelled point. */
+    double tp = (double)pk->time / ts.div, vp = (double)vis_snap_total(pk) / ys.div;
+    fprintf(f, "set arrow from %.17g,0 to %.17g,%.17g nohead lc rgb \"#d62728\" lw 2 front\n", tp, tp, vp);
+    snprintf(buf, sizeof buf, "peak %s at %s", bytes, when);
+    fprintf(f, "set label ");
+    put_str(f, buf);
+    fprintf(f, " at %.17g,%.17g point pt 7 ps 1.2 lc rgb \"#d62728\" tc rgb \"#d62728\" "
+               "offset 1,0.6 front noenhanced\n", tp, vp);
+    /* Phase marks: dashed lines, labels staggered down from the top. */
+    for (size_t m = 0; m < p->n_marks; m++) {
+        double tm = (double)p->marks[m].time / ts.div;
+        fprintf(f, "set arrow from %.17g,graph 0 to %.17g,graph 1 nohead dt 2 lc rgb \"#505050\" front\n",
+                tm, tm);
+        fprintf(f, "set label ");
+        put_str(f, p->marks[m].label ? p->marks[m].label : "mark");
+        fprintf(f, " at %.17g,graph %.3f offset 0.5,0 tc rgb \"#505050\" front noenhanced\n",
+                tm, 0.97 - 0.04 * (double)(m % 4));
+    }
+
+    /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN. */
+    fprintf(f, "\n$data << EOD\n");
+    size_t nb = d->n_bands;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        double t = (double)p->snaps[i].time / ts.div;
+        for (int rep = i > 0 ? 0 : 1; rep < 2; rep++) {
+            size_t row = rep ? i : i - 1;     /* the step: old values, then new */
+            double cum = 0;
+            fprintf(f, "%.17g 0", t);
+            for (size_t b = 0; b < nb; b++) {
+                cum += mt_chart_value(d, row, b);
+                fprintf(f, " %.17g", cum / ys.div);
+            }
+            fputc('\n', f);
+        }
+    }
+    fprintf(f, "EOD\n\nplot \\\n");
+    for (size_t b = 0; b < nb; b++) {
+        mt_fmt_bytes(d->bands[b].peak_B, bytes, sizeof bytes);
+        snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
+        fprintf(f, "  $data using 1:%zu:%zu with filledcurves fc rgb \"#%06X\" title ", b + 2, b + 3,
+                (unsigned)d->bands[b].colour);
+        put_str(f, buf);
+        fprintf(f, ", \\\n");
+    }
+    mt_fmt_bytes(peak_B, bytes, sizeof bytes);
+    snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
+    fprintf(f, "  $data using 1:%zu with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
+    put_str(f, buf);
+    fprintf(f, "\n");
+}
+
+static int check_opts(const vis_chart_opts *o, char *err, size_t errsz)
+{
+    if (o->width < 320 || o->width > 8000 || o->height < 320 || o->height > 8000) {
+        snprintf(err, errsz, "chart size %dx%d out of range: width and height must be 320..8000",
+                 o->width, o->height);
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes the script to a temporary file beside path, then renames it. */
+static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
+                             const char *path, const char *default_out,
+                             char *err, size_t errsz)
+{
+    if (check_opts(o, err, errsz))
+        return -1;
+    mt_chart_data *d = mt_chart_data_new(p, o->top_n, err, errsz);
+    if (!d)
+        return -1;
+    char tmp[4096];
+    int fd = mt_tmp_beside(path, tmp, sizeof tmp, err, errsz);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f) {
+        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+    }
+    if (!f) {
+        mt_chart_data_free(d);
+        return -1;
+    }
+    write_script(f, p, d, o, default_out);
+    mt_chart_data_free(d);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        unlink(tmp);
+        return -1;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    chmod(tmp, 0666 & ~um);
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int vis_chart_write_gnuplot(const vis_profile *p, const vis_chart_opts *o,
+                            const char *script_path, const char *image_path,
+                            char *err, size_t errsz)
+{
+    /* Without an image path the script draws an SVG next to itself. */
+    char def[4096];
+    if (image_path)
+        snprintf(def, sizeof def, "%s", image_path);
+    else {
+        const char *e = ext_of(script_path);
+        size_t stem = e[0] ? (size_t)(e - script_path - 1) : strlen(script_path);
+        snprintf(def, sizeof def, "%.*s.svg", (int)stem, script_path);
+    }
+    return write_script_file(p, o, script_path, def, err, errsz);
+}
+
+/* Is an executable named name in one of PATH's directories? */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char full[4096];
+        snprintf(full, sizeof full, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
+        if (access(full, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+/* Runs gnuplot on script with `out` and `fmt` set; 0 on success, else -1
+ * with gnuplot's first error line in err. stdin is /dev/null, so gnuplot
+ * can never wait for input. */
+static int run_gnuplot(const char *script, const char *out, const char *fmt,
+                       char *err, size_t errsz)
+{
+    size_t cap = strlen(out) * 2 + 64;
+    char *setvars = malloc(cap);
+    if (!setvars) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    /* out="...": escape for a gnuplot double-quoted string. */
+    char *w = setvars + sprintf(setvars, "out=\"");
+    for (const char *s = out; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            *w++ = '\\';
+        *w++ = *s;
+    }
+    sprintf(w, "\"; fmt=\"%s\"", fmt);
+
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        snprintf(err, errsz, "cannot run gnuplot: %s", strerror(errno));
+        free(setvars);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errsz, "cannot run gnuplot: %s", strerror(errno));
+        close(pipefd[0]);
+        close(pipefd[1]);
+        free(setvars);
+        return -1;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+        }
+        dup2(pipefd[1], 2);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execlp("gnuplot", "gnuplot", "-e", setvars, script, (char *)NULL);
+        _exit(127);
+    }
+    free(setvars);
+    close(pipefd[1]);
+    char msg[1024];
+    size_t got = 0;
+    for (;;) {                      /* drain all of it; keep the start */
+        char chunk[512];
+        ssize_t r = read(pipefd[0], chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r < sizeof msg - 1 - got ? (size_t)r : sizeof msg - 1 - got;
+        memcpy(msg + got, chunk, take);
+        got += take;
+    }
+    msg[got] = '\0';
+    close(pipefd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(err, errsz, "cannot run gnuplot: %s", strerror(errno));
+            return -1;
+        }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    /* gnuplot's message: its last non-empty line names the problem. */
+    char *line = msg, *best = NULL;
+    for (char *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (strspn(line, " \t^") != strlen(line))
+            best = line;
+    }
+    snprintf(err, errsz, "gnuplot failed (%s%d)%s%s",
+             WIFEXITED(status) ? "exit status " : "signal ",
+             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+             best ? ": " : "", best ? best : "");
+    return -1;
+}
+
+int vis_chart_render_gnuplot(const vis_profile *p, const vis_chart_opts *o,
+                             const char *image_path, char *err, size_t errsz)
+{
+    const char *ext = ext_of(image_path);
+    if (strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "png")) {
+        snprintf(err, errsz, "%s: gnuplot output must end in .svg, .pdf or .png", image_path);
+        return -1;
+    }
+    if (check_opts(o, err, errsz))
+        return -1;
+    if (!on_path("gnuplot")) {
+        snprintf(err, errsz, "cannot write %s: gnuplot is not installed (on Debian/Ubuntu: "
+                 "apt-get install gnuplot-nox); --gnuplot FILE.gp writes a script to run elsewhere",
+                 image_path);
+        return -1;
+    }
+    /* Image and script both go to temporaries beside the image; only a
+     * complete image is renamed into place. */
+    char tmp_img[4096], tmp_gp[4096 + 8];
+    int fd = mt_tmp_beside(image_path, tmp_img, sizeof tmp_img, err, errsz);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    snprintf(tmp_gp, sizeof tmp_gp, "%s.gp", tmp_img);
+    int rc = write_script_file(p, o, tmp_gp, tmp_img, err, errsz);
+    if (rc == 0)
+        rc = run_gnuplot(tmp_gp, tmp_img, ext, err, errsz);
+    struct stat st;
+    if (rc == 0 && (stat(tmp_img, &st) != 0 || st.st_size == 0)) {
+        snprintf(err, errsz, "gnuplot wrote nothing to %s", image_path);
+        rc = -1;
+    }
+    if (rc == 0) {
+        mode_t um = umask(0);
+        umask(um);
+        chmod(tmp_img, 0666 & ~um);
+        if (rename(tmp_img, image_path) != 0) {
+            snprintf(err, errsz, "cannot write %s: %s", image_path, strerror(errno));
+            rc = -1;
+        }
+    }
+    unlink(tmp_gp);
+    if (rc)
+        unlink(tmp_img);
+    return rc;
+}
