@@ -1,1 +1,347 @@
-int main(void){return 0;}
+/* main.c: the memtime-vis command line. Parses options, reads the profile
+ * (massif.c) and its companion (companion.c), and hands the read-only model
+ * to the renderers: the text reports (report.c) and the chart (chart.h).
+ * The only place that prints to stdout/stderr and exits.
+ *
+ * Exit status: 0 ok, 1 bad data or I/O, 2 usage. Files are written to a
+ * temporary name in the target's directory and renamed, so a failure leaves
+ * no partial output behind. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "chart.h"
+#include "companion.h"
+#include "massif.h"
+#include "profile.h"
+#include "report.h"
+
+#define PROG "memtime-vis"
+#define EXIT_DATA 1
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+    "usage: " PROG " [options] FILE\n"
+    "Reads a Massif-format profile (memtime's or Massif's) and writes a timeline\n"
+    "chart and text reports. Without -o or --gnuplot, prints the text report.\n"
+    "\n"
+    "  -o, --output=IMG      write the chart: .png (built in), .svg or .pdf (gnuplot)\n"
+    "      --gnuplot=SCRIPT  write a self-contained gnuplot script with its data\n"
+    "      --report=TXT      write the text report to TXT ('-' for stdout)\n"
+    "      --summary-only    text report: only the summary\n"
+    "      --ms-print-only   text report: only the ms_print-compatible part\n"
+    "      --threshold=P     ms_print tree threshold in percent, 0..100 [1.0]\n"
+    "      --x=N, --y=N      ms_print graph columns, rows, 4..1000 [72, 20]\n"
+    "      --top=N           allocation sites shown separately, 1..50 [8]\n"
+    "      --width=N, --height=N  chart size in pixels [1600x900]\n"
+    "      --companion=FILE  memtime companion file [FILE.memtime if present]\n"
+    "      --no-companion    do not read a companion file\n"
+    "  -h, --help            show this help\n"
+    "      --version         show the version\n";
+
+static void die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    fputs(PROG ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(status);
+}
+
+static void usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs(PROG ": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry '" PROG " --help' for more information.\n", stderr);
+    exit(EXIT_USAGE);
+}
+
+typedef struct {
+    const char *input;
+    const char *image;
+    const char *gnuplot;
+    const char *report;
+    const char *companion;
+    int no_companion;
+    int summary_only, ms_print_only;
+    vis_report_opts rep;
+    vis_chart_opts chart;
+    char *ms_print_args;       /* " --threshold=2 FILE", as ms_print echoes */
+} options;
+
+static long int_arg(const char *name, const char *v, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || errno || n < lo || n > hi)
+        usage_error("--%s expects a whole number from %ld to %ld, got '%s'", name, lo, hi, v);
+    return n;
+}
+
+static void append_arg(options *o, const char *a, const char *b)
+{
+    size_t old = o->ms_print_args ? strlen(o->ms_print_args) : 0;
+    size_t add = 1 + strlen(a) + (b ? strlen(b) : 0);
+    char *s = realloc(o->ms_print_args, old + add + 1);
+    if (!s)
+        die(EXIT_DATA, "out of memory");
+    snprintf(s + old, add + 1, " %s%s", a, b ? b : "");
+    o->ms_print_args = s;
+}
+
+static void parse_args(options *o, int argc, char **argv)
+{
+    int only_files = 0;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (only_files || a[0] != '-' || !a[1]) {
+            if (o->input)
+                usage_error("expected one input FILE, got '%s' and '%s'", o->input, a);
+            o->input = a;
+            append_arg(o, a, NULL);
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            only_files = 1;
+            continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            if (fflush(stdout) || ferror(stdout))
+                die(EXIT_DATA, "stdout: write error");
+            exit(0);
+        }
+        if (!strcmp(a, "--version")) {
+            printf("%s %s\n", PROG, PACKAGE_VERSION);
+            if (fflush(stdout) || ferror(stdout))
+                die(EXIT_DATA, "stdout: write error");
+            exit(0);
+        }
+        /* Split "--name=value", or take the value from the next argument. */
+        const char *name = a[1] == '-' ? a + 2 : a + 1;
+        char namebuf[32];
+        const char *val = NULL;
+        const char *eq = strchr(name, '=');
+        if (eq) {
+            size_t n = (size_t)(eq - name);
+            if (n >= sizeof namebuf)
+                usage_error("unknown option '%s'", a);
+            memcpy(namebuf, name, n);
+            namebuf[n] = '\0';
+            name = namebuf;
+            val = eq + 1;
+        }
+        int flag = !strcmp(name, "summary-only") || !strcmp(name, "ms-print-only") ||
+                   !strcmp(name, "no-companion");
+        if (flag) {
+            if (val)
+                usage_error("option '--%s' takes no value", name);
+            if (!strcmp(name, "summary-only"))
+                o->summary_only = 1;
+            else if (!strcmp(name, "ms-print-only"))
+                o->ms_print_only = 1;
+            else
+                o->no_companion = 1;
+            continue;
+        }
+        static const char *const known[] = { "o", "output", "gnuplot", "report", "threshold",
+                                             "x", "y", "top", "width", "height", "companion" };
+        int ok = 0;   /* "-o" is the only short option with a value */
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            ok |= !strcmp(name, known[k]) && (a[1] == '-') == (strcmp(name, "o") != 0);
+        if (!ok)
+            usage_error("unknown option '%s'", a);
+        if (!val) {
+            if (i + 1 >= argc)
+                usage_error("option '%s' needs a value", a);
+            val = argv[++i];
+        }
+        if (!strcmp(name, "o") || !strcmp(name, "output")) {
+            o->image = val;
+        } else if (!strcmp(name, "gnuplot")) {
+            o->gnuplot = val;
+        } else if (!strcmp(name, "report")) {
+            o->report = val;
+        } else if (!strcmp(name, "companion")) {
+            o->companion = val;
+        } else if (!strcmp(name, "threshold")) {
+            /* ms_print's syntax: digits and dots, an optional trailing '%'. */
+            char *end;
+            size_t n = strspn(val, "0123456789.");
+            double t = strtod(val, &end);
+            if (n == 0 || end != val + n || (val[n] && strcmp(val + n, "%")) || t < 0 || t > 100)
+                usage_error("--threshold expects a percentage from 0 to 100, got '%s'", val);
+            o->rep.threshold = t;
+            append_arg(o, "--threshold=", val);
+        } else if (!strcmp(name, "x")) {
+            o->rep.graph_x = (int)int_arg(name, val, 4, 1000);
+            append_arg(o, "--x=", val);
+        } else if (!strcmp(name, "y")) {
+            o->rep.graph_y = (int)int_arg(name, val, 4, 1000);
+            append_arg(o, "--y=", val);
+        } else if (!strcmp(name, "top")) {
+            o->chart.top_n = o->rep.top_n = (int)int_arg(name, val, 1, 50);
+        } else if (!strcmp(name, "width")) {
+            o->chart.width = (int)int_arg(name, val, 320, 16384);
+        } else if (!strcmp(name, "height")) {
+            o->chart.height = (int)int_arg(name, val, 240, 16384);
+        }
+    }
+    if (!o->input)
+        usage_error("expected an input FILE");
+    if (o->summary_only && o->ms_print_only)
+        usage_error("--summary-only and --ms-print-only exclude each other");
+    o->rep.ms_print_args = o->ms_print_args;
+}
+
+/* ------------------------------------------------------------ text report */
+
+/* Writes the text report to out; returns 0 or -1 with err. */
+static int write_report(FILE *out, FILE *in, const vis_profile *p, const options *o,
+                        char *err, size_t errsz)
+{
+    if (!o->ms_print_only) {
+        vis_report_summary(out, p, &o->rep);
+        if (!o->summary_only)
+            fputc('\n', out);
+    }
+    if (!o->summary_only)
+        return vis_report_ms_print(out, in, p, &o->rep, err, errsz);
+    return 0;
+}
+
+static void report_to_file(const char *path, FILE *in, const vis_profile *p, const options *o)
+{
+    char err[1024];
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        die(EXIT_DATA, "out of memory");
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        die(EXIT_DATA, "%s: cannot create: %s", path, strerror(errno));
+    FILE *out = fdopen(fd, "w");
+    if (!out) {
+        unlink(tmp);
+        die(EXIT_DATA, "%s: cannot create: %s", path, strerror(errno));
+    }
+    int rc = write_report(out, in, p, o, err, sizeof err);
+    int werr = ferror(out);
+    int cerr = fclose(out);
+    if (rc != 0 || werr || cerr != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        if (rc != 0)
+            die(EXIT_DATA, "%s", err);
+        die(EXIT_DATA, "%s: cannot write: %s", path, strerror(e ? e : EIO));
+    }
+    free(tmp);
+}
+
+/* ------------------------------------------------------------------ chart */
+
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+static void write_charts(const vis_profile *p, const options *o)
+{
+    char err[1024];
+    if (o->gnuplot) {
+        const char *img = NULL;
+        if (o->image && strcmp(extension(o->image), "png") != 0)
+            img = o->image;
+        if (vis_chart_write_gnuplot(p, &o->chart, o->gnuplot, img, err, sizeof err) != 0)
+            die(EXIT_DATA, "%s", err);
+    }
+    if (o->image) {
+        const char *ext = extension(o->image);
+        int rc;
+        if (!strcmp(ext, "png"))
+            rc = vis_chart_write_png(p, &o->chart, o->image, err, sizeof err);
+        else
+            rc = vis_chart_render_gnuplot(p, &o->chart, o->image, err, sizeof err);
+        if (rc != 0)
+            die(EXIT_DATA, "%s", err);
+    }
+}
+
+/* ------------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    vis_report_opts_default(&o.rep);
+    vis_chart_opts_default(&o.chart);
+    o.rep.top_n = o.chart.top_n;
+    parse_args(&o, argc, argv);
+    if (o.image) {
+        const char *ext = extension(o.image);
+        if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf"))
+            usage_error("-o expects a file name ending in .png, .svg or .pdf, got '%s'", o.image);
+    }
+
+    char err[1024];
+    FILE *in = fopen(o.input, "r");
+    if (!in)
+        die(EXIT_DATA, "%s: cannot open: %s", o.input, strerror(errno));
+    vis_profile *p = vis_massif_read(in, o.input, err, sizeof err);
+    if (!p)
+        die(EXIT_DATA, "%s", err);
+    if (p->truncated) {
+        /* "PATH:LINE: expected X, found end of file" -> a warning. */
+        const char *msg = p->truncated_msg;
+        const char *rest = strstr(msg, ": expected ");
+        int head = rest ? (int)(rest - msg) : 0;
+        fprintf(stderr, PROG ": %.*s: warning: the file is cut short (%s); using the %zu "
+                "complete snapshot%s before it\n", head, msg, rest ? rest + 2 : msg,
+                p->n_snaps, p->n_snaps == 1 ? "" : "s");
+    }
+
+    if (!o.no_companion) {
+        char *cpath = NULL;
+        const char *path = o.companion;
+        if (!path) {
+            size_t n = strlen(o.input) + sizeof ".memtime";
+            if (!(cpath = malloc(n)))
+                die(EXIT_DATA, "out of memory");
+            snprintf(cpath, n, "%s.memtime", o.input);
+            path = cpath;
+        }
+        int rc = vis_companion_read(p, path, err, sizeof err);
+        if (rc < 0)
+            die(EXIT_DATA, "%s (use --no-companion to ignore it)", err);
+        if (rc == 1 && o.companion)
+            die(EXIT_DATA, "%s: cannot open: %s", path, strerror(ENOENT));
+        free(cpath);
+    }
+
+    write_charts(p, &o);
+
+    int text = o.report || (!o.image && !o.gnuplot);
+    if (text && o.report && strcmp(o.report, "-") != 0) {
+        report_to_file(o.report, in, p, &o);
+    } else if (text) {
+        if (write_report(stdout, in, p, &o, err, sizeof err) != 0)
+            die(EXIT_DATA, "%s", err);
+    }
+    vis_profile_free(p);
+    free(o.ms_print_args);
+    fclose(in);
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
+        die(EXIT_DATA, "stdout: write error: %s", strerror(errno ? errno : EIO));
+    return 0;
+}

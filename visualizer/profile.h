@@ -6,7 +6,7 @@
  * allocation sites the chart stacks), the whole peak tree, and memtime's
  * extensions from the companion file. Full trees of other snapshots are not
  * kept; the text report streams them in a second pass over the file
- * (see massif.h: mt_parse_trees). */
+ * (see massif.h: vis_massif_walk_tree). */
 #ifndef MT_PROFILE_H
 #define MT_PROFILE_H
 
@@ -40,6 +40,7 @@ typedef struct {
     vis_tree_kind kind;
     size_t line;             /* 1-based line of its "snapshot=N" */
     long offset;             /* byte offset of its first "#-----------" line */
+    size_t offset_line;      /* added: 1-based line number at offset */
     size_t n_sites;          /* detailed/peak only: the root's children */
     vis_site *sites;
 } vis_snapshot;
@@ -56,6 +57,7 @@ typedef struct {
     unsigned tid;
     uint64_t *bytes;         /* n_snaps entries */
     uint64_t peak_B;
+    char *name;              /* added: from a "thread:" line, or NULL */
 } vis_thread_stack;
 
 typedef struct {
@@ -78,6 +80,12 @@ typedef struct {
     int truncated;           /* the file ended inside a snapshot */
     size_t truncated_line;   /* line where it ended */
     char *companion;         /* path of the companion file read, or NULL */
+    /* Added after the first draft (chart code may ignore them): */
+    size_t n_detailed;       /* snapshots with a tree (detailed or peak) */
+    char *truncated_msg;     /* when truncated: "PATH:LINE: expected ...,
+                                found end of file", for the warning */
+    struct vis_strpool *labels; /* interned site labels: every vis_site.label
+                                   points into it, so never free one alone */
 } vis_profile;
 
 static inline uint64_t vis_snap_total(const vis_snapshot *s)
@@ -85,9 +93,18 @@ static inline uint64_t vis_snap_total(const vis_snapshot *s)
     return s->heap_B + s->heap_extra_B + s->stacks_B;
 }
 
+/* Construction, for the readers (massif.c, companion.c) only. */
+vis_profile *vis_profile_new(const char *path);
+/* Returns a shared NUL-terminated copy of s[0..len), or NULL when out of memory. */
+char *vis_profile_intern(vis_profile *p, const char *s, size_t len);
+/* Appends a zeroed snapshot, returns it or NULL when out of memory. */
+vis_snapshot *vis_profile_add_snapshot(vis_profile *p);
+/* Sets peak, peak_marked and n_detailed from the snapshots. */
+void vis_profile_finish(vis_profile *p);
+
 /* Frees everything the profile owns, including the profile itself. NULL ok. */
 void vis_profile_free(vis_profile *p);
-/* Frees a tree made by the parser. NULL ok. */
+/* Frees a tree made by the parser: the root (allocated alone) and all below. NULL ok. */
 void vis_node_free(vis_node *n);
 
 #endif

@@ -1,0 +1,243 @@
+/* companion.c: reads memtime's companion file into the profile model.
+ *
+ * Line-based text; the first line is exactly "memtime-companion: 1". Blank
+ * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
+ * Known keys: profile, time_unit (must match the profile's), thread, mark,
+ * stacks. A "stacks:" line whose snapshot number or time does not match the
+ * profile is ignored: the two files may be one rewrite apart. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "companion.h"
+
+/* A hostile file could name endless thread ids, each costing a slot per
+ * snapshot; real programs stay far below this. */
+#define MAX_THREADS 4096
+
+typedef struct {
+    const char *path;
+    size_t lineno;
+    const char *line;
+    char *err;
+    size_t errsz;
+} cctx;
+
+static int cfail(cctx *c, const char *fmt, ...)
+{
+    char what[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char shown[64];
+    size_t k = 0;
+    for (const char *s = c->line; *s && k < 60; s++)
+        shown[k++] = ((unsigned char)*s < 0x20) ? '?' : *s;
+    shown[k] = '\0';
+    snprintf(c->err, c->errsz, "%s:%zu: expected %s, found '%s%s'", c->path,
+             c->lineno, what, shown, strlen(c->line) > 60 ? "..." : "");
+    return -1;
+}
+
+static int num(const char **s, uint64_t *out)
+{
+    const char *p = *s;
+    uint64_t v = 0;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *s = p;
+    *out = v;
+    return 0;
+}
+
+/* "key=<n>" at *s, then a blank or the end. */
+static int key_num(const char **s, const char *key, uint64_t *out)
+{
+    size_t kl = strlen(key);
+    const char *p = *s;
+    if (strncmp(p, key, kl) != 0 || p[kl] != '=')
+        return -1;
+    p += kl + 1;
+    if (num(&p, out) != 0 || (*p != '\0' && *p != ' ' && *p != '\t'))
+        return -1;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    *s = p;
+    return 0;
+}
+
+static vis_thread_stack *thread_get(vis_profile *p, uint64_t tid, cctx *c)
+{
+    for (size_t i = 0; i < p->n_threads; i++)
+        if (p->threads[i].tid == tid)
+            return &p->threads[i];
+    if (p->n_threads >= MAX_THREADS || tid > UINT32_MAX) {
+        cfail(c, "at most %d threads with ids below 2^32", MAX_THREADS);
+        return NULL;
+    }
+    vis_thread_stack *a = realloc(p->threads, (p->n_threads + 1) * sizeof *a);
+    if (!a)
+        goto nomem;
+    p->threads = a;
+    vis_thread_stack *t = &a[p->n_threads];
+    memset(t, 0, sizeof *t);
+    t->tid = (unsigned)tid;
+    t->bytes = malloc((p->n_snaps ? p->n_snaps : 1) * sizeof *t->bytes);
+    if (!t->bytes)
+        goto nomem;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        t->bytes[i] = UINT64_MAX;
+    p->n_threads++;
+    return t;
+nomem:
+    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+    return NULL;
+}
+
+static int add_mark(vis_profile *p, uint64_t time, const char *label, cctx *c)
+{
+    vis_mark *a = realloc(p->marks, (p->n_marks + 1) * sizeof *a);
+    if (!a || !(label = strdup(label))) {
+        if (a)
+            p->marks = a;
+        snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+        return -1;
+    }
+    p->marks = a;
+    /* Keep marks sorted by time; writers append in order, so this is O(1). */
+    size_t i = p->n_marks;
+    while (i > 0 && a[i - 1].time > time) {
+        a[i] = a[i - 1];
+        i--;
+    }
+    a[i].time = time;
+    a[i].label = (char *)label;
+    p->n_marks++;
+    return 0;
+}
+
+static int do_line(vis_profile *p, char *line, cctx *c)
+{
+    const char *v;
+    uint64_t n, t;
+    if (strncmp(line, "time_unit:", 10) == 0) {
+        static const char *const names[] = { "i", "ms", "B" };
+        v = line + 10;
+        v += strspn(v, " \t");
+        size_t len = strcspn(v, " \t");
+        const char *want = names[p->unit];
+        if (len != strlen(want) || strncmp(v, want, len) != 0)
+            return cfail(c, "'time_unit: %s' as in the profile", want);
+        return 0;
+    }
+    if (strncmp(line, "thread:", 7) == 0) {
+        v = line + 7 + strspn(line + 7, " \t");
+        if (key_num(&v, "tid", &n) != 0)
+            return cfail(c, "'thread: tid=<n> [name=<text>]'");
+        vis_thread_stack *th = thread_get(p, n, c);
+        if (!th)
+            return -1;
+        if (strncmp(v, "name=", 5) == 0 && v[5]) {
+            free(th->name);
+            if (!(th->name = strdup(v + 5))) {
+                snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (strncmp(line, "mark:", 5) == 0) {
+        v = line + 5 + strspn(line + 5, " \t");
+        if (key_num(&v, "time", &t) != 0)
+            return cfail(c, "'mark: time=<n> <label>'");
+        return add_mark(p, t, v, c);
+    }
+    if (strncmp(line, "stacks:", 7) == 0) {
+        v = line + 7 + strspn(line + 7, " \t");
+        if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
+            return cfail(c, "'stacks: snapshot=<n> time=<n> <tid>=<bytes> ...'");
+        /* Parse the whole line before using it, so a bad line changes nothing. */
+        const char *pairs = v;
+        while (*v) {
+            uint64_t tid, b;
+            if (num(&v, &tid) != 0 || *v++ != '=' || num(&v, &b) != 0 ||
+                (*v != '\0' && *v != ' ' && *v != '\t'))
+                return cfail(c, "'<tid>=<bytes>' pairs after 'stacks: snapshot=<n> time=<n>'");
+            v += strspn(v, " \t");
+        }
+        if (n >= p->n_snaps || p->snaps[n].time != t)
+            return 0;
+        for (v = pairs; *v; v += strspn(v, " \t")) {
+            uint64_t tid, b;
+            num(&v, &tid);
+            v++;
+            num(&v, &b);
+            vis_thread_stack *th = thread_get(p, tid, c);
+            if (!th)
+                return -1;
+            th->bytes[n] = b;
+            if (b > th->peak_B)
+                th->peak_B = b;
+        }
+        return 0;
+    }
+    return 0;   /* "profile:" is informational; unknown keys are skipped */
+}
+
+int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 1;
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    cctx c = { path, 0, "", err, errsz };
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = getline(&buf, &cap, f)) >= 0) {
+        c.lineno++;
+        size_t len = (size_t)n;
+        if (buf[len - 1] != '\n')
+            break;   /* an unfinished last line: the writer renames whole files */
+        buf[--len] = '\0';
+        if (len > 0 && buf[len - 1] == '\r')
+            buf[--len] = '\0';
+        c.line = buf;
+        if (memchr(buf, '\0', len)) {
+            c.line = "";
+            rc = cfail(&c, "text, not a NUL byte");
+        } else if (c.lineno == 1) {
+            if (strcmp(buf, "memtime-companion: 1") != 0)
+                rc = cfail(&c, "'memtime-companion: 1'");
+        } else if (buf[strspn(buf, " \t")] != '\0' && buf[strspn(buf, " \t")] != '#') {
+            rc = do_line(p, buf, &c);
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(err, errsz, "%s: read error: %s", path, strerror(errno));
+        rc = -1;
+    } else if (rc == 0 && c.lineno == 0) {
+        c.lineno = 1;
+        snprintf(err, errsz, "%s:1: expected 'memtime-companion: 1', found end of file", path);
+        rc = -1;
+    }
+    free(buf);
+    fclose(f);
+    if (rc == 0 && !(p->companion = strdup(path))) {
+        snprintf(err, errsz, "%s: out of memory", path);
+        rc = -1;
+    }
+    return rc;
+}

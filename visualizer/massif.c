@@ -1,0 +1,594 @@
+/* massif.c: the streaming Massif-format reader (see massif.h for the API).
+ *
+ * Grammar accepted (what Massif and memtime write):
+ *   desc: <text>
+ *   cmd: <text>
+ *   time_unit: i|ms|B
+ *   then snapshots numbered 0..N-1, each
+ *     snapshot=N  time=T  mem_heap_B=B  mem_heap_extra_B=B  mem_stacks_B=B
+ *     heap_tree=empty|detailed|peak      (at most one peak)
+ *     and for detailed/peak a tree in preorder, one node a line:
+ *     <depth spaces>n<children>: <bytes> <label to end of line>
+ * Leniency, as ms_print's: blank lines and lines whose first non-blank is '#'
+ * (the "#-----------" separators included) are skipped anywhere; a final '\r'
+ * is dropped (CRLF files); trailing blanks after numbers are ignored.
+ * Strictness beyond ms_print: snapshot numbers must count from 0, times must
+ * not go down, tree indentation must equal the depth, a node may not exceed
+ * its snapshot's total, the tree must fit VIS_MAX_TREE_DEPTH, and no NUL byte.
+ * A file that ends (or whose last line stops without '\n') where more was
+ * expected was cut short: the snapshots before it are kept. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include "massif.h"
+
+/* Internal results. RD_CUT: the file stopped where more was expected.
+ * RD_STOP: a node callback returned non-zero (its value is in reader.stop). */
+enum { RD_OK = 0, RD_CUT = 1, RD_STOP = 2, RD_ERR = -1 };
+
+/* One pass over the file: getline into a reused buffer, byte offsets and
+ * line numbers tracked, blank and comment lines skipped. */
+typedef struct {
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t cap;
+    char *line;          /* current line, without '\n' and a final '\r' */
+    size_t len;
+    size_t lineno;       /* of the current line */
+    long pos;            /* offset of the next line */
+    long line_off;       /* offset of the current line */
+    long run_off;        /* offset of the comment/blank run before it, or -1 */
+    size_t run_line;     /* line number at run_off */
+    int partial;         /* at_eof because the last line has no '\n': a file
+                            cut mid-line; line holds that unfinished text */
+    int at_eof;
+    int stop;            /* the callback's value after RD_STOP */
+    uint64_t *rem;       /* tree walk: children still to come, per depth */
+    char *err;
+    size_t errsz;
+} reader;
+
+static void rd_init(reader *r, FILE *f, const char *path, char *err, size_t errsz)
+{
+    memset(r, 0, sizeof *r);
+    r->f = f;
+    r->path = path;
+    r->err = err;
+    r->errsz = errsz;
+    long pos = ftell(f);
+    r->pos = pos < 0 ? 0 : pos;
+    if (errsz)
+        err[0] = '\0';
+}
+
+static void rd_free(reader *r)
+{
+    free(r->buf);
+    free(r->rem);
+}
+
+static int rd_seek(reader *r, long off, size_t line_before)
+{
+    if (fseek(r->f, off, SEEK_SET) != 0) {
+        snprintf(r->err, r->errsz, "%s: cannot seek back to a snapshot (%s); "
+                 "the input must be a regular file", r->path, strerror(errno));
+        return RD_ERR;
+    }
+    r->pos = off;
+    r->lineno = line_before;
+    r->at_eof = 0;
+    r->partial = 0;
+    return RD_OK;
+}
+
+/* Advances to the next meaningful line. Returns 1, 0 at end of file, or
+ * RD_ERR (read error, NUL byte) with err set. */
+static int rd_next(reader *r)
+{
+    r->run_off = -1;
+    for (;;) {
+        errno = 0;
+        ssize_t n = getline(&r->buf, &r->cap, r->f);
+        if (n < 0) {
+            if (ferror(r->f)) {
+                snprintf(r->err, r->errsz, "%s:%zu: read error: %s", r->path,
+                         r->lineno + 1, strerror(errno ? errno : EIO));
+                return RD_ERR;
+            }
+            r->at_eof = 1;
+            r->line = NULL;
+            r->len = 0;
+            return 0;
+        }
+        r->line_off = r->pos;
+        r->pos += (long)n;
+        r->lineno++;
+        size_t len = (size_t)n;
+        r->partial = r->buf[len - 1] != '\n';
+        if (!r->partial)
+            len--;
+        if (len > 0 && r->buf[len - 1] == '\r')
+            len--;
+        r->buf[len] = '\0';
+        if (r->partial) {
+            /* Every writer ends its lines; an unfinished one is where the
+             * file was cut, whatever it happens to parse as. */
+            r->at_eof = 1;
+            r->line = r->buf;
+            r->len = len;
+            return 0;
+        }
+        if (memchr(r->buf, '\0', len)) {
+            snprintf(r->err, r->errsz, "%s:%zu: expected text, found a NUL byte",
+                     r->path, r->lineno);
+            return RD_ERR;
+        }
+        size_t i = 0;
+        while (i < len && (r->buf[i] == ' ' || r->buf[i] == '\t'))
+            i++;
+        if (i == len || r->buf[i] == '#') {
+            if (r->run_off < 0) {
+                r->run_off = r->line_off;
+                r->run_line = r->lineno;
+            }
+            continue;
+        }
+        r->line = r->buf;
+        r->len = len;
+        return 1;
+    }
+}
+
+/* Writes "PATH:LINE: expected <what>, found '<line>'" (or "found end of
+ * file"). Returns RD_CUT when the file simply stopped there (end of file, or a
+ * last line without its '\n'), RD_ERR when the line is complete but wrong. */
+static int rd_fail(reader *r, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (r->at_eof && !r->partial) {
+        snprintf(r->err, r->errsz, "%s:%zu: expected %s, found end of file",
+                 r->path, r->lineno + 1, what);
+        return RD_CUT;
+    }
+    /* Show at most 60 characters, control characters as '?'. */
+    char shown[64];
+    size_t k = 0;
+    for (size_t i = 0; i < r->len && k < 60; i++) {
+        unsigned char c = (unsigned char)r->line[i];
+        shown[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    shown[k] = '\0';
+    snprintf(r->err, r->errsz, "%s:%zu: expected %s, found '%s%s'%s", r->path,
+             r->lineno, what, shown, r->len > 60 ? "..." : "",
+             r->partial ? " unfinished at the end of the file" : "");
+    return r->partial ? RD_CUT : RD_ERR;
+}
+
+/* Parses a decimal number at *s, advancing it; 0 or -1 on none/overflow. */
+static int parse_u64(const char **s, uint64_t *out)
+{
+    const char *p = *s;
+    uint64_t v = 0;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *s = p;
+    *out = v;
+    return 0;
+}
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* "key=<n>" then only blanks. */
+static int rd_key_num(reader *r, const char *key, uint64_t *out)
+{
+    int rc = rd_next(r);
+    if (rc < 0)
+        return RD_ERR;
+    size_t kl = strlen(key);
+    if (rc == 1 && strncmp(r->line, key, kl) == 0 && r->line[kl] == '=') {
+        const char *s = r->line + kl + 1;
+        if (parse_u64(&s, out) == 0 && *skip_blanks(s) == '\0')
+            return RD_OK;
+    }
+    return rd_fail(r, "'%s=<number>'", key);
+}
+
+/* "key: <text>": returns the text after the colon and blanks, or NULL. */
+static const char *rd_key_text(reader *r, const char *key, int *rc)
+{
+    *rc = rd_next(r);
+    if (*rc < 0)
+        return NULL;
+    size_t kl = strlen(key);
+    if (*rc == 1 && strncmp(r->line, key, kl) == 0 && r->line[kl] == ':')
+        return skip_blanks(r->line + kl + 1);
+    *rc = rd_fail(r, "'%s: <text>'", key);
+    return NULL;
+}
+
+/* The six lines of a snapshot's header, "snapshot=" line already current.
+ * Fills s (index, time, sizes, kind). */
+static int rd_snapshot_header(reader *r, size_t expect_index, uint64_t min_time,
+                              vis_snapshot *s)
+{
+    const char *v = r->line;
+    uint64_t idx;
+    if (strncmp(v, "snapshot=", 9) != 0 || (v += 9, parse_u64(&v, &idx) != 0) ||
+        *skip_blanks(v) != '\0' || idx != expect_index)
+        return rd_fail(r, "'snapshot=%zu'", expect_index);
+    s->index = (unsigned)idx;
+    s->line = r->lineno;
+    int rc;
+    if ((rc = rd_key_num(r, "time", &s->time)) != RD_OK)
+        return rc;
+    if (s->time < min_time)
+        return rd_fail(r, "a time not below the previous snapshot's (%llu)",
+                       (unsigned long long)min_time);
+    if ((rc = rd_key_num(r, "mem_heap_B", &s->heap_B)) != RD_OK ||
+        (rc = rd_key_num(r, "mem_heap_extra_B", &s->heap_extra_B)) != RD_OK ||
+        (rc = rd_key_num(r, "mem_stacks_B", &s->stacks_B)) != RD_OK)
+        return rc;
+    if ((rc = rd_next(r)) < 0)
+        return RD_ERR;
+    if (rc == 1 && strncmp(r->line, "heap_tree=", 10) == 0) {
+        const char *k = r->line + 10;
+        size_t n = strcspn(k, " \t");
+        if (*skip_blanks(k + n) == '\0') {
+            if (n == 5 && memcmp(k, "empty", 5) == 0) {
+                s->kind = VIS_TREE_EMPTY;
+                return RD_OK;
+            }
+            if (n == 8 && memcmp(k, "detailed", 8) == 0) {
+                s->kind = VIS_TREE_DETAILED;
+                return RD_OK;
+            }
+            if (n == 4 && memcmp(k, "peak", 4) == 0) {
+                s->kind = VIS_TREE_PEAK;
+                return RD_OK;
+            }
+        }
+    }
+    return rd_fail(r, "'heap_tree=empty|detailed|peak'");
+}
+
+/* Walks one tree (the line after "heap_tree=" is next), calling fn for each
+ * node. total bounds every node's bytes. Returns RD_OK, RD_CUT, RD_ERR, or the
+ * callback's non-zero value (> 1 by convention of the callers below). */
+static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
+{
+    if (!r->rem && !(r->rem = malloc(VIS_MAX_TREE_DEPTH * sizeof *r->rem))) {
+        snprintf(r->err, r->errsz, "%s: out of memory", r->path);
+        return RD_ERR;
+    }
+    unsigned depth = 0;
+    do {
+        int rc = rd_next(r);
+        if (rc < 0)
+            return RD_ERR;
+        if (rc == 0)
+            return rd_fail(r, "a tree node line");
+        const char *s = r->line;
+        unsigned ind = 0;
+        while (s[ind] == ' ')
+            ind++;
+        uint64_t n_kids, bytes;
+        s += ind;
+        if (ind != depth || *s++ != 'n' || parse_u64(&s, &n_kids) != 0 ||
+            *s++ != ':' || *s++ != ' ' || parse_u64(&s, &bytes) != 0 ||
+            (*s != '\0' && *s != ' '))
+            return rd_fail(r, "a tree node 'n<children>: <bytes> <label>' "
+                           "indented by %u space%s", depth, depth == 1 ? "" : "s");
+        if (bytes > total)
+            return rd_fail(r, "a node of at most the snapshot's total (%llu bytes)",
+                           (unsigned long long)total);
+        if (*s == ' ')
+            s++;
+        if (n_kids > 0 && depth + 1 >= VIS_MAX_TREE_DEPTH)
+            return rd_fail(r, "a tree at most %d levels deep", VIS_MAX_TREE_DEPTH);
+        if (fn && (r->stop = fn(ctx, depth, bytes, s, (size_t)n_kids)) != 0)
+            return RD_STOP;
+        if (depth > 0)
+            r->rem[depth - 1]--;
+        if (n_kids > 0) {
+            r->rem[depth++] = n_kids;
+        } else {
+            while (depth > 0 && r->rem[depth - 1] == 0)
+                depth--;
+        }
+    } while (depth > 0);
+    return RD_OK;
+}
+
+/* ---------------------------------------------------------------- pass 1 */
+
+
+/* Collects a snapshot's root children as its sites. */
+typedef struct {
+    vis_profile *p;
+    vis_snapshot *s;
+} sites_ctx;
+
+static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
+                        const char *label, size_t n_children)
+{
+    sites_ctx *c = vctx;
+    (void)n_children;
+    if (depth != 1)
+        return 0;
+    vis_snapshot *s = c->s;
+    size_t n = s->n_sites;
+    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
+        vis_site *a = realloc(s->sites, (n ? n * 2 : 4) * sizeof *a);
+        if (!a)
+            return 1;
+        s->sites = a;
+    }
+    vis_site *site = &s->sites[n];
+    site->bytes = bytes;
+    site->label = vis_profile_intern(c->p, label, strlen(label));
+    if (!site->label)
+        return 1;
+    site->is_below_threshold =
+        strncmp(label, "in ", 3) == 0 && strstr(label, "below massif's threshold") != NULL;
+    s->n_sites++;
+    return 0;
+}
+
+/* Builds a vis_node tree. path[d] is the node last added at depth d; adding a
+ * child to path[d-1] may move its earlier children, whose subtrees are done
+ * (preorder), so no stale pointer is used. */
+typedef struct {
+    vis_node *root;
+    vis_node **path;
+} build_ctx;
+
+static int build_node(void *vctx, unsigned depth, uint64_t bytes,
+                      const char *label, size_t n_children)
+{
+    build_ctx *c = vctx;
+    (void)n_children;
+    vis_node *n;
+    if (depth == 0) {
+        n = c->root;
+    } else {
+        vis_node *parent = c->path[depth - 1];
+        size_t k = parent->n_children;
+        if (k == 0 || (k >= 4 && (k & (k - 1)) == 0)) {
+            vis_node *a = realloc(parent->children, (k ? k * 2 : 4) * sizeof *a);
+            if (!a)
+                return 1;
+            parent->children = a;
+        }
+        n = &parent->children[k];
+        memset(n, 0, sizeof *n);
+        parent->n_children++;
+    }
+    n->bytes = bytes;
+    if (!(n->label = strdup(label)))
+        return 1;
+    c->path[depth] = n;
+    return 0;
+}
+
+static int nomem(reader *r)
+{
+    snprintf(r->err, r->errsz, "%s: out of memory", r->path);
+    return RD_ERR;
+}
+
+/* Re-reads snapshot snaps[i]'s header from its offset, checking it is the
+ * one pass 1 saw. */
+static int rd_reread_header(reader *r, const vis_profile *p, size_t i)
+{
+    const vis_snapshot *want = &p->snaps[i];
+    if (rd_seek(r, want->offset, want->offset_line - 1) != RD_OK)
+        return RD_ERR;
+    vis_snapshot got;
+    memset(&got, 0, sizeof got);
+    int rc = rd_next(r);
+    if (rc < 0)
+        return RD_ERR;
+    rc = rc == 1 ? rd_snapshot_header(r, i, 0, &got) : RD_CUT;
+    if (rc == RD_ERR)
+        return RD_ERR;
+    if (rc != RD_OK || got.time != want->time || got.kind != want->kind ||
+        vis_snap_total(&got) != vis_snap_total(want)) {
+        snprintf(r->err, r->errsz, "%s:%zu: expected snapshot %zu as read before, "
+                 "found something else (did the file change while it was read?)",
+                 r->path, r->lineno, i);
+        return RD_ERR;
+    }
+    return RD_OK;
+}
+
+static int read_peak_tree(reader *r, vis_profile *p)
+{
+    size_t best = p->peak_marked;
+    if (best == SIZE_MAX) {
+        for (size_t i = 0; i < p->n_snaps; i++)
+            if (p->snaps[i].kind != VIS_TREE_EMPTY &&
+                (best == SIZE_MAX ||
+                 vis_snap_total(&p->snaps[i]) > vis_snap_total(&p->snaps[best])))
+                best = i;
+    }
+    if (best == SIZE_MAX)
+        return RD_OK;
+    if (rd_reread_header(r, p, best) != RD_OK)
+        return RD_ERR;
+    build_ctx c;
+    c.root = calloc(1, sizeof *c.root);
+    c.path = malloc(VIS_MAX_TREE_DEPTH * sizeof *c.path);
+    if (!c.root || !c.path) {
+        free(c.root);
+        free(c.path);
+        return nomem(r);
+    }
+    int rc = rd_tree(r, vis_snap_total(&p->snaps[best]), build_node, &c);
+    free(c.path);
+    if (rc == RD_STOP || rc == RD_ERR || (rc == RD_CUT && !p->truncated) ||
+        !c.root->label) {
+        vis_node_free(c.root);
+        return rc == RD_STOP ? nomem(r) : RD_ERR;
+    }
+    p->peak_tree = c.root;
+    p->peak_tree_snap = best;
+    return RD_OK;
+}
+
+static int read_header(reader *r, vis_profile *p)
+{
+    int rc;
+    const char *v = rd_key_text(r, "desc", &rc);
+    if (!v || !(p->desc = strdup(v)))
+        return v ? nomem(r) : RD_ERR;
+    v = rd_key_text(r, "cmd", &rc);
+    if (!v || !(p->cmd = strdup(v)))
+        return v ? nomem(r) : RD_ERR;
+    v = rd_key_text(r, "time_unit", &rc);
+    if (!v)
+        return RD_ERR;
+    size_t n = strcspn(v, " \t");
+    if (*skip_blanks(v + n) == '\0') {
+        if (n == 1 && v[0] == 'i') {
+            p->unit = VIS_UNIT_I;
+            return RD_OK;
+        }
+        if (n == 2 && memcmp(v, "ms", 2) == 0) {
+            p->unit = VIS_UNIT_MS;
+            return RD_OK;
+        }
+        if (n == 1 && v[0] == 'B') {
+            p->unit = VIS_UNIT_B;
+            return RD_OK;
+        }
+    }
+    rd_fail(r, "'time_unit: i|ms|B'");
+    return RD_ERR;
+}
+
+/* Reads the snapshots. Returns RD_OK (possibly with p->truncated) or RD_ERR. */
+static int read_snapshots(reader *r, vis_profile *p)
+{
+    for (;;) {
+        int rc = rd_next(r);
+        if (rc < 0)
+            return RD_ERR;
+        if (rc == 0) {
+            if (p->n_snaps > 0 && !r->partial)
+                return RD_OK;
+            rc = rd_fail(r, "'snapshot=%zu'", p->n_snaps);
+            if (p->n_snaps == 0)
+                return RD_ERR;
+            p->truncated = 1;
+            p->truncated_line = r->lineno;
+            return RD_OK;
+        }
+        vis_snapshot hdr;
+        memset(&hdr, 0, sizeof hdr);
+        hdr.offset = r->run_off >= 0 ? r->run_off : r->line_off;
+        hdr.offset_line = r->run_off >= 0 ? r->run_line : r->lineno;
+        rc = rd_snapshot_header(r, p->n_snaps,
+                                p->n_snaps ? p->snaps[p->n_snaps - 1].time : 0, &hdr);
+        if (rc == RD_OK && hdr.kind == VIS_TREE_PEAK && p->peak_marked != SIZE_MAX)
+            rc = rd_fail(r, "at most one 'heap_tree=peak' (snapshot %zu has it)",
+                         p->peak_marked) == RD_CUT ? RD_CUT : RD_ERR;
+        if (rc == RD_CUT) {
+            p->truncated = 1;
+            p->truncated_line = r->partial || !r->at_eof ? r->lineno : r->lineno + 1;
+            return p->n_snaps > 0 ? RD_OK : RD_ERR;
+        }
+        if (rc != RD_OK)
+            return RD_ERR;
+        vis_snapshot *s = vis_profile_add_snapshot(p);
+        if (!s)
+            return nomem(r);
+        *s = hdr;
+        if (s->kind == VIS_TREE_PEAK)
+            p->peak_marked = p->n_snaps - 1;
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        sites_ctx c = { p, s };
+        rc = rd_tree(r, vis_snap_total(s), collect_site, &c);
+        if (rc == RD_STOP)
+            return nomem(r);
+        if (rc == RD_CUT) {
+            p->truncated = 1;
+            p->truncated_line = r->partial || !r->at_eof ? r->lineno : r->lineno + 1;
+            return RD_OK;
+        }
+        if (rc != RD_OK)
+            return RD_ERR;
+    }
+}
+
+vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz)
+{
+    reader r;
+    rd_init(&r, f, path, err, errsz);
+    vis_profile *p = vis_profile_new(path);
+    if (!p) {
+        nomem(&r);
+        rd_free(&r);
+        return NULL;
+    }
+    int rc = read_header(&r, p);
+    if (rc == RD_OK)
+        rc = read_snapshots(&r, p);
+    if (rc == RD_OK && p->truncated && !(p->truncated_msg = strdup(err)))
+        rc = nomem(&r);
+    if (rc == RD_OK) {
+        vis_profile_finish(p);
+        rc = read_peak_tree(&r, p);
+    }
+    rd_free(&r);
+    if (rc != RD_OK) {
+        vis_profile_free(p);
+        return NULL;
+    }
+    if (errsz)
+        err[0] = '\0';
+    return p;
+}
+
+/* ---------------------------------------------------------------- pass 2 */
+
+int vis_massif_walk_tree(FILE *f, const vis_profile *p, size_t snap,
+                         vis_node_fn fn, void *ctx, char *err, size_t errsz)
+{
+    reader r;
+    rd_init(&r, f, p->path, err, errsz);
+    int rc = RD_ERR;
+    if (snap < p->n_snaps && p->snaps[snap].kind != VIS_TREE_EMPTY &&
+        rd_reread_header(&r, p, snap) == RD_OK) {
+        rc = rd_tree(&r, vis_snap_total(&p->snaps[snap]), fn, ctx);
+        /* Pass 1 accepted this tree, so a cut here is the file's known end. */
+        if (rc == RD_CUT)
+            rc = p->truncated ? RD_OK : RD_ERR;
+        else if (rc == RD_STOP)
+            rc = r.stop;
+    } else if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY) {
+        snprintf(err, errsz, "%s: snapshot %zu has no tree", p->path, snap);
+    }
+    rd_free(&r);
+    if (rc == RD_OK && errsz)
+        err[0] = '\0';
+    return rc;
+}

@@ -1,0 +1,46 @@
+/* massif.h: the streaming reader of Massif-format files (Massif's own and
+ * memtime's). It owns the grammar; profile.c owns the model it fills.
+ *
+ * Two passes, never the whole file in memory:
+ *   pass 1, vis_massif_read(): every snapshot's numbers, each detailed
+ *     snapshot's root children (the allocation sites), and the full tree of
+ *     one snapshot (the peak, or the largest detailed one);
+ *   pass 2, vis_massif_walk_tree(): re-reads one detailed snapshot from its
+ *     offset and hands each tree node, in file (pre)order, to a callback, so
+ *     the text report streams every tree without keeping it.
+ * Both take a seekable FILE* (a file, or fmemopen() for the fuzzer).
+ *
+ * Errors are one line "PATH:LINE: expected <what>, found '<text>'" written to
+ * err. A file cut short at its end is not an error: the profile keeps what was
+ * complete and sets truncated/truncated_line. */
+#ifndef MT_MASSIF_H
+#define MT_MASSIF_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "profile.h"
+
+/* Deepest tree accepted. Massif's --depth stops at 200 frames (plus inlined
+ * frames); the limit keeps a hostile file from making the report's output
+ * quadratic or the tree recursion deep. */
+#define VIS_MAX_TREE_DEPTH 4096
+
+/* Reads a whole profile (pass 1). path names the file in messages. Returns the
+ * profile (free with vis_profile_free) or NULL with a message in err. */
+vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz);
+
+/* Called for each node of a tree in preorder. depth 0 is the root. label is
+ * the text after "nK: <bytes> " and is only valid during the call. Return 0 to
+ * go on, non-zero to stop the walk (vis_massif_walk_tree then returns it). */
+typedef int (*vis_node_fn)(void *ctx, unsigned depth, uint64_t bytes,
+                           const char *label, size_t n_children);
+
+/* Pass 2: walks the tree of snapshot snaps[snap] (detailed or peak) of a
+ * profile read from the same file. Returns 0 when the walk is done (a tree cut
+ * short by the end of the file ends early, silently: the profile already
+ * says so), the callback's non-zero value if it stopped, or -1 with err if
+ * the file changed under us or cannot be read. */
+int vis_massif_walk_tree(FILE *f, const vis_profile *p, size_t snap,
+                         vis_node_fn fn, void *ctx, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,169 @@
+/* profile.c: construction and destruction of the vis_profile model, and the
+ * label pool that keeps it small.
+ *
+ * A long profile repeats the same few allocation sites in every detailed
+ * snapshot; interning their labels makes the model's size depend on the
+ * number of distinct sites, not on the file's size. */
+#include <stdlib.h>
+#include <string.h>
+#include "profile.h"
+
+/* Open-addressing hash set of NUL-terminated strings. */
+struct vis_strpool {
+    char **slots;
+    size_t n_slots;   /* power of two */
+    size_t n_used;
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static int pool_grow(struct vis_strpool *pool)
+{
+    size_t n = pool->n_slots ? pool->n_slots * 2 : 256;
+    char **slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < pool->n_slots; i++) {
+        char *s = pool->slots[i];
+        if (!s)
+            continue;
+        size_t j = hash_bytes(s, strlen(s)) & (n - 1);
+        while (slots[j])
+            j = (j + 1) & (n - 1);
+        slots[j] = s;
+    }
+    free(pool->slots);
+    pool->slots = slots;
+    pool->n_slots = n;
+    return 0;
+}
+
+char *vis_profile_intern(vis_profile *p, const char *s, size_t len)
+{
+    struct vis_strpool *pool = p->labels;
+    /* Keep the load factor under one half so probes stay short. */
+    if ((pool->n_used + 1) * 2 > pool->n_slots && pool_grow(pool) != 0)
+        return NULL;
+    size_t j = hash_bytes(s, len) & (pool->n_slots - 1);
+    for (;;) {
+        char *t = pool->slots[j];
+        if (!t)
+            break;
+        if (strncmp(t, s, len) == 0 && t[len] == '\0')
+            return t;
+        j = (j + 1) & (pool->n_slots - 1);
+    }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    pool->slots[j] = copy;
+    pool->n_used++;
+    return copy;
+}
+
+vis_profile *vis_profile_new(const char *path)
+{
+    vis_profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->labels = calloc(1, sizeof *p->labels);
+    p->path = strdup(path);
+    if (!p->labels || !p->path) {
+        vis_profile_free(p);
+        return NULL;
+    }
+    p->peak_marked = SIZE_MAX;
+    p->peak_tree_snap = SIZE_MAX;
+    return p;
+}
+
+vis_snapshot *vis_profile_add_snapshot(vis_profile *p)
+{
+    /* The capacity is implicit: 64, then doubled each time n_snaps reaches a
+     * power of two at or above 64. */
+    size_t n = p->n_snaps;
+    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
+        vis_snapshot *s = realloc(p->snaps, (n ? n * 2 : 64) * sizeof *s);
+        if (!s)
+            return NULL;
+        p->snaps = s;
+    }
+    vis_snapshot *s = &p->snaps[p->n_snaps++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+void vis_profile_finish(vis_profile *p)
+{
+    p->peak = 0;
+    p->peak_marked = SIZE_MAX;
+    p->n_detailed = 0;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (vis_snap_total(s) > vis_snap_total(&p->snaps[p->peak]))
+            p->peak = i;
+        if (s->kind == VIS_TREE_PEAK)
+            p->peak_marked = i;
+        if (s->kind != VIS_TREE_EMPTY)
+            p->n_detailed++;
+    }
+}
+
+/* Frees what a node owns (label, children), not the node itself. Recursion
+ * depth is bounded by the parser (VIS_MAX_TREE_DEPTH). */
+static void node_clear(vis_node *n)
+{
+    for (size_t i = 0; i < n->n_children; i++)
+        node_clear(&n->children[i]);
+    free(n->children);
+    free(n->label);
+}
+
+/* The tree's root is allocated alone, its descendants in per-parent arrays. */
+void vis_node_free(vis_node *n)
+{
+    if (!n)
+        return;
+    node_clear(n);
+    free(n);
+}
+
+void vis_profile_free(vis_profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        free(p->snaps[i].sites);
+    free(p->snaps);
+    vis_node_free(p->peak_tree);
+    for (size_t i = 0; i < p->n_marks; i++)
+        free(p->marks[i].label);
+    free(p->marks);
+    for (size_t i = 0; i < p->n_threads; i++) {
+        free(p->threads[i].bytes);
+        free(p->threads[i].name);
+    }
+    free(p->threads);
+    if (p->labels) {
+        for (size_t i = 0; i < p->labels->n_slots; i++)
+            free(p->labels->slots[i]);
+        free(p->labels->slots);
+        free(p->labels);
+    }
+    free(p->path);
+    free(p->desc);
+    free(p->cmd);
+    free(p->companion);
+    free(p->truncated_msg);
+    free(p);
+}

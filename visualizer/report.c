@@ -1,0 +1,466 @@
+/* report.c: the text reports (see report.h).
+ *
+ * The ms_print part reproduces ms_print 3.19's rules exactly (its graph
+ * rasterisation, number formats, significance test and tree prefixes), so
+ * diffing the two is a test. Unlike ms_print it does not cut labels at '#'
+ * (it never treats text inside a line as a comment). Trees are not kept: each
+ * detailed snapshot's tree is streamed from the file (vis_massif_walk_tree)
+ * and printed with a small per-depth stack. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "massif.h"
+#include "report.h"
+
+void vis_report_opts_default(vis_report_opts *o)
+{
+    o->threshold = 1.0;
+    o->graph_x = 72;
+    o->graph_y = 20;
+    o->top_n = 8;
+    o->ms_print_args = "";
+}
+
+/* ------------------------------------------------------------ formatting */
+
+/* 1234567 -> "1,234,567" (ms_print's commify). */
+static const char *commify(char *buf, uint64_t v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    char *o = buf;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            *o++ = ',';
+        *o++ = digits[i];
+    }
+    *o = '\0';
+    return buf;
+}
+
+char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    if (bytes < 1024) {
+        snprintf(buf, n, "%" PRIu64 " B", bytes);
+        return buf;
+    }
+    double v = (double)bytes / 1024;
+    int u = 0;
+    while (v >= 1024 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, n, v < 10 ? "%.2f %s" : "%.1f %s", v, units[u]);
+    return buf;
+}
+
+char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
+{
+    double v = (double)t;
+    switch (unit) {
+    case VIS_UNIT_MS:
+        if (t < 1000)
+            snprintf(buf, n, "%" PRIu64 " ms", t);
+        else if (t < 60000)
+            snprintf(buf, n, "%.2f s", v / 1000);
+        else if (t < 3600000)
+            snprintf(buf, n, "%.1f min", v / 60000);
+        else
+            snprintf(buf, n, "%.2f h", v / 3600000);
+        break;
+    case VIS_UNIT_I: {
+        static const char *const pre[] = { "k", "M", "G", "T", "P", "E" };
+        if (t < 1000) {
+            snprintf(buf, n, "%" PRIu64 " instr", t);
+            break;
+        }
+        int u = 0;
+        v /= 1000;
+        while (v >= 1000 && u < 5) {
+            v /= 1000;
+            u++;
+        }
+        snprintf(buf, n, "%.2f %s instr", v, pre[u]);
+        break;
+    }
+    case VIS_UNIT_B:
+    default:
+        vis_fmt_bytes(buf, n, t);
+        break;
+    }
+    return buf;
+}
+
+const char *vis_site_name(const char *label)
+{
+    /* "0x4005E4: fn (file.c:12)" -> "fn (file.c:12)" */
+    if (label[0] == '0' && label[1] == 'x') {
+        const char *s = label + 2;
+        while ((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'F') || (*s >= 'a' && *s <= 'f'))
+            s++;
+        if (s > label + 2 && s[0] == ':' && s[1] == ' ')
+            return s + 2;
+    }
+    return label;
+}
+
+static const char *unit_name(vis_unit u)
+{
+    switch (u) {
+    case VIS_UNIT_I: return "i (instructions executed)";
+    case VIS_UNIT_MS: return "ms (milliseconds)";
+    default: return "B (bytes allocated and freed)";
+    }
+}
+
+/* --------------------------------------------------------------- summary */
+
+void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *o)
+{
+    char a[64], b[64], c[64], d[32];
+    const vis_snapshot *last = &p->snaps[p->n_snaps - 1];
+    const vis_snapshot *pk = &p->snaps[p->peak];
+    uint64_t pk_total = vis_snap_total(pk);
+
+    fprintf(out, "memtime-vis summary of %s\n", p->path);
+    fprintf(out, "  Command:    %s\n", p->cmd);
+    fprintf(out, "  Time unit:  %s\n", unit_name(p->unit));
+    fprintf(out, "  Duration:   %s (last snapshot, %zu, at time=%s)\n",
+            vis_fmt_time(a, sizeof a, p->unit, last->time), p->n_snaps - 1,
+            commify(d, last->time));
+    fprintf(out, "  Snapshots:  %zu, %zu detailed\n", p->n_snaps, p->n_detailed);
+    fprintf(out, "  Peak:       %s (%s B) at %s, snapshot %zu\n",
+            vis_fmt_bytes(a, sizeof a, pk_total), commify(c, pk_total),
+            vis_fmt_time(b, sizeof b, p->unit, pk->time), p->peak);
+    fprintf(out, "              heap %s, extra heap %s, stacks ",
+            vis_fmt_bytes(a, sizeof a, pk->heap_B), vis_fmt_bytes(b, sizeof b, pk->heap_extra_B));
+    fprintf(out, "%s\n", vis_fmt_bytes(a, sizeof a, pk->stacks_B));
+    if (p->truncated)
+        fprintf(out, "  Warning:    the file is cut short at line %zu; %zu complete "
+                "snapshots are shown\n", p->truncated_line, p->n_snaps);
+    if (p->companion)
+        fprintf(out, "  Companion:  %s\n", p->companion);
+
+    fprintf(out, "\n");
+    if (p->peak_tree_snap == SIZE_MAX) {
+        fprintf(out, "Top allocation sites: none (no detailed snapshot)\n");
+    } else {
+        const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+        uint64_t total = vis_snap_total(t);
+        if (p->peak_tree_snap == p->peak)
+            fprintf(out, "Top allocation sites at the peak (snapshot %zu, %s):\n",
+                    p->peak, vis_fmt_bytes(a, sizeof a, total));
+        else
+            fprintf(out, "Top allocation sites at snapshot %zu (%s at %s), the largest "
+                    "detailed one; the peak itself has no tree:\n", p->peak_tree_snap,
+                    vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time));
+        if (t->n_sites == 0)
+            fprintf(out, "  (none: the heap is empty there)\n");
+        uint64_t rest = 0;
+        size_t n_rest = 0;
+        for (size_t i = 0; i < t->n_sites; i++) {
+            const vis_site *s = &t->sites[i];
+            if ((int)i >= o->top_n) {
+                rest += s->bytes;
+                n_rest++;
+                continue;
+            }
+            fprintf(out, "  %2zu. %10s %5.1f%%  %s\n", i + 1,
+                    vis_fmt_bytes(a, sizeof a, s->bytes),
+                    total ? 100.0 * (double)s->bytes / (double)total : 0.0,
+                    vis_site_name(s->label));
+        }
+        if (n_rest)
+            fprintf(out, "      %10s %5.1f%%  %zu more site%s\n", vis_fmt_bytes(a, sizeof a, rest),
+                    total ? 100.0 * (double)rest / (double)total : 0.0, n_rest,
+                    n_rest == 1 ? "" : "s");
+    }
+
+    if (p->n_marks) {
+        fprintf(out, "\nPhase marks:\n");
+        for (size_t i = 0; i < p->n_marks; i++)
+            fprintf(out, "  %12s  %s\n", vis_fmt_time(a, sizeof a, p->unit, p->marks[i].time),
+                    p->marks[i].label);
+    }
+    if (p->n_threads) {
+        fprintf(out, "\nThread stacks (largest size seen):\n");
+        for (size_t i = 0; i < p->n_threads; i++)
+            fprintf(out, "  tid %-5u %10s  %s\n", p->threads[i].tid,
+                    vis_fmt_bytes(a, sizeof a, p->threads[i].peak_B),
+                    p->threads[i].name ? p->threads[i].name : "");
+    }
+}
+
+/* ------------------------------------------------------ ms_print: graph */
+
+static const char *const fancy =
+    "--------------------------------------------------------------------------------\n";
+
+/* ms_print's max_label_2: an integer below 1000, else 5 characters. */
+static void max_label(char *buf, size_t n, uint64_t v, double scaled)
+{
+    if (v < 1000)
+        snprintf(buf, n, "%5" PRIu64, v);
+    else if (scaled < 10)
+        snprintf(buf, n, "%5.3f", scaled);
+    else if (scaled < 100)
+        snprintf(buf, n, "%5.2f", scaled);
+    else
+        snprintf(buf, n, "%5.1f", scaled);
+}
+
+/* The axis label of the largest value: by 1024 for bytes and instructions
+ * (ms_print's choice), ms -> s -> h for milliseconds. */
+static const char *axis_label(char *buf, size_t n, uint64_t v, char unit_kind)
+{
+    static const char *const bytes[] = { "B", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB" };
+    static const char *const instr[] = { "i", "ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi" };
+    double s = (double)v;
+    const char *unit;
+    if (unit_kind == 't') {
+        unit = "ms";
+        if (s >= 1000) {
+            unit = "s";
+            s /= 1000;
+        }
+        if (s >= 3600) {
+            unit = "h";
+            s /= 3600;
+        }
+    } else {
+        int u = 0;
+        while (s >= 1000 && u < 8) {
+            s /= 1024;
+            u++;
+        }
+        unit = unit_kind == 'i' ? instr[u] : bytes[u];
+    }
+    max_label(buf, n, v, s);
+    return unit;
+}
+
+static void print_graph(FILE *out, const vis_profile *p, const vis_report_opts *o)
+{
+    int gx = o->graph_x, gy = o->graph_y;
+    size_t w = (size_t)gx + 1;
+    char *g = malloc(w * ((size_t)gy + 1));
+    if (!g)
+        return;
+#define G(x, y) g[(size_t)(y) * w + (size_t)(x)]
+    for (int y = 0; y <= gy; y++)
+        for (int x = 0; x <= gx; x++)
+            G(x, y) = y == 0 ? (x == 0 ? '+' : '-') : (x == 0 ? '|' : ' ');
+    G(gx, 0) = '>';
+    G(0, gy) = '^';
+
+    uint64_t peak_total = vis_snap_total(&p->snaps[p->peak]);
+    uint64_t end_time = p->snaps[p->n_snaps - 1].time;
+    if (peak_total == 0)
+        peak_total = 1;
+    if (end_time == 0)
+        end_time = 1;
+    double K = (double)peak_total / gy;
+    int x = 0, prev_x, prev_y_max = 0;
+    char prev_char = ':';
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        prev_x = x;
+        x = (int)(((double)s->time / (double)end_time) * gx) + 1;
+        /* The last snapshot lands one past the end: pull it back, as ms_print
+         * does; the clamp also covers rounding for times just below it. */
+        if (s->time == end_time || x > gx)
+            x = gx;
+        if (prev_y_max > 0)
+            for (int x2 = prev_x + 1; x2 < x; x2++)
+                G(x2, prev_y_max) = prev_char;
+        char ch = i == p->peak_marked ? '#' : s->kind != VIS_TREE_EMPTY ? '@' : ':';
+        uint64_t total = vis_snap_total(s);
+        int y_max = 0;
+        for (int y = 1; y <= gy; y++) {
+            if ((double)total >= y * K) {
+                char cur = G(x, y);
+                if (ch == '#' || (ch == '@' && cur != '#') ||
+                    (ch == ':' && cur != '#' && cur != '@'))
+                    G(x, y) = ch;
+                y_max = y;
+            }
+        }
+        prev_y_max = y_max;
+        prev_char = ch;
+    }
+
+    char ylab[32], xlab[32];
+    const char *yunit = axis_label(ylab, sizeof ylab, peak_total, 'B');
+    const char *xunit = axis_label(xlab, sizeof xlab, end_time,
+                                   p->unit == VIS_UNIT_I ? 'i' : p->unit == VIS_UNIT_MS ? 't' : 'B');
+    fprintf(out, "    %2s\n", yunit);
+    for (int y = gy; y >= 0; y--) {
+        fputs(y == gy ? ylab : y == 0 ? "   0 " : "     ", out);
+        fwrite(&G(0, y), 1, w, out);
+        if (y == 0)
+            fputs(xunit, out);
+        fputc('\n', out);
+    }
+    fprintf(out, "     0%*s%5s\n", gx - 5, "", xlab);
+#undef G
+    free(g);
+}
+
+/* ------------------------------------------------------- ms_print: trees */
+
+typedef struct {
+    size_t n_children, next_child;
+    int significant;
+    uint64_t bytes;
+    size_t n_insig;
+    uint64_t insig_B;
+} frame;
+
+/* The state of one streamed tree: frames[d] is the open node at depth d and
+ * prefix[0..2d) holds the "| " / "  " midfixes of the open nodes 1..d. */
+typedef struct {
+    FILE *out;
+    double threshold;
+    uint64_t total;
+    frame *frames;
+    char *prefix;
+    unsigned depth;     /* open frames */
+} tree_pr;
+
+static double percent(uint64_t bytes, uint64_t total)
+{
+    if (total == 0)
+        return 0;
+    /* As Perl evaluates 100 * $bytes / $total. */
+    double hundred_x = bytes <= UINT64_MAX / 100 ? (double)(bytes * 100) : 100.0 * (double)bytes;
+    return hundred_x / (double)total;
+}
+
+/* Closes the deepest open node: its trailing lines, then tells its parent
+ * whether it was significant. */
+static void close_frame(tree_pr *t)
+{
+    unsigned d = --t->depth;
+    frame *f = &t->frames[d];
+    char num[32];
+    if (f->significant) {
+        if (f->n_insig > 0) {
+            fwrite(t->prefix, 1, 2 * (size_t)d, t->out);
+            fprintf(t->out, "->%05.2f%% (%sB) in %zu+ places, all below ms_print's "
+                    "threshold (%05.2f%%)\n", percent(f->insig_B, t->total),
+                    commify(num, f->insig_B), f->n_insig, t->threshold);
+            fwrite(t->prefix, 1, 2 * (size_t)d, t->out);
+            fputc('\n', t->out);
+        }
+        if (f->n_children == 0) {
+            fwrite(t->prefix, 1, 2 * (size_t)d, t->out);
+            fputc('\n', t->out);
+        }
+    } else if (d > 0) {
+        t->frames[d - 1].n_insig++;
+        t->frames[d - 1].insig_B += f->bytes;
+    }
+}
+
+static int print_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
+                      size_t n_children)
+{
+    tree_pr *t = ctx;
+    char num[32];
+    if (depth > 0) {
+        frame *parent = &t->frames[depth - 1];
+        int last = ++parent->next_child == parent->n_children;
+        memcpy(t->prefix + 2 * (depth - 1), last ? "  " : "| ", 2);
+    }
+    int sig = depth == 0 || t->threshold == 0 ||
+              (t->total != 0 && percent(bytes, t->total) >= t->threshold);
+    if (sig) {
+        if (depth > 0) {
+            fwrite(t->prefix, 1, 2 * ((size_t)depth - 1), t->out);
+            fputs("->", t->out);
+        }
+        fprintf(t->out, "%05.2f%% (%sB)%s%s\n", percent(bytes, t->total),
+                commify(num, bytes), *label ? " " : "", label);
+    }
+    frame *f = &t->frames[depth];
+    f->n_children = n_children;
+    f->next_child = 0;
+    f->significant = sig;
+    f->bytes = bytes;
+    f->n_insig = 0;
+    f->insig_B = 0;
+    t->depth = depth + 1;
+    /* Close this node if it is a leaf, then every ancestor it completes. */
+    while (t->depth > 0 && t->frames[t->depth - 1].next_child == t->frames[t->depth - 1].n_children)
+        close_frame(t);
+    return 0;
+}
+
+static void print_table_header(FILE *out, const vis_profile *p)
+{
+    static const char *const units[] = { "i", "ms", "B" };
+    char tcol[32];
+    snprintf(tcol, sizeof tcol, "time(%s)", units[p->unit]);
+    fputs(fancy, out);
+    fprintf(out, "%3s %14s %16s %16s %13s %12s\n", "n", tcol, "total(B)",
+            "useful-heap(B)", "extra-heap(B)", "stacks(B)");
+    fputs(fancy, out);
+}
+
+int vis_report_ms_print(FILE *out, FILE *in, const vis_profile *p,
+                        const vis_report_opts *o, char *err, size_t errsz)
+{
+    fputs(fancy, out);
+    fprintf(out, "Command:            %s\n", p->cmd);
+    fprintf(out, "Massif arguments:   %s\n", p->desc);
+    fprintf(out, "ms_print arguments:%s\n", o->ms_print_args);
+    fputs(fancy, out);
+    fputs("\n\n", out);
+    print_graph(out, p, o);
+
+    fprintf(out, "\nNumber of snapshots: %zu\n Detailed snapshots: [", p->n_snaps);
+    int first = 1;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        if (p->snaps[i].kind == VIS_TREE_EMPTY)
+            continue;
+        fprintf(out, "%s%zu%s", first ? "" : ", ", i, i == p->peak_marked ? " (peak)" : "");
+        first = 0;
+    }
+    fputs("]\n\n", out);
+
+    tree_pr t;
+    memset(&t, 0, sizeof t);
+    t.out = out;
+    t.threshold = o->threshold;
+    t.frames = malloc(VIS_MAX_TREE_DEPTH * sizeof *t.frames);
+    t.prefix = malloc(2 * VIS_MAX_TREE_DEPTH);
+    if (!t.frames || !t.prefix) {
+        free(t.frames);
+        free(t.prefix);
+        snprintf(err, errsz, "%s: out of memory", p->path);
+        return -1;
+    }
+    int rc = 0;
+    print_table_header(out, p);
+    for (size_t i = 0; i < p->n_snaps && rc == 0; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        char c1[32], c2[32], c3[32], c4[32], c5[32];
+        fprintf(out, "%3u %14s %16s %16s %13s %12s\n", s->index, commify(c1, s->time),
+                commify(c2, vis_snap_total(s)), commify(c3, s->heap_B),
+                commify(c4, s->heap_extra_B), commify(c5, s->stacks_B));
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        t.total = vis_snap_total(s);
+        t.depth = 0;
+        rc = vis_massif_walk_tree(in, p, i, print_node, &t, err, errsz);
+        /* A tree cut by the end of the file: close what is open. */
+        while (rc == 0 && t.depth > 0)
+            close_frame(&t);
+        if (i + 1 < p->n_snaps)
+            print_table_header(out, p);
+    }
+    free(t.frames);
+    free(t.prefix);
+    return rc == 0 ? 0 : -1;
+}

@@ -1,0 +1,38 @@
+/* report.h: the text reports of memtime-vis: a summary (what a bug report
+ * needs first) and an ms_print-compatible report (the ASCII graph, the
+ * snapshot table and every detailed snapshot's tree), byte-identical to
+ * ms_print's output on Massif's own files. */
+#ifndef MT_REPORT_H
+#define MT_REPORT_H
+
+#include <stdio.h>
+#include "profile.h"
+
+typedef struct {
+    double threshold;          /* percent, 0..100; ms_print's --threshold */
+    int graph_x, graph_y;      /* ms_print's --x, --y (4..1000) */
+    int top_n;                 /* sites listed in the summary */
+    const char *ms_print_args; /* the "ms_print arguments:" text, e.g. " f.out" */
+} vis_report_opts;
+
+void vis_report_opts_default(vis_report_opts *o);
+
+/* Writes the summary: command, time unit, duration, peak, top sites at the
+ * peak, phase marks, thread stack peaks. Write errors show in ferror(out). */
+void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *o);
+
+/* Writes the ms_print-style report, streaming each detailed snapshot's tree
+ * from in (the file p was read from). Returns 0, or -1 with err (the file
+ * could not be re-read). */
+int vis_report_ms_print(FILE *out, FILE *in, const vis_profile *p,
+                        const vis_report_opts *o, char *err, size_t errsz);
+
+/* Formats for people (also used by the CLI's messages):
+ * bytes as "12.3 MiB", a time in the profile's unit as "1.50 s", "2.1 Gi instr",
+ * "12.3 MiB" (allocated). buf gets at most n bytes. */
+char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes);
+char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t);
+/* A site's label without its "0x1234ABCD: " address. */
+const char *vis_site_name(const char *label);
+
+#endif
