@@ -116,11 +116,19 @@ void mt_print_debug_usage(void)
    VG_(printf)("    (none)\n");
 }
 
+void mt_reject_option(const HChar* opt, const HChar* why)
+{
+   VG_(fmsg_bad_option)(opt, "%s\n", why);
+   /* After option parsing (post_clo_init) the core prints but does not
+      stop: Massif 3.19 then runs the program anyway. Stop here. */
+   VG_(exit)(1);
+}
+
 void mt_options_check(void)
 {
    if (clo_pages_as_heap && clo_stacks)
-      VG_(fmsg_bad_option)("--pages-as-heap=yes",
-                           "Cannot be used together with --stacks=yes\n");
+      mt_reject_option("--pages-as-heap=yes",
+                       "Cannot be used together with --stacks=yes");
    if (!clo_heap)
       clo_pages_as_heap = False;
 }

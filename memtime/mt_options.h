@@ -37,6 +37,9 @@ Bool         mt_process_cmd_line_option(const HChar* arg);
 void         mt_print_usage(void);
 void         mt_print_debug_usage(void);
 void         mt_options_check(void);      /* post_clo_init: cross-option checks */
+/* Rejects an option after parsing, through Valgrind's bad-option message,
+   and exits with status 1. */
+void         mt_reject_option(const HChar* opt, const HChar* why);
 const HChar* mt_time_unit_name(void);     /* "i", "ms" or "B" */
 
 #endif /* MT_OPTIONS_H */
