@@ -302,7 +302,7 @@ static void print_graph(FILE *out, const vis_profile *p, const vis_report_opts *
             fputs(xunit, out);
         fputc('\n', out);
     }
-    fprintf(out, "     0%*s%5s\n", gx - 5, "", xlab);
+    fprintf(out, "     0%*s%5s\n", gx > 5 ? gx - 5 : 0, "", xlab);
 #undef G
     free(g);
 }
