@@ -37,7 +37,7 @@
 #define MT_FONT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 #endif
 
-enum { MIN_SIZE_PX = 320, MAX_SIZE_PX = 8000, MAX_TOP_N = 64 };
+enum { MIN_WIDTH_PX = 320, MIN_HEIGHT_PX = 240, MAX_SIZE_PX = 8000, MAX_TOP_N = 64 };
 
 #define COLOUR_BG      0xFFFFFF
 #define COLOUR_TEXT    0x222222
@@ -118,7 +118,7 @@ static void choose_scales(chart *c)
         peak_B = 1;
     c->yscale = mt_bytes_scale(peak_B);
     /* Headroom of ~5% so the total line never sits on the frame. */
-    double step = mt_nice_step(peak_B * 1.05 / c->yscale.div, 5) * c->yscale.div;
+    double step = mt_nice_step(peak_B * 1.05 / c->yscale.div, 7) * c->yscale.div;
     c->ystep_B = step;
     c->ymax_B = ceil(peak_B * 1.05 / step) * step;
 
@@ -128,7 +128,7 @@ static void choose_scales(chart *c)
     c->t0 = tfirst > 0 && tfirst > tlast / 2 ? tfirst : 0;
     c->t1 = tlast > c->t0 ? tlast : c->t0 + 1;
     c->tscale = mt_time_scale(p->unit, c->t1);
-    c->tstep = mt_nice_step((c->t1 - c->t0) / c->tscale.div, 8) * c->tscale.div;
+    c->tstep = mt_nice_step((c->t1 - c->t0) / c->tscale.div, 10) * c->tscale.div;
 }
 
 static void draw_y_axis(chart *c, int grid_over)
@@ -335,9 +335,11 @@ static void draw_legend(chart *c, legend_box lb)
                  "At the peak", COLOUR_TEXT);
     int n = legend_rows(c);
     int per_col = (n + lb.cols - 1) / lb.cols;
-    int colw = lb.w / lb.cols;
+    /* Columns (below the plot) are separated by a gutter. */
+    int gutter = lb.cols > 1 ? px(c, 32) : 0;
+    int colw = (lb.w + gutter) / lb.cols - gutter;
     for (int r = 0; r < n; r++) {
-        int cx = lb.x + (r / per_col) * colw;
+        int cx = lb.x + (r / per_col) * (colw + gutter);
         int cy = lb.y + head_h + (r % per_col) * rh;
         char label[512], value[32];
         double v;
@@ -429,7 +431,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         c->x1 = W - c->pad - px(c, 10);
         lb.x = c->pad;
         lb.w = W - 2 * c->pad;
-        lb.cols = lb.w / 300 > 1 ? 2 : 1;
+        lb.cols = lb.w / 150 > 3 ? 3 : lb.w / 150 > 1 ? lb.w / 150 : 1;
     }
     if (c->x1 - c->x0 < 40) {
         snprintf(err, errsz, "image too narrow for the chart (width %d)", W);
@@ -530,7 +532,12 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     /* The y axis title, reading upwards, left of the tick labels. */
     const char *ytitle = "memory (heap + extra heap + stacks)";
     int ytw = mt_font_width(c->reg, c->fs, ytitle);
-    mt_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
+    if (ytw > c->y1 - c->y0) {          /* small images: the short form */
+        ytitle = "memory";
+        ytw = mt_font_width(c->reg, c->fs, ytitle);
+    }
+    if (ytw <= c->y1 - c->y0)
+        mt_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
                     (c->y0 + c->y1) / 2 + ytw / 2, ytitle, COLOUR_MUTED);
 
     draw_legend(c, lb);
@@ -557,10 +564,10 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
                         const char *out_path, char *err, size_t errsz)
 {
-    if (o->width < MIN_SIZE_PX || o->width > MAX_SIZE_PX
-        || o->height < MIN_SIZE_PX || o->height > MAX_SIZE_PX) {
-        snprintf(err, errsz, "chart size %dx%d out of range: width and height must be %d..%d",
-                 o->width, o->height, MIN_SIZE_PX, MAX_SIZE_PX);
+    if (o->width < MIN_WIDTH_PX || o->width > MAX_SIZE_PX
+        || o->height < MIN_HEIGHT_PX || o->height > MAX_SIZE_PX) {
+        snprintf(err, errsz, "chart size %dx%d out of range: width must be %d..%d, height %d..%d",
+                 o->width, o->height, MIN_WIDTH_PX, MAX_SIZE_PX, MIN_HEIGHT_PX, MAX_SIZE_PX);
         return -1;
     }
     if (o->top_n < 0 || o->top_n > MAX_TOP_N) {

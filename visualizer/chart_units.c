@@ -56,15 +56,19 @@ void mt_time_title(vis_unit unit, mt_scale sc, char *out, size_t outsz)
     }
 }
 
-double mt_nice_step(double range, int target)
+double mt_nice_step(double range, int max_ticks)
 {
-    if (!(range > 0) || target < 1)
+    if (!(range > 0) || max_ticks < 1)
         return 1;
-    double raw = range / target;
-    double p = pow(10, floor(log10(raw)));
-    double m = raw / p;
-    double nice = m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10;
-    return nice * p;
+    /* The smallest of 1, 2, 2.5, 5 x 10^k that needs at most max_ticks
+     * intervals: the least headroom above the data. */
+    static const double mant[] = { 1, 2, 2.5, 5 };
+    double p = pow(10, floor(log10(range / max_ticks)));
+    for (int k = 0; k < 3; k++, p *= 10)
+        for (int m = 0; m < 4; m++)
+            if (range / (mant[m] * p) <= max_ticks + 1e-9)
+                return mant[m] * p;
+    return p;
 }
 
 int mt_step_decimals(double step)

@@ -21,8 +21,9 @@ mt_scale mt_time_scale(vis_unit unit, double max_t);
 /* Axis title for the time axis, e.g. "time (s)", "time (instructions, M)". */
 void mt_time_title(vis_unit unit, mt_scale sc, char *out, size_t outsz);
 
-/* A step of 1, 2, 2.5 or 5 x 10^k giving about target ticks over range. */
-double mt_nice_step(double range, int target);
+/* The smallest step of 1, 2, 2.5 or 5 x 10^k dividing range into at most
+ * max_ticks intervals. */
+double mt_nice_step(double range, int max_ticks);
 /* Decimals needed to print multiples of step exactly (0..3). */
 int mt_step_decimals(double step);
 

@@ -155,8 +155,8 @@ static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
 
 static int check_opts(const vis_chart_opts *o, char *err, size_t errsz)
 {
-    if (o->width < 320 || o->width > 8000 || o->height < 320 || o->height > 8000) {
-        snprintf(err, errsz, "chart size %dx%d out of range: width and height must be 320..8000",
+    if (o->width < 320 || o->width > 8000 || o->height < 240 || o->height > 8000) {
+        snprintf(err, errsz, "chart size %dx%d out of range: width must be 320..8000, height 240..8000",
                  o->width, o->height);
         return -1;
     }
