@@ -1,14 +1,383 @@
-/* mt_alloc_api.c: the allocator client-request API (placeholder body until
-   the allocator-API module lands: it handles no request yet). */
-#include "pub_tool_basics.h"
-#include "pub_tool_clreq.h"     /* VG_USERREQ_TOOL_BASE, used by the header */
-#include "mt_alloc_api.h"
+/* mt_alloc_api.c: the tool side of memtime's allocator-API interceptions.
 
-void mt_alloc_api_init(void)
+   Overview. mt_preload.c turns every call to an allocator entry point the
+   stock preload misses (jemalloc's `_rjem_*`/`*allocx`/libjemalloc.so,
+   tcmalloc's tc_*, mimalloc's mi_*) into one client request. This module
+   gives each request the allocator's documented semantics on top of the heap
+   model (mt_heap.h), so those blocks are counted, attributed to call sites
+   and snapshotted exactly like malloc's:
+     - jemalloc flags: MALLOCX_LG_ALIGN(la) in the low 6 bits (alignment
+       1 << la, 0 meaning the default), MALLOCX_ZERO (0x40); the tcache
+       (bits 8..19) and arena (bits 20..) fields are ignored: under memtime
+       there is one heap;
+     - xallocx and mi_expand never move a block: they resize in place or
+       report the current size;
+     - sallocx/malloc_usable_size report the heap model's usable size and
+       nallocx/mi_good_size predict it with the same allocator (see
+       good_size()), so `nallocx(n) == sallocx(mallocx(n))` holds as it does
+       under jemalloc.
+   It also registers which frames are allocator plumbing (stripped from the
+   top of every allocation stack, by function name and by source path), so a
+   Rust program's trees start at its own function, not at `__rust_alloc` or
+   `alloc::raw_vec::...`; and it owns two warnings that tell a user the
+   profile is probably blind: an executable without a symbol table (nothing
+   to intercept in it), and a run that mapped lots of anonymous memory while
+   the heap model saw almost no allocation (an allocator nobody intercepts). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_options.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_replacemalloc.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_tooliface.h"
+#include <elf.h>
+
+#include "mt_alloc_api.h"
+#include "mt_heap.h"
+#include "mt_options.h"
+#include "mt_snapshot.h"
+
+/* ------------------------------------------------------------ state */
+
+/* Requests per interception, for -v and for the blind-profile warning. */
+static ULong n_calls[MT_API_N];
+/* free-like calls given a pointer the heap model never made; the wrapper
+   passed them to the allocator's own function. */
+static ULong n_foreign_frees;
+
+/* Anonymous client memory mapped so far, for the blind-profile warning. */
+static ULong anon_mmap_szB;
+
+/* Anonymous memory mapped before we suspect an uninstrumented allocator,
+   and the share of it the heap must have seen to be believed. Thread stacks
+   (8 MiB each) and a few arenas stay far below; a heap of hundreds of MiB
+   allocated by a missed allocator does not. */
+#define BLIND_MIN_ANON_SZB  (256ULL << 20)
+#define BLIND_HEAP_RATIO    8
+
+static const HChar* api_name(MtApi api)
 {
+   switch (api) {
+   case MT_API_JE_EXE:      return "jemalloc (unprefixed) in the main executable";
+   case MT_API_JE_EXE_RJEM: return "jemalloc (_rjem_ prefix, tikv-jemallocator) in the main executable";
+   case MT_API_JE_SO:       return "jemalloc in libjemalloc.so";
+   case MT_API_JE_SO_RJEM:  return "jemalloc (_rjem_ prefix) in libjemalloc.so";
+   case MT_API_JE_EXE_JE:   return "jemalloc (je_ prefix) in the main executable";
+   case MT_API_TC_EXE:      return "tcmalloc (tc_*) in the main executable";
+   case MT_API_TC_SO:       return "tcmalloc in libtcmalloc*.so";
+   case MT_API_MI_EXE:      return "mimalloc (mi_*) in the main executable";
+   case MT_API_MI_SO:       return "mimalloc in libmimalloc.so";
+   default:                 return "an unknown allocator";
+   }
 }
+
+/* ------------------------------------------------------------ semantics */
+
+/* Alignment as the heap model takes it: 0 for "the default"; a request
+   that is not a power of two is rounded up to one (glibc's memalign does
+   the same); NULL-worthy requests (beyond 2^40) give False. */
+static Bool normalise_align(SizeT al, SizeT* out)
+{
+   SizeT p = 1;
+   if (al <= VG_(clo_alignment)) { *out = 0; return True; }
+   if (al > ((SizeT)1 << 40)) return False;
+   while (p < al) p <<= 1;
+   *out = p;
+   return True;
+}
+
+static void* alloc(ThreadId tid, SizeT szB, SizeT al, Bool zero)
+{
+   SizeT a;
+   if (!normalise_align(al, &a)) return NULL;
+   return mt_heap_alloc(tid, szB, a, zero);
+}
+
+/* jemalloc's flags: alignment 1 << (flags & 63), 0 meaning the default. */
+static SizeT jemalloc_align(UWord flags)
+{
+   UWord la = flags & 0x3f;
+   return la == 0 ? 0 : ((SizeT)1 << la);
+}
+static Bool jemalloc_zero(UWord flags) { return (flags & 0x40) != 0; }
+
+/* The usable size a fresh block of szB bytes aligned to al would get from
+   the heap model. The model takes its blocks from Valgrind's client arena
+   (VG_(cli_malloc)), whose rounding depends on the size and the alignment;
+   rather than restating that arithmetic here, ask the arena itself with a
+   block that is never recorded (no snapshot, no tree). nallocx is rare. */
+static SizeT good_size(SizeT szB, SizeT al)
+{
+   SizeT a, usable;
+   void* p;
+   if (!normalise_align(al, &a)) return 0;
+   p = VG_(cli_malloc)(a == 0 ? VG_(clo_alignment) : a, szB);
+   if (p == NULL) return 0;
+   usable = VG_(cli_malloc_usable_size)(p);
+   VG_(cli_free)(p);
+   return usable;
+}
+
+/* realloc(p, n) for p ours or NULL; "how" holds MT_REALLOC_* bits. */
+static void* realloc_how(ThreadId tid, void* p, SizeT n, SizeT al, UWord how)
+{
+   Bool zero = (how & MT_REALLOC_ZERO_TAIL) != 0;
+   SizeT a;
+   void* q;
+   if (p == NULL) return alloc(tid, n, al, zero);
+   if (n == 0 && (how & MT_REALLOC_ZERO_FREES)) {
+      mt_heap_free(tid, p);
+      return NULL;
+   }
+   if (!normalise_align(al, &a)) return NULL;
+   if (n == 0) {
+      /* A size-0 realloc that must not free (mimalloc's): the heap model's
+         realloc would free, so move to a fresh empty block instead. */
+      q = mt_heap_alloc(tid, 0, a, False);
+      if (q != NULL) mt_heap_free(tid, p);
+      return q;
+   }
+   q = mt_heap_realloc(tid, p, n, a, zero);
+   if (q == NULL && (how & MT_REALLOC_FREE_ON_FAIL)) mt_heap_free(tid, p);
+   return q;
+}
+
+/* xallocx(p, size, extra, flags): grow or shrink in place to size+extra if
+   possible, else to size, else leave the block alone; return the usable size
+   either way (the caller compares it with size to know). The in-place
+   resize never moves p, so a block that is not aligned as flags ask keeps
+   its size, as jemalloc would. Zeroing: an in-place resize stays inside the
+   block's usable size, which jemalloc does not zero either. */
+static SizeT xallocx(ThreadId tid, void* p, SizeT size, SizeT extra, UWord flags)
+{
+   SizeT al = jemalloc_align(flags);
+   SizeT want = size + extra;
+   if (want < size) want = (SizeT)-1;             /* saturate on overflow */
+   if (al != 0 && ((Addr)p & (al - 1)) != 0)
+      return mt_heap_usable_size(p);
+   if (size == 0) size = 1;                       /* jemalloc: undefined */
+   if (!mt_heap_resize_in_place(tid, p, want) && extra != 0)
+      (void)mt_heap_resize_in_place(tid, p, size);
+   return mt_heap_usable_size(p);
+}
+
+/* ------------------------------------------------------------ requests */
 
 Bool mt_alloc_api_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
-   return False;
+   UWord api;
+   void* p;
+   if (arg[0] < (UWord)MT_AA_BASE || arg[0] > (UWord)MT_AA_LAST) return False;
+
+   api = arg[5] < MT_API_N ? arg[5] : MT_API_NONE;
+   if (n_calls[api]++ == 0 && VG_(clo_verbosity) > 1)
+      VG_(umsg)("memtime: intercepting %s\n", api_name(api));
+
+   p = (void*)arg[1];
+   switch (arg[0]) {
+   case MT_AA_ALLOC:
+      *ret = (UWord)alloc(tid, arg[1], arg[2], arg[3] != 0);
+      break;
+   case MT_AA_CALLOC:
+      if (arg[2] != 0 && arg[1] > ((SizeT)-1) / arg[2]) *ret = 0;
+      else *ret = (UWord)alloc(tid, arg[1] * arg[2], 0, True);
+      break;
+   case MT_AA_FREE:
+      if (p == NULL) { *ret = 1; break; }
+      if (mt_heap_is_block(p)) { mt_heap_free(tid, p); *ret = 1; }
+      else { n_foreign_frees++; *ret = 0; }
+      break;
+   case MT_AA_OWNS:
+      *ret = p == NULL || mt_heap_is_block(p);
+      break;
+   case MT_AA_REALLOC:
+      *ret = (UWord)realloc_how(tid, p, arg[2], arg[3], arg[4]);
+      break;
+   case MT_AA_MALLOCX:
+      /* Size 0 is undefined for jemalloc; give the smallest block. */
+      *ret = (UWord)alloc(tid, arg[1] == 0 ? 1 : arg[1],
+                          jemalloc_align(arg[2]), jemalloc_zero(arg[2]));
+      break;
+   case MT_AA_RALLOCX:
+      /* Never frees, unlike realloc(p, 0): size 0 is undefined for jemalloc. */
+      *ret = (UWord)realloc_how(tid, p, arg[2] == 0 ? 1 : arg[2],
+                                jemalloc_align(arg[3]),
+                                jemalloc_zero(arg[3]) ? MT_REALLOC_ZERO_TAIL : 0);
+      break;
+   case MT_AA_XALLOCX:
+      *ret = xallocx(tid, p, arg[2], arg[3], arg[4]);
+      break;
+   case MT_AA_USABLE:
+      *ret = p == NULL ? 0 : mt_heap_usable_size(p);
+      break;
+   case MT_AA_NALLOCX:
+      *ret = good_size(arg[1] == 0 ? 1 : arg[1], jemalloc_align(arg[2]));
+      break;
+   case MT_AA_GOOD_SIZE:
+      *ret = good_size(arg[1], arg[2]);
+      break;
+   case MT_AA_EXPAND:
+      *ret = mt_heap_resize_in_place(tid, p, arg[2]) ? (UWord)p : 0;
+      break;
+   default:
+      tl_assert(0);
+   }
+   return True;
+}
+
+/* ------------------------------------------------------------ stripping */
+
+/* Allocator entry points (as the preload's frames are named once Valgrind
+   has Z-decoded them: `_rjem_mallocx`, `tc_malloc`, ...). The libc names
+   and C++ operators are the core's defaults. */
+static const HChar* const alloc_fn_patterns[] = {
+   "mallocx", "rallocx", "xallocx", "sallocx", "dallocx", "sdallocx", "nallocx",
+   "_rjem_*",
+   "je_malloc", "je_calloc", "je_realloc", "je_free", "je_posix_memalign",
+   "je_aligned_alloc", "je_memalign", "je_valloc", "je_mallocx", "je_rallocx",
+   "je_xallocx", "je_sdallocx", "je_dallocx",
+   "__libc_malloc", "__libc_calloc", "__libc_realloc", "__libc_memalign",
+   "__libc_valloc", "__libc_pvalloc", "__posix_memalign", "pvalloc",
+   "reallocarray", "reallocf",
+   "tc_*", "mi_*",
+   /* Rust's allocator shims: __rust_alloc and friends call the
+      #[global_allocator] through __rg_* (or the system allocator through
+      __rdl_*); the allocator's GlobalAlloc impl and the jemalloc crates. */
+   "__rust_alloc", "__rust_alloc_zeroed", "__rust_realloc", "__rust_dealloc",
+   "__rust_*alloc*", "__rdl_*", "__rg_*",
+   "<* as core::alloc::global::GlobalAlloc>::*",
+   "<* as core::alloc::Allocator>::*",
+   "*jemalloc*", "*Jemalloc*",
+   /* The standard library's allocation plumbing: the alloc crate (Box,
+      Vec, RawVec, String, collections), core::alloc, std's HashMap and the
+      hashbrown tables behind it. Many are inlined frames whose short names
+      (`alloc`, `allocate`, `grow_one`) say nothing; the source-path
+      patterns below catch those. */
+   "alloc::*", "<alloc::*", "core::alloc::*", "<core::alloc::*",
+   "std::alloc::*", "<std::alloc::*",
+   "std::collections::*", "<std::collections::*",
+   "hashbrown::*", "<hashbrown::*",
+   NULL
+};
+
+/* Source files of that plumbing, as rustc's debug info names them
+   (/rustc/<commit>/library/..., or a local toolchain's .../lib/rustlib/src/
+   rust/library/...; crates from ~/.cargo/registry/src/<index>/<crate>-<v>/). */
+static const HChar* const alloc_path_patterns[] = {
+   "*/library/alloc/src/*",
+   "*/library/core/src/alloc/*",
+   "*/library/std/src/alloc.rs",
+   "*/library/std/src/sys/alloc/*",
+   "*/library/std/src/collections/*",
+   "*/hashbrown-*/src/*",
+   "*/tikv-jemallocator-*/src/*",
+   "*/jemallocator-*/src/*",
+   "*/mimalloc-*/src/*",
+   "*mt_preload.c",
+   NULL
+};
+
+/* ------------------------------------------------------------ warnings */
+
+/* Reads the ELF headers of the executable: sets *has_symtab (a .symtab
+   section: without it no function in the executable can be intercepted or
+   named) and *is_dynamic (a PT_INTERP: without one, Valgrind cannot load
+   the preload at all). False if the file could not be read as ELF64. */
+static Bool exe_elf_facts(const HChar* path, Bool* has_symtab, Bool* is_dynamic)
+{
+   Elf64_Ehdr eh;
+   Elf64_Shdr sh;
+   Elf64_Phdr ph;
+   SysRes sr;
+   Int fd, i;
+   Bool ok = False;
+
+   sr = VG_(open)(path, VKI_O_RDONLY, 0);
+   if (sr_isError(sr)) return False;
+   fd = sr_Res(sr);
+   *has_symtab = False;
+   *is_dynamic = False;
+   if (VG_(read)(fd, &eh, sizeof eh) != sizeof eh) goto out;
+   if (VG_(memcmp)(eh.e_ident, ELFMAG, SELFMAG) != 0
+       || eh.e_ident[EI_CLASS] != ELFCLASS64) goto out;
+   for (i = 0; i < eh.e_shnum; i++) {
+      if (VG_(lseek)(fd, eh.e_shoff + (Off64T)i * eh.e_shentsize, VKI_SEEK_SET) < 0
+          || VG_(read)(fd, &sh, sizeof sh) != sizeof sh) goto out;
+      if (sh.sh_type == SHT_SYMTAB) *has_symtab = True;
+   }
+   for (i = 0; i < eh.e_phnum; i++) {
+      if (VG_(lseek)(fd, eh.e_phoff + (Off64T)i * eh.e_phentsize, VKI_SEEK_SET) < 0
+          || VG_(read)(fd, &ph, sizeof ph) != sizeof ph) goto out;
+      if (ph.p_type == PT_INTERP) *is_dynamic = True;
+   }
+   ok = True;
+ out:
+   VG_(close)(fd);
+   return ok;
+}
+
+static void check_executable(void)
+{
+   Bool has_symtab, is_dynamic;
+   const HChar* exe = VG_(args_the_exename);
+   if (exe == NULL || !exe_elf_facts(exe, &has_symtab, &is_dynamic)) return;
+   if (!is_dynamic)
+      VG_(umsg)("memtime: warning: %s is statically linked: Valgrind cannot "
+                "load memtime's allocator interceptions into it, so no heap "
+                "block will be seen; link it dynamically\n", exe);
+   else if (!has_symtab)
+      VG_(umsg)("memtime: warning: %s has no symbol table (stripped): an "
+                "allocator linked into it (jemalloc, Rust's global allocator) "
+                "cannot be intercepted and its functions cannot be named; "
+                "rebuild with symbols (Cargo: strip = false)\n", exe);
+}
+
+/* The core's mmap tracker (only when --pages-as-heap=no: that module owns
+   it otherwise, and then mmaps are the heap anyway). Anonymous client
+   mappings are summed; the warning fires once, when they first pass the
+   threshold while the heap model has never held an eighth as much. */
+static SizeT heap_max_szB;
+
+static void blind_check(void)
+{
+   static Bool warned = False;
+   if (mt_heap_szB > heap_max_szB) heap_max_szB = mt_heap_szB;
+   if (warned || anon_mmap_szB < BLIND_MIN_ANON_SZB
+       || heap_max_szB >= anon_mmap_szB / BLIND_HEAP_RATIO)
+      return;
+   warned = True;
+   VG_(umsg)("memtime: warning: the program has mapped %llu MiB of anonymous "
+             "memory but its heap never exceeded %lu KiB: its allocator is "
+             "probably invisible to memtime (a stripped executable, or an "
+             "allocator under a name or prefix memtime does not intercept; "
+             "see the README's Rust and jemalloc section)\n",
+             anon_mmap_szB >> 20, heap_max_szB >> 10);
+}
+
+static void alloc_api_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                               ULong di_handle)
+{
+   NSegment const* seg = VG_(am_find_nsegment)(a);
+   if (seg == NULL || seg->kind != SkAnonC) return;
+   anon_mmap_szB += len;
+   blind_check();
+}
+
+/* ------------------------------------------------------------ set-up */
+
+void mt_alloc_api_init(void)
+{
+   Int i;
+   for (i = 0; alloc_fn_patterns[i] != NULL; i++)
+      mt_alloc_fns_add(alloc_fn_patterns[i]);
+   for (i = 0; alloc_path_patterns[i] != NULL; i++)
+      mt_alloc_paths_add(alloc_path_patterns[i]);
+   check_executable();
+   if (!clo_pages_as_heap)
+      VG_(track_new_mem_mmap)(alloc_api_new_mmap);
 }
