@@ -42,7 +42,9 @@
 #include "mt_core.h"
 #include "mt_options.h"
 #include "mt_output.h"
+#include "mt_pages.h"
 #include "mt_snapshot.h"
+#include "mt_stacks.h"
 #include "mt_time.h"
 #include "mt_tree.h"
 
@@ -54,18 +56,13 @@ extern Bool VG_(clo_read_inline_info);
 /*--- Extension modules                                     ---*/
 /*------------------------------------------------------------*/
 
-/* --stacks=yes and --pages-as-heap=yes belong to modules not written yet
-   (mt_stacks.c, mt_pages.c). Until they land the options are refused:
-   an option that is accepted but does nothing would be a lie. Each module
-   replaces its refusal with its init call. */
+/* --stacks=yes (mt_stacks.c) and --pages-as-heap=yes (mt_pages.c). */
 static void extensions_post_clo_init(void)
 {
    if (clo_stacks)
-      VG_(fmsg_bad_option)("--stacks=yes",
-                           "not implemented yet in memtime\n");
+      mt_stacks_init();
    if (clo_pages_as_heap)
-      VG_(fmsg_bad_option)("--pages-as-heap=yes",
-                           "not implemented yet in memtime\n");
+      mt_pages_init();
 }
 
 /*------------------------------------------------------------*/
@@ -155,7 +152,7 @@ static IRSB* mt_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       the first allocation. */
    if (!mt_snapshot_started())
       mt_snapshot_startup();
-   return mt_time_instrument(sbIn);
+   return mt_time_instrument(mt_stacks_instrument(sbIn, layout));
 }
 
 static void mt_fini(Int exitcode)

@@ -18,6 +18,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xtree.h"
 
+#include "mt_companion.h"
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_snapshot.h"
@@ -79,6 +80,13 @@ void mt_output_write(void)
    UInt t0 = VG_(read_millisecond_timer)();
 
    set_paths();
+   /* The companion first: once the profile is renamed into place, its
+      companion is at least as recent. */
+   {
+      MtCompanion* c = mt_companion_open(out_path, mt_time_unit_name());
+      mt_snapshot_companion_all(c);
+      mt_companion_close(c);
+   }
    fp = VG_(XT_massif_open)(tmp_path, NULL, mt_args_for_desc,
                             mt_time_unit_name());
    if (fp == NULL)

@@ -23,8 +23,10 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xtree.h"
 
+#include "mt_companion.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
+#include "mt_stacks.h"
 #include "mt_time.h"
 #include "mt_tree.h"
 
@@ -40,6 +42,7 @@ typedef struct {
    SizeT  heap_extra_szB;
    SizeT  stacks_szB;
    XTree* xt;             /* frozen copy of the heap tree if detailed */
+   MtStackSample* stacks; /* per-thread stacks (--stacks=yes), else NULL */
 } Snapshot;
 
 static Snapshot* snapshots;           /* clo_max_snapshots entries */
@@ -82,6 +85,17 @@ static void clear_snapshot(Snapshot* s)
    s->time = -1;
    s->heap_szB = s->heap_extra_szB = s->stacks_szB = 0;
    s->xt = NULL;
+   s->stacks = NULL;
+}
+
+/* --stacks=yes: mt_stacks_szB follows the threads' stacks, read when a
+   snapshot may be taken (the low-water marks make that enough: see
+   mt_stacks.h). Its changes count for time unit B like heap changes. */
+static void refresh_stacks(void)
+{
+   if (clo_stacks)
+      mt_mem_update_stacks((SSizeT)mt_stacks_current_szB()
+                           - (SSizeT)mt_stacks_szB);
 }
 
 void mt_snapshot_init(void)
@@ -127,6 +141,7 @@ static Time cull_snapshots(void)
       tl_assert(min_i != -1);
       if (snapshots[min_i].xt)
          VG_(XT_delete)(snapshots[min_i].xt);
+      mt_stacks_sample_free(snapshots[min_i].stacks);
       clear_snapshot(&snapshots[min_i]);
    }
 
@@ -170,6 +185,8 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
          s->xt = VG_(XT_snapshot)(mt_heap_xt);
    }
    s->stacks_szB = mt_stacks_szB;
+   s->stacks = mt_stacks_sample();   /* resets the low-water marks */
+   tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
 
    if (detailed)
       n_snapshots_since_last_detailed = 0;
@@ -211,6 +228,7 @@ void mt_snapshot_maybe(MtSnapshotKind kind)
    Time now;
    if (!started)
       return;
+   refresh_stacks();
    now = mt_time_now();
    if (kind == MtNormal) {
       if (now < earliest_next_snapshot_time)
@@ -252,6 +270,7 @@ void mt_snapshot_final(void)
 {
    if (!started || clo_time_unit != TimeMS)
       return;
+   refresh_stacks();
    take_snapshot(is_new_peak() ? MtPeak : MtNormal, mt_time_now(), True);
 }
 
@@ -259,6 +278,7 @@ void mt_snapshot_now(Bool detailed)
 {
    if (!started)
       return;
+   refresh_stacks();
    take_snapshot(MtNormal, mt_time_now(), detailed);
 }
 
@@ -282,4 +302,11 @@ void mt_snapshot_print_all(MsFile* fp)
       };
       VG_(XT_massif_print)(fp, s->xt, &header, mt_tree_value_szB);
    }
+}
+
+void mt_snapshot_companion_all(MtCompanion* c)
+{
+   Int i;
+   for (i = 0; i < n_snapshots; i++)
+      mt_companion_snapshot(c, i, snapshots[i].time, snapshots[i].stacks);
 }

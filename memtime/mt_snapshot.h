@@ -43,5 +43,9 @@ void  mt_snapshot_now(Bool detailed);
 extern ULong mt_snapshot_generation;
 /* Writes every snapshot, in order, with VG_(XT_massif_print). */
 void  mt_snapshot_print_all(MsFile* fp);
+/* Gives the companion file each snapshot's number, time and per-thread
+   stacks, in the same order (mt_companion.h). */
+struct MtCompanion;
+void  mt_snapshot_companion_all(struct MtCompanion* c);
 
 #endif /* MT_SNAPSHOT_H */

@@ -1,0 +1,22 @@
+/* mt_pages.h: --pages-as-heap=yes, whole-process memory as Massif counts it:
+   every page the client gets from mmap, mremap or brk (and the mappings it
+   starts with) is a "heap block" charged to the stack that mapped it, so the
+   profile's heap is the process's mapped memory and its trees say who
+   mapped it. Malloc is no longer intercepted (its pages are counted when
+   malloc maps them).
+
+   One difference from Massif: Massif takes the snapshot of a munmap after
+   removing only the first page of the range (and none at all when that
+   page was not mapped by the client), so the profile shows memory that is
+   gone until the next event, at exit possibly forever. memtime removes the
+   whole range, then snapshots. Mapping over mapped pages (MAP_FIXED)
+   replaces their records instead of counting them twice. */
+#ifndef MT_PAGES_H
+#define MT_PAGES_H
+
+/* post_clo_init, only when clo_pages_as_heap: registers the address-space
+   hooks, sets --heap-admin to 0 (pages have no allocator overhead) and takes
+   memtime's preload out of LD_PRELOAD so malloc is the client's own. */
+void mt_pages_init(void);
+
+#endif /* MT_PAGES_H */
