@@ -1,0 +1,115 @@
+# bench/lib.sh: measurement helpers shared by the bench/b-*.sh benchmarks.
+# A "group" is one benchmark configuration run by several tools. Its runs are
+# interleaved (A B C A B C ...) so that a noisy neighbour or a frequency
+# change hits every tool alike, and each tool's figure is the median of
+# $BENCH_REPS runs: wall seconds (date, ns) and max RSS (GNU time's %M).
+# Results go to two TSV files read by run.sh's final tables:
+#   $BENCH_ROWS:    bench config tool median_s rss_mb ratio_vs_ref status
+#   $BENCH_TARGETS: bench config measure value target result
+
+# group_begin BENCH CONFIG: starts a group; the first tool added is the reference.
+group_begin() {
+  G_BENCH=$1 G_CONFIG=$2
+  G_LABELS=() G_CMDS=()
+  unset G_MED G_RSS G_STATUS
+  declare -gA G_MED=() G_RSS=() G_STATUS=()
+}
+
+# group_tool LABEL COMMAND: COMMAND is a shell string run with eval, stdout and
+# stderr to $BENCH_WORK/LABEL.{out,err}. An empty COMMAND with a REASON as third
+# argument marks the tool "not available" instead.
+group_tool() {
+  G_LABELS+=("$1")
+  G_CMDS+=("$2")
+  if [ -z "$2" ]; then G_STATUS[$1]="not available: ${3:-unknown}"; else G_STATUS[$1]=ok; fi
+}
+
+# _run_once LABEL COMMAND: one timed run; prints "seconds rss_kb", or returns 1.
+_run_once() {
+  local label=$1 cmd=$2 t0 t1
+  t0=$(date +%s%N)
+  if ! eval "/usr/bin/time -f '%M' -o \"\$BENCH_WORK/$label.rss\" $cmd" \
+       >"$BENCH_WORK/$label.out" 2>"$BENCH_WORK/$label.err"; then
+    return 1
+  fi
+  t1=$(date +%s%N)
+  printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
+    "$(tail -1 "$BENCH_WORK/$label.rss")"
+}
+
+# median: of the numbers on stdin.
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1;
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# group_run: runs every available tool $BENCH_REPS times, interleaved, then
+# records one row per tool with its ratio against the reference (first) tool.
+group_run() {
+  local rep i label res
+  declare -A times=() rsss=()
+  printf '  %-8s %-32s ' "$G_BENCH" "$G_CONFIG" >&2
+  for ((rep = 1; rep <= BENCH_REPS; rep++)); do
+    for i in "${!G_LABELS[@]}"; do
+      label=${G_LABELS[$i]}
+      [ "${G_STATUS[$label]}" = ok ] || continue
+      if res=$(_run_once "$label" "${G_CMDS[$i]}"); then
+        times[$label]+="${res% *} "
+        rsss[$label]+="${res#* } "
+      else
+        # Keep the evidence: the next group reuses the label's file names.
+        cp "$BENCH_WORK/$label.err" "$BENCH_WORK/$G_BENCH-$label.failed.err"
+        G_STATUS[$label]="failed (see $BENCH_WORK/$G_BENCH-$label.failed.err)"
+      fi
+    done
+    printf '.' >&2
+  done
+  printf '\n' >&2
+  local ref=${G_LABELS[0]} ref_med=
+  for label in "${G_LABELS[@]}"; do
+    if [ "${G_STATUS[$label]}" = ok ]; then
+      G_MED[$label]=$(printf '%s\n' ${times[$label]} | median)
+      G_RSS[$label]=$(printf '%s\n' ${rsss[$label]} | median | awk '{ printf "%.1f", $1 / 1024 }')
+    fi
+  done
+  ref_med=${G_MED[$ref]:-}
+  for label in "${G_LABELS[@]}"; do
+    local ratio=-
+    if [ -n "${G_MED[$label]:-}" ] && [ -n "$ref_med" ]; then
+      ratio=$(awk -v a="${G_MED[$label]}" -v b="$ref_med" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$label" "${G_MED[$label]:--}" \
+      "${G_RSS[$label]:--}" "$ratio" "${G_STATUS[$label]}" >>"$BENCH_ROWS"
+  done
+}
+
+# group_target MEASURE NUM DEN MAX [FIELD]: checks that NUM's median (or its
+# max RSS with FIELD=rss) divided by DEN's is at most MAX, and records
+# met / not met / not available.
+group_target() {
+  local measure=$1 num=$2 den=$3 max=$4 field=${5:-time} a b value result
+  if [ "$field" = rss ]; then a=${G_RSS[$num]:-} b=${G_RSS[$den]:-}; else a=${G_MED[$num]:-} b=${G_MED[$den]:-}; fi
+  if [ -z "$a" ] || [ -z "$b" ]; then
+    value=-
+    if [ -z "$a" ]; then result="not available ($num ${G_STATUS[$num]:-missing})"
+    else result="not available ($den ${G_STATUS[$den]:-missing})"; fi
+  else
+    value=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    result=$(awk -v v="$value" -v m="$max" 'BEGIN { print (v <= m) ? "met" : "NOT MET" }')
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$measure" "$value" "<= $max" "$result" \
+    >>"$BENCH_TARGETS"
+}
+
+# note BENCH CONFIG TEXT: a free-form line printed under the tables (profile
+# sizes, rewrite counts).
+note() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$BENCH_NOTES"; }
+
+# table: aligns tab-separated stdin into columns (no dependency on column(1)).
+table() {
+  awk -F'\t' '{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+                if (NF > nf) nf = NF; n[NR] = NF }
+    END { for (r = 1; r <= NR; r++) { line = "";
+            for (i = 1; i <= n[r]; i++) line = line (i < n[r] ? sprintf("%-" w[i] "s  ", c[r, i]) : c[r, i]);
+            print line } }'
+}

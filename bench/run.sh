@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# bench/run.sh: runs memtime's benchmarks on demand (never in the test suite)
+# and prints, for each, the median time and max RSS of every tool measured in
+# the same run, the ratios against the reference, and whether the project's
+# target is met. See bench/README.md for what each benchmark measures.
+#
+#   bench/run.sh [--quick] [--reps N] [--keep] [heap] [stacks] [rewrite] [vis]
+#
+# Builds the tree into _build/bench (-O2 -g, no sanitizers) and runs the tool
+# from there (VALGRIND_LIB=_build/bench/memtime/inplace), never an installed copy.
+set -eu
+BENCH_SRC=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$BENCH_SRC/.." && pwd)
+BUILD=${BENCH_BUILD:-$TOP/_build/bench}
+BENCH_REPS=5
+QUICK=0
+KEEP=0
+names=()
+usage() { sed -n '7p' "$0" | sed 's/^# *//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) QUICK=1; BENCH_REPS=3 ;;
+    --reps) [ $# -ge 2 ] || usage; BENCH_REPS=$2; shift ;;
+    --reps=*) BENCH_REPS=${1#--reps=} ;;
+    --keep) KEEP=1 ;;
+    heap|stacks|rewrite|vis) names+=("$1") ;;
+    -h|--help) usage ;;
+    *) echo "bench/run.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+  shift
+done
+case $BENCH_REPS in ''|*[!0-9]*|0) echo "bench/run.sh: --reps wants a positive number" >&2; exit 2 ;; esac
+[ ${#names[@]} -gt 0 ] || names=(heap stacks rewrite vis)
+
+# What the benchmarks need besides the project's own dependencies.
+for cmd in /usr/bin/time valgrind ms_print cc; do
+  if ! command -v "$cmd" >/dev/null; then
+    case $cmd in
+      /usr/bin/time) pkg=time ;; ms_print|valgrind) pkg=valgrind ;; *) pkg=gcc ;;
+    esac
+    echo "bench: installing $pkg for $cmd" >&2
+    apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null
+  fi
+done
+
+source "$BENCH_SRC/lib.sh"
+
+# --- Build (optimised, no sanitizers) -----------------------------------
+# The tool and the visualizer are built separately so one failing to build
+# only makes its own benchmarks "not available".
+mkdir -p "$BUILD"
+BUILD_LOG=$BUILD/bench-build.log
+: >"$BUILD_LOG"
+echo "bench: building into $BUILD (log: $BUILD_LOG)" >&2
+if [ ! -x "$TOP/configure" ]; then (cd "$TOP" && autoreconf -fi) >>"$BUILD_LOG" 2>&1; fi
+if [ ! -f "$BUILD/Makefile" ] || [ "$TOP/configure" -nt "$BUILD/Makefile" ]; then
+  (cd "$BUILD" && "$TOP/configure" CFLAGS='-O2 -g') >>"$BUILD_LOG" 2>&1 \
+    || { echo "bench: configure failed, see $BUILD_LOG" >&2; exit 1; }
+fi
+MEMTIME_NA= VIS_NA=
+(cd "$BUILD/memtime" && make -j2) >>"$BUILD_LOG" 2>&1 || MEMTIME_NA="the tool did not build (see $BUILD_LOG)"
+(cd "$BUILD/visualizer" && make -j2) >>"$BUILD_LOG" 2>&1 || VIS_NA="memtime-vis did not build (see $BUILD_LOG)"
+INPLACE=$BUILD/memtime/inplace
+VIS=$BUILD/visualizer/memtime-vis
+if [ -z "$MEMTIME_NA" ] && ! VALGRIND_LIB=$INPLACE valgrind -q --tool=memtime \
+     --memtime-out-file=/dev/null true >>"$BUILD_LOG" 2>&1; then
+  MEMTIME_NA="the tool does not run 'true' (see $BUILD_LOG)"
+fi
+
+# memtime_cmd ARGS...: the command string running the build-tree tool.
+MEMTIME="env VALGRIND_LIB=$INPLACE valgrind -q --tool=memtime"
+# memtime_option OPTION: true if memtime --help lists OPTION (e.g. --stacks=).
+memtime_option() {
+  [ -z "$MEMTIME_NA" ] && VALGRIND_LIB=$INPLACE valgrind --tool=memtime --help 2>&1 | grep -q -e "$1"
+}
+
+# --- Workloads ------------------------------------------------------------
+PROGS=$BUILD/bench-progs
+mkdir -p "$PROGS"
+# build_workload NAME SRC [cc args]: -O1 keeps real calls and frames, without
+# sibling calls that would flatten the allocation trees.
+build_workload() {
+  local name=$1 src=$2; shift 2
+  if [ ! -x "$PROGS/$name" ] || [ "$src" -nt "$PROGS/$name" ]; then
+    cc -O1 -g -fno-optimize-sibling-calls -Wall -Wextra -o "$PROGS/$name" "$src" "$@" \
+      || { echo "bench: cannot build $src" >&2; exit 1; }
+  fi
+}
+build_workload alloc_heavy "$BENCH_SRC/progs/alloc_heavy.c"
+build_workload compute_heavy "$BENCH_SRC/progs/compute_heavy.c"
+build_workload fib "$BENCH_SRC/progs/fib.c" -pthread
+if [ ! -f "$PROGS/sites.c" ] || [ "$BENCH_SRC/gen-sites.sh" -nt "$PROGS/sites.c" ]; then
+  "$BENCH_SRC/gen-sites.sh" 2000 >"$PROGS/sites.c"
+fi
+build_workload sites "$PROGS/sites.c"
+build_workload gen-big-profile "$BENCH_SRC/gen-big-profile.c" -lm
+
+# --- Run ------------------------------------------------------------------
+BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/memtime-bench.XXXXXX")
+if [ "$KEEP" = 0 ]; then trap 'rm -rf "$BENCH_WORK"' EXIT; fi
+BENCH_ROWS=$BENCH_WORK/rows.tsv BENCH_TARGETS=$BENCH_WORK/targets.tsv BENCH_NOTES=$BENCH_WORK/notes.tsv
+: >"$BENCH_ROWS"; : >"$BENCH_TARGETS"; : >"$BENCH_NOTES"
+echo "bench: $BENCH_REPS interleaved repetitions per tool, medians reported$([ "$QUICK" = 1 ] && echo ', quick sizes')" >&2
+[ -z "$MEMTIME_NA" ] || echo "bench: memtime not available: $MEMTIME_NA" >&2
+[ -z "$VIS_NA" ] || echo "bench: memtime-vis not available: $VIS_NA" >&2
+for name in "${names[@]}"; do
+  source "$BENCH_SRC/b-$name.sh"
+  "bench_$name"
+done
+
+# --- Report -----------------------------------------------------------------
+echo
+echo "Measurements (median of $BENCH_REPS; ratio = median / the config's first tool)"
+{
+  printf 'benchmark\tconfig\ttool\tmedian_s\tmaxRSS_MB\tratio\tstatus\n'
+  cat "$BENCH_ROWS"
+} | table
+echo
+echo "Targets"
+{
+  printf 'benchmark\tconfig\tmeasure\tvalue\ttarget\tresult\n'
+  cat "$BENCH_TARGETS"
+} | table
+if [ -s "$BENCH_NOTES" ]; then
+  echo
+  echo "Notes"
+  table <"$BENCH_NOTES"
+fi
+[ "$KEEP" = 0 ] || echo "bench: outputs kept in $BENCH_WORK" >&2
