@@ -25,8 +25,8 @@
 #include "png_file.h"
 
 /* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
- * control characters (never in a label, but a file can hold anything)
- * replaced by spaces. Text is printed with noenhanced, so no markup. */
+ * newlines as \\n, other control characters (never in a label, but a
+ * file can hold anything) replaced by spaces. Text is printed with noenhanced, so no markup. */
 static void put_str(FILE *f, const char *s)
 {
     fputc('"', f);
@@ -34,6 +34,8 @@ static void put_str(FILE *f, const char *s)
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
             fputc('\\', f), fputc(ch, f);
+        else if (ch == '\n')
+            fputs("\\n", f);               /* the title's second line */
         else if (ch < 0x20 || ch == 0x7F)
             fputc(' ', f);
         else
@@ -208,14 +210,17 @@ int vis_chart_write_gnuplot(const vis_profile *p, const vis_chart_opts *o,
                             const char *script_path, const char *image_path,
                             char *err, size_t errsz)
 {
-    /* Without an image path the script draws an SVG next to itself. */
+    /* Without an image path the script draws "<its base name>.svg" in the
+     * directory gnuplot runs in, so a copied script still works. */
     char def[4096];
     if (image_path)
         snprintf(def, sizeof def, "%s", image_path);
     else {
-        const char *e = ext_of(script_path);
-        size_t stem = e[0] ? (size_t)(e - script_path - 1) : strlen(script_path);
-        snprintf(def, sizeof def, "%.*s.svg", (int)stem, script_path);
+        const char *base = strrchr(script_path, '/');
+        base = base ? base + 1 : script_path;
+        const char *e = ext_of(base);
+        size_t stem = e[0] ? (size_t)(e - base - 1) : strlen(base);
+        snprintf(def, sizeof def, "%.*s.svg", (int)stem, base);
     }
     return write_script_file(p, o, script_path, def, err, errsz);
 }
