@@ -2,8 +2,10 @@
    the same moment (a barrier holds each at its deepest point), plus the main
    thread's own recursion. Thread k (1..4) recurses k*K levels of ~1 KB, the
    main thread M levels. Each thread allocates at its deepest point, so both
-   Massif and memtime see the combined peak.
+   Massif and memtime see the combined peak. Each thread names itself
+   "deep-<levels>" so a test can match the per-thread sizes to the depths.
    Usage: stack_threads [K] [M]   (defaults 100, 50) */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,9 @@ static int recurse(int depth)
 static void *thread_main(void *arg)
 {
     int levels = (int)(long)arg;
+    char name[16];
+    snprintf(name, sizeof name, "deep-%d", levels);
+    pthread_setname_np(pthread_self(), name);
     return (void *)(long)recurse(levels);
 }
 
