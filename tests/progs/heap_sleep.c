@@ -1,6 +1,7 @@
-/* heap_sleep.c: allocates, then stays alive without allocating (three
-   150 ms sleeps), then exits: with --time-unit=ms the timeline must reach
-   past the last allocation (sampling and the final snapshot). */
+/* heap_sleep.c: allocates 100000 bytes, then stays alive without
+   allocating (three 150 ms sleeps), allocates 2000 more and exits: with
+   --time-unit=ms the timeline must show the sleeps (sampling) and reach
+   past the last allocation (the final snapshot). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -13,5 +14,6 @@ int main(void)
    sink = malloc(100000);
    for (i = 0; i < 3; i++)
       nanosleep(&ts, NULL);
+   sink = malloc(2000);
    return 0;
 }
