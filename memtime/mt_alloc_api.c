@@ -250,34 +250,33 @@ static const HChar* const alloc_fn_patterns[] = {
       __rdl_*); the allocator's GlobalAlloc impl and the jemalloc crates. */
    "__rust_alloc", "__rust_alloc_zeroed", "__rust_realloc", "__rust_dealloc",
    "__rust_*alloc*", "__rdl_*", "__rg_*",
+   "__rustc::*",            /* the shims' namespace in newer rustc (v0 names) */
    "<* as core::alloc::global::GlobalAlloc>::*",
    "<* as core::alloc::Allocator>::*",
-   "*jemalloc*", "*Jemalloc*",
+   "tikv_jemallocator::*", "<tikv_jemallocator::*", "jemallocator::*",
+   "<jemallocator::*", "tikv_jemalloc_sys::*", "mimalloc::*", "<mimalloc::*",
    /* The standard library's allocation plumbing: the alloc crate (Box,
       Vec, RawVec, String, collections), core::alloc, std's HashMap and the
-      hashbrown tables behind it. Many are inlined frames whose short names
-      (`alloc`, `allocate`, `grow_one`) say nothing; the source-path
-      patterns below catch those. */
+      hashbrown tables behind it, as real (not inlined) frames, whose
+      demangled names carry their full path. */
    "alloc::*", "<alloc::*", "core::alloc::*", "<core::alloc::*",
    "std::alloc::*", "<std::alloc::*",
    "std::collections::*", "<std::collections::*",
    "hashbrown::*", "<hashbrown::*",
+   "<* as alloc::*", "<* as hashbrown::*",
    NULL
 };
 
-/* Source files of that plumbing, as rustc's debug info names them
-   (/rustc/<commit>/library/..., or a local toolchain's .../lib/rustlib/src/
-   rust/library/...; crates from ~/.cargo/registry/src/<index>/<crate>-<v>/). */
+/* Source files of allocator plumbing, stripped whatever the function is
+   called. Only the preload itself is listed, on purpose: the heap model
+   matches a path against the innermost source location of a stack frame,
+   and in an optimised Rust program the standard library's allocation code
+   (library/alloc/src/..., hashbrown's src/raw/...) is inlined into the
+   program's own functions; a path pattern for it would strip the frame of
+   build_index itself and charge its bytes to its caller. Those library
+   functions that remain real frames carry full names (alloc::raw_vec::...,
+   hashbrown::raw::...), which the name patterns above catch. */
 static const HChar* const alloc_path_patterns[] = {
-   "*/library/alloc/src/*",
-   "*/library/core/src/alloc/*",
-   "*/library/std/src/alloc.rs",
-   "*/library/std/src/sys/alloc/*",
-   "*/library/std/src/collections/*",
-   "*/hashbrown-*/src/*",
-   "*/tikv-jemallocator-*/src/*",
-   "*/jemallocator-*/src/*",
-   "*/mimalloc-*/src/*",
    "*mt_preload.c",
    NULL
 };
