@@ -13,13 +13,13 @@ mkdir -p "$T/lf" "$T/crlf" "$T/cut"
 
 for c in $cuts; do
   head -c "$c" "$src" >"$T/cut/p.out"
-  # Independent count of complete snapshots: complete "heap_tree=" lines.
+  # Independent count of the snapshots kept: complete "heap_tree=" lines.
   want=$(head -n "$(wc -l <"$T/cut/p.out")" "$T/cut/p.out" | grep -c '^heap_tree=')
   (cd "$T/cut" && vis p.out -o p.png --report p.txt) 2>"$T/err"
   rc=$?
   if [ $rc -eq 0 ] && [ -s "$T/cut/p.png" ] && [ -s "$T/cut/p.txt" ]; then ok "cut at byte $c of $size: chart and report written"
   else not_ok "cut at byte $c of $size: exit $rc"; diag "$(cat "$T/err")"; fi
-  if [ "$(wc -l <"$T/err")" = 1 ] && grep -Eq '^memtime-vis: p\.out:[0-9]+: warning: the file is cut short \(expected .*\); using the [0-9]+ complete snapshots? before it$' "$T/err"
+  if [ "$(wc -l <"$T/err")" = 1 ] && grep -Eq '^memtime-vis: p\.out:[0-9]+: warning: the file is cut short \(expected .*\); showing the [0-9]+ snapshots? before the cut$' "$T/err"
   then ok "cut at byte $c: one warning line naming the line"; else not_ok "cut at byte $c: warning"; diag "$(cat "$T/err")"; fi
   is "$(sed -n 's/^Number of snapshots: //p' "$T/cut/p.txt")" "$want" "cut at byte $c: the $want complete snapshots are reported"
   rm -f "$T/cut/p.png" "$T/cut/p.txt"

@@ -246,6 +246,9 @@ static int rd_snapshot_header(reader *r, size_t expect_index, uint64_t min_time,
         (rc = rd_key_num(r, "mem_heap_extra_B", &s->heap_extra_B)) != RD_OK ||
         (rc = rd_key_num(r, "mem_stacks_B", &s->stacks_B)) != RD_OK)
         return rc;
+    if (s->heap_B > UINT64_MAX - s->heap_extra_B ||
+        s->heap_B + s->heap_extra_B > UINT64_MAX - s->stacks_B)
+        return rd_fail(r, "sizes whose total fits in 64 bits");
     if ((rc = rd_next(r)) < 0)
         return RD_ERR;
     if (rc == 1 && strncmp(r->line, "heap_tree=", 10) == 0) {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# t203-vis-companion: memtime-vis reads memtime's companion file
+# (<profile>.memtime, or --companion FILE): phase marks and per-thread stacks
+# reach the summary; comments, blank lines and unknown keys are skipped;
+# stacks lines that do not match the profile are ignored; a broken companion
+# is rejected with one line naming it, and --no-companion skips it.
+. "$(dirname "$0")/lib.sh"
+plan 14
+cd "$T" || exit 1
+cp "$MT_SRC/tests/data/small.out" p.out
+printf '%s\n' 'memtime-companion: 1' '# written by hand for t203' 'profile: p.out' 'time_unit: B' \
+  'thread: tid=1 name=main' 'thread: tid=2 name=worker #2' '' \
+  'mark: time=9000 phase two: compaction (level 0)' 'mark: time=100 start' \
+  'future_key: ignored by this reader' \
+  'stacks: snapshot=1 time=4096 1=2048 2=512' \
+  'stacks: snapshot=2 time=8192 1=4096' \
+  'stacks: snapshot=2 time=7777 1=999999' \
+  'stacks: snapshot=9 time=1 2=999999' >p.out.memtime
+
+vis --summary-only p.out >sum.txt 2>err.txt
+is "$?" 0 "profile with companion: exit 0"
+is "$(cat err.txt)" "" "nothing on stderr"
+sed -n '/^Phase marks:/,/^$/p' sum.txt >marks.txt
+printf '%s\n' 'Phase marks:' '         100 B  start' '      8.79 KiB  phase two: compaction (level 0)' '' >want.txt
+is_file marks.txt want.txt "marks sorted by time, labels whole"
+sed -n '/^Thread stacks/,$p' sum.txt >threads.txt
+printf '%s\n' 'Thread stacks (largest size seen):' 'tid 1       4.00 KiB  main' 'tid 2          512 B  worker #2' \
+  | sed 's/^/  /; 1s/^  //' >want.txt
+is_file threads.txt want.txt "thread names and stack peaks; mismatched stacks lines ignored"
+check "summary names the companion" grep -q '^  Companion:  p.out.memtime$' sum.txt
+
+vis --summary-only --no-companion p.out >none.txt 2>&1
+check "--no-companion: no marks" sh -c "! grep -q 'Phase marks' none.txt"
+mv p.out.memtime other.memtime
+vis --summary-only --companion other.memtime p.out >sum2.txt 2>&1
+sed -i '/^  Companion:/d' sum.txt sum2.txt
+is_file sum2.txt sum.txt "--companion FILE: the same summary"
+vis --summary-only --companion missing.memtime p.out >/dev/null 2>err.txt
+is "$?" 1 "--companion with a missing file: exit 1"
+is "$(cat err.txt)" "memtime-vis: missing.memtime: cannot open: No such file or directory" "  ... naming it"
+
+printf 'memtime-companion: 2\nmark: time=1 x\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$?" 1 "unknown companion version: exit 1"
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:1: expected 'memtime-companion: 1', found 'memtime-companion: 2' (use --no-companion to ignore it)" "  ... one line naming file and line"
+printf 'memtime-companion: 1\ntime_unit: ms\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'time_unit: B' as in the profile, found 'time_unit: ms' (use --no-companion to ignore it)" "time unit mismatch rejected"
+printf 'memtime-companion: 1\nmark: 12 no time key\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'mark: time=<n> <label>', found 'mark: 12 no time key' (use --no-companion to ignore it)" "bad mark line rejected"
+vis --summary-only --no-companion p.out >/dev/null 2>&1
+is "$?" 0 "--no-companion skips a broken companion"
+finish
