@@ -5,7 +5,7 @@
 set -eu
 pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev"
 if [ "${1:-}" = --test ]; then
-  pkgs="$pkgs g++ perl libjemalloc-dev clang libclang-rt-14-dev gnuplot-nox binutils"
+  pkgs="$pkgs g++ perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev gnuplot-nox binutils"
 fi
 missing=
 for p in $pkgs; do
