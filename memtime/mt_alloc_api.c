@@ -17,7 +17,7 @@
        good_size()), so `nallocx(n) == sallocx(mallocx(n))` holds as it does
        under jemalloc.
    It also registers which frames are allocator plumbing (stripped from the
-   top of every allocation stack, by function name and by source path), so a
+   top of every allocation stack, by function name; see alloc_path_patterns on paths), so a
    Rust program's trees start at its own function, not at `__rust_alloc` or
    `alloc::raw_vec::...`; and it owns two warnings that tell a user the
    profile is probably blind: an executable without a symbol table (nothing
