@@ -45,15 +45,9 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fprintf(stderr, "node_sim: out of memory\n");
-        exit(1);
-    }
-    return p;
-}
+/* Allocation failure ends the run; a macro, not a wrapper function, so each
+ * call site stays its own entry in the allocation tree. */
+#define CHECK(p) do { if (!(p)) { fprintf(stderr, "node_sim: out of memory\n"); exit(1); } } while (0)
 
 /* The cache's index array grows by doubling: realloc shows up as its own site. */
 static void cache_insert(struct block *b)
@@ -61,7 +55,7 @@ static void cache_insert(struct block *b)
     if (cache_len == cache_cap) {
         cache_cap = cache_cap ? cache_cap * 2 : 64;
         struct block **n = realloc(cache, cache_cap * sizeof *cache);
-        if (!n) exit(1);
+        CHECK(n);
         cache = n;
     }
     cache[cache_len++] = b;
@@ -69,11 +63,13 @@ static void cache_insert(struct block *b)
 
 static struct block *decode_block(uint64_t height)
 {
-    struct block *b = xmalloc(sizeof *b);
+    struct block *b = malloc(sizeof *b);
+    CHECK(b);
     b->height = height;
     b->n_tx = 20 + rng() % 200;
     size_t body = 2048 + (rng() % 8192);
-    b->body = xmalloc(body);
+    b->body = malloc(body);
+    CHECK(b->body);
     /* "Verify" the block as it arrives, so the cache grows over time, not at once. */
     uint64_t sum = height;
     for (size_t i = 0; i < body; i++) {
@@ -92,7 +88,8 @@ static void sync_blocks(uint64_t from, uint64_t n)
 
 static struct tx *receive_tx(size_t len)
 {
-    struct tx *t = xmalloc(sizeof *t + len);
+    struct tx *t = malloc(sizeof *t + len);
+    CHECK(t);
     t->len = len;
     memset(t->payload, 0xab, len);
     return t;
@@ -133,7 +130,7 @@ static void rebuild_state_index(void)
     free(state_index);
     state_len = cache_len * 8;
     state_index = calloc(state_len, sizeof *state_index);
-    if (!state_index) exit(1);
+    CHECK(state_index);
     for (size_t i = 0; i < state_len; i++)
         state_index[i] = rng();
 }

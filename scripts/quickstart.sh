@@ -35,7 +35,7 @@ cc -g -O1 -Wall -I"$incdir" -DMEMTIME_EXAMPLE_MARKS -o "$out/node_sim" examples/
 rm -f "$out"/memtime.out "$out"/memtime.out.memtime
 valgrind --tool=memtime --memtime-out-file="$out/memtime.out" "$out/node_sim" 2>"$out/valgrind.log" \
   || { cat "$out/valgrind.log" >&2; exit 1; }
-memtime-vis "$out/memtime.out" -o "$out/timeline.png" >"$out/report.txt"
+memtime-vis "$out/memtime.out" -o "$out/timeline.png" --report "$out/report.txt"
 
 step "Summary of the report"
 sed -n '1,/^$/p' "$out/report.txt" | head -30
