@@ -95,13 +95,13 @@ static struct tx *receive_tx(size_t len)
     return t;
 }
 
-/* A burst: many transactions arrive, 90% are dropped as duplicates. */
+/* A burst: many transactions arrive, 70% are dropped as duplicates. */
 static void mempool_burst(size_t n)
 {
     struct tx *kept = NULL;
     for (size_t i = 0; i < n; i++) {
         struct tx *t = receive_tx(200 + rng() % 600);
-        if (rng() % 10 == 0) {
+        if (rng() % 10 < 3) {
             t->next = kept;
             kept = t;
         } else {
@@ -128,7 +128,7 @@ static uint64_t verify_chain(unsigned rounds)
 static void rebuild_state_index(void)
 {
     free(state_index);
-    state_len = cache_len * 8;
+    state_len = cache_len * 200;
     state_index = calloc(state_len, sizeof *state_index);
     CHECK(state_index);
     for (size_t i = 0; i < state_len; i++)
