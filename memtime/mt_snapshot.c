@@ -16,7 +16,8 @@
      gap left, ignoring gaps between two uncullable snapshots (they would
      pin it forever).
    memtime's additions (ms unit only, so B and i stay identical): sampling
-   snapshots from the client-code hook and a final snapshot at exit. */
+   snapshots from the client-code hook, a final snapshot at exit, and a
+   minimum interval of at least 1 ms once culling has started. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -210,8 +211,15 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    n_snapshots++;
    mt_snapshot_generation++;
    wall_ms_of_last_snapshot = mt_time_wall_ms();
-   if (n_snapshots == clo_max_snapshots)
+   if (n_snapshots == clo_max_snapshots) {
       min_time_interval = cull_snapshots();
+      /* With ms, many events share a millisecond: a minimum interval of 0
+         would keep taking (and culling) a snapshot per event, tens of
+         thousands per second, for a timeline that cannot show them. At
+         most one scheduled snapshot per ms. (B and i keep Massif's rule.) */
+      if (clo_time_unit == TimeMS && min_time_interval < 1)
+         min_time_interval = 1;
+   }
    earliest_next_snapshot_time = now + min_time_interval;
 }
 
