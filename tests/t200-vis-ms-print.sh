@@ -2,12 +2,13 @@
 # t200-vis-ms-print: memtime-vis --ms-print-only must print byte for byte what
 # ms_print prints, on the Massif files kept in tests/data (all time units,
 # pages-as-heap, C++ names, inlined frames) and on files Massif writes now for
-# the programs in tests/progs, with ms_print's options (--threshold, --x, --y).
+# the programs in tests/progs, with ms_print's options (--threshold, --x, --y),
+# and on files memtime writes for them.
 . "$(dirname "$0")/lib.sh"
 command -v ms_print >/dev/null || plan_skip "ms_print is not installed"
 fixtures="massif-i massif-ms massif-B massif-pages massif-cxx massif-inline small chart-steps"
 optsets=("" "--threshold=0" "--threshold=7.5 --x=100 --y=12" "--x=4 --y=4 --threshold=100")
-plan $(( $(echo $fixtures | wc -w) * ${#optsets[@]} + 8 ))
+plan $(( $(echo $fixtures | wc -w) * ${#optsets[@]} + 10 ))
 
 # same NAME FILE OPTS: run both from FILE's directory so the echoed arguments match.
 same() {
@@ -44,4 +45,11 @@ massif --depth=3 --max-snapshots=10 --massif-out-file="$T/d.out" "$n" >/dev/null
 same "live C++ names, --depth=3 --max-snapshots=10" "$T/d.out"
 check "C++ labels kept whole (spaces, parentheses, commas, <>)" \
   grep -q "(anonymous namespace)::Pool<std::pair<int, long> >::operator()(unsigned long)" "$T/vis.txt"
+# memtime's own output (its default time unit is ms; B is reproducible).
+if [ -x "$MT_BUILD/memtime/memtime-amd64-linux" ]; then
+  memtime --time-unit=B --memtime-out-file="$T/mt.out" "$n" >/dev/null 2>&1
+  same "memtime output, C++ names" "$T/mt.out"
+  memtime --memtime-out-file="$T/mt-ms.out" "$g" >/dev/null 2>&1
+  same "memtime output, time unit ms" "$T/mt-ms.out" --threshold=0
+else skip "memtime is not built"; skip "memtime is not built"; fi
 finish
