@@ -39,7 +39,10 @@
 
 #include "memtime.h"
 #include "mt_alloc_api.h"
+#include "mt_children.h"
 #include "mt_core.h"
+#include "mt_marks.h"
+#include "mt_monitor.h"
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_pages.h"
@@ -101,8 +104,10 @@ static Bool may_block(UInt sysno)
    }
 }
 
+/* execve: the profile is written before the image goes (mt_children.c). */
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
+   mt_children_pre_syscall(sysno);
 }
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
@@ -127,14 +132,15 @@ static Bool handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
       return True;
    if (mt_heap_handle_client_request(tid, arg, ret))
       return True;
-   switch (arg[0]) {
-   case MEMTIME_REQ_SNAPSHOT:     /* MEMTIME_SNAPSHOT(): a detailed one */
-      mt_snapshot_now(True);
-      *ret = 1;
+   /* MEMTIME_MARK, MEMTIME_SNAPSHOT (memtime.h). */
+   if (mt_marks_handle_client_request(tid, arg, ret))
       return True;
-   default:
-      return False;
+   if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
+      Bool handled = mt_monitor_handle_command(tid, (const HChar*)arg[1]);
+      *ret = handled;
+      return handled;
    }
+   return False;
 }
 
 /*------------------------------------------------------------*/
@@ -167,6 +173,7 @@ static void mt_fini(Int exitcode)
 static void mt_post_clo_init(void)
 {
    mt_options_check();
+   mt_children_post_clo_init();   /* may rename the output: before output */
    extensions_post_clo_init();
    mt_tree_post_clo_init();
    mt_snapshot_init();

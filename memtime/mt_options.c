@@ -11,6 +11,7 @@
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_xarray.h"
 
+#include "mt_children.h"
 #include "mt_options.h"
 #include "mt_tree.h"
 
@@ -39,6 +40,11 @@ void mt_options_init(void)
 Bool mt_process_cmd_line_option(const HChar* arg)
 {
    const HChar* tmp_str;
+
+   /* Internal options memtime passes to itself across exec: not the
+      user's, so not on the desc: line. */
+   if (mt_children_process_cmd_line_option(arg))
+      return True;
 
    /* Remembered for the desc: line, as Massif does (even if rejected later:
       a rejected option ends the run anyway). */

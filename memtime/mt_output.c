@@ -18,6 +18,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xtree.h"
 
+#include "mt_children.h"
 #include "mt_companion.h"
 #include "mt_options.h"
 #include "mt_output.h"
@@ -80,6 +81,7 @@ void mt_output_write(void)
    UInt t0 = VG_(read_millisecond_timer)();
 
    set_paths();
+   mt_children_before_write(out_path);
    /* The companion first: once the profile is renamed into place, its
       companion is at least as recent. */
    {

@@ -1,0 +1,137 @@
+/* mt_children.c: fork and exec (see mt_children.h for what the user sees).
+
+   Why an option carries the exec count: after exec the tool starts afresh
+   in the same process, with nothing but its command line (the core passes
+   on the options given on valgrind's command line, VG_(args_for_valgrind)
+   past VG_(args_for_valgrind_noexecpass)). Our pre-exec hook runs before
+   the core's execve wrapper builds the new command line, so appending an
+   option there reaches the new image and nothing else. The option is
+   replaced, not appended again, if an exec fails and the program execs
+   once more. */
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_vkiscnums.h"
+#include "pub_tool_xarray.h"
+
+#include "mt_children.h"
+#include "mt_options.h"
+#include "mt_output.h"
+#include "mt_snapshot.h"
+#include "mt_time.h"
+
+/* Exported by the core but missing from the tool headers. */
+extern Bool VG_(clo_trace_children);
+
+#define EXEC_COUNT_OPT "--memtime-exec-count"
+
+static Int   exec_count = 0;          /* execs of this pid before this image */
+static Bool  is_forked_child = False; /* this process was forked under us */
+static ULong generation_at_fork = 0;  /* mt_snapshot_generation then */
+static Bool  warned_shared_name = False;
+
+Bool mt_children_process_cmd_line_option(const HChar* arg)
+{
+   if VG_BINT_CLO(arg, EXEC_COUNT_OPT, exec_count, 0, 1000000) {}
+   else
+      return False;
+   return True;
+}
+
+/* Whether every process writes the same expanded name: only %p tells
+   processes apart (%n restarts for each pid; %q{VAR} is inherited). */
+static Bool name_is_shared(void)
+{
+   return VG_(strstr)(clo_out_file, "%p") == NULL;
+}
+
+static void child_after_fork(ThreadId tid)
+{
+   is_forked_child = True;
+   generation_at_fork = mt_snapshot_generation;
+   exec_count = 0;            /* this pid has not exec'd yet */
+   warned_shared_name = False;
+}
+
+void mt_children_post_clo_init(void)
+{
+   if (exec_count > 0) {
+      SizeT n = VG_(strlen)(clo_out_file) + 32;
+      HChar* name = VG_(malloc)("mt.children.name", n);
+      VG_(snprintf)(name, n, "%s.exec%d", clo_out_file, exec_count);
+      clo_out_file = name;    /* never freed: options live for the run */
+   }
+   if (name_is_shared() && VG_(clo_trace_children))
+      VG_(umsg)("warning: memtime: --memtime-out-file=%s has no %%p: a forked "
+                "child writes the same file as its parent, so the file holds "
+                "whichever process rewrote it last (each rewrite is a "
+                "complete profile). Programs exec'd under "
+                "--trace-children=yes write <name>.exec1, .exec2, ... "
+                "Add %%p to the name for one profile per process.\n",
+                clo_out_file);
+   VG_(atfork)(NULL, NULL, child_after_fork);
+}
+
+void mt_children_before_write(const HChar* out_path)
+{
+   if (!is_forked_child || !name_is_shared() || warned_shared_name)
+      return;
+   warned_shared_name = True;
+   VG_(umsg)("warning: memtime: process %d (forked by %d) writes its profile "
+             "to %s, its parent's file: --memtime-out-file has no %%p, so the "
+             "file holds whichever process rewrote it last.\n",
+             VG_(getpid)(), VG_(getppid)(), out_path);
+}
+
+/* Passes "--memtime-exec-count=<exec_count + 1>" to the next image,
+   replacing the entry an earlier image or a failed exec left (the new
+   image would take the last one anyway, but the list should not grow). */
+static void pass_exec_count(void)
+{
+   XArray* args = VG_(args_for_valgrind);
+   HChar opt[64];
+   HChar* copy;
+   Word i, n = VG_(sizeXA)(args);
+   VG_(snprintf)(opt, sizeof opt, EXEC_COUNT_OPT "=%d", exec_count + 1);
+   copy = VG_(strdup)("mt.children.opt", opt);
+   for (i = 0; i < n; i++) {
+      HChar** slot = VG_(indexXA)(args, i);
+      if (VG_(strncmp)(*slot, EXEC_COUNT_OPT "=",
+                       sizeof EXEC_COUNT_OPT) == 0) {
+         *slot = copy;        /* the old string is the core's to keep */
+         return;
+      }
+   }
+   VG_(addToXA)(args, &copy);
+}
+
+static void before_exec(void)
+{
+   /* A forked child that only execs has nothing of its own to show. */
+   Bool write = !is_forked_child
+                || mt_snapshot_generation != generation_at_fork;
+   if (write && mt_snapshot_started()) {
+      if (clo_time_unit == TimeMS) {
+         mt_time_tick(0, True);
+         mt_snapshot_final();
+      }
+      mt_output_write();
+   }
+   pass_exec_count();
+}
+
+void mt_children_pre_syscall(UInt sysno)
+{
+   switch (sysno) {
+   case __NR_execve:
+   case __NR_execveat:
+      before_exec();
+      break;
+   default:
+      break;
+   }
+}

@@ -1,0 +1,41 @@
+/* mt_children.h: profiles of processes that fork and exec.
+
+   fork. Valgrind follows every forked child (with or without
+   --trace-children). The child inherits the parent's whole profile (its
+   snapshots, marks and live blocks) and goes on from there: with %p in
+   --memtime-out-file its profile is a file of its own, starting with what
+   it inherited. A forked child that calls exec before taking any snapshot
+   of its own (fork then exec: system(), popen(), posix_spawn) writes no
+   profile: it would be a copy of its parent's. Without %p, parent and
+   child write the same name: each rewrite is complete (atomic rename), but
+   the file holds whichever process wrote it last; memtime warns at start-up
+   (with --trace-children=yes) and when a forked child first writes.
+
+   exec. The pid does not change across exec, so the new image would expand
+   the same name. memtime writes the whole profile just before each execve
+   (with --time-unit=ms after a final snapshot, as at exit) and, with
+   --trace-children=yes, the new image writes "<name>.exec1" (the next
+   exec of the same process "<name>.exec2", and so on), so no profile is
+   ever overwritten. The count travels to the new image as the internal
+   option --memtime-exec-count=N, which memtime adds to the arguments the
+   core passes on at exec (it is not written to the desc: line). */
+#ifndef MT_CHILDREN_H
+#define MT_CHILDREN_H
+
+#include "pub_tool_basics.h"
+
+/* Takes --memtime-exec-count=N; False for any other option. Called before
+   the other options are parsed and recorded for the desc: line. */
+Bool mt_children_process_cmd_line_option(const HChar* arg);
+/* post_clo_init, before the output file is first opened: adds the .execN
+   suffix to clo_out_file, warns about a name without %p, registers the
+   fork handler. */
+void mt_children_post_clo_init(void);
+/* pre_syscall hook: for execve and execveat, writes the profile and passes
+   the exec count on. Other system calls are ignored. */
+void mt_children_pre_syscall(UInt sysno);
+/* Called by the output writer before each rewrite of 'out_path': in a
+   forked child that shares its parent's file name, warns once. */
+void mt_children_before_write(const HChar* out_path);
+
+#endif /* MT_CHILDREN_H */

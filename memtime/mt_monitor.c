@@ -1,0 +1,199 @@
+/* mt_monitor.c: the monitor commands (see mt_monitor.h). Commands arrive as
+   the VG_USERREQ__GDB_MONITOR_COMMAND client request, which the gdbserver
+   raises inside the client's thread, so they run like any other request,
+   with the big lock held, between two stretches of client code. */
+#include "pub_tool_basics.h"
+#include "pub_tool_gdbserver.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xtree.h"
+
+#include "mt_companion.h"
+#include "mt_core.h"
+#include "mt_marks.h"
+#include "mt_monitor.h"
+#include "mt_options.h"
+#include "mt_snapshot.h"
+#include "mt_stacks.h"
+#include "mt_time.h"
+#include "mt_tree.h"
+
+static void print_help(void)
+{
+   VG_(gdb_printf)(
+"\n"
+"memtime monitor commands:\n"
+"  snapshot [<filename>]\n"
+"  detailed_snapshot [<filename>]\n"
+"      writes a profile holding one snapshot (detailed: with the allocation\n"
+"      tree) of memory now to <filename> (default " MT_MONITOR_DEFAULT_FILE ")\n"
+"  all_snapshots [<filename>]\n"
+"      writes the profile as it stands to <filename> (default "
+MT_MONITOR_DEFAULT_FILE ")\n"
+"  mark <label>\n"
+"      records a phase mark labelled <label> (the rest of the line) now\n"
+"\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing a profile to a file of the user's choice      ---*/
+/*------------------------------------------------------------*/
+
+/* "<dir>/.<base>.tmp.<pid>": the same scheme as the profile's own
+   temporary (mt_output.c), hidden from globs of the name. */
+static HChar* tmp_name_for(const HChar* path)
+{
+   const HChar* slash = VG_(strrchr)(path, '/');
+   SizeT dir_len = slash ? (SizeT)(slash - path) + 1 : 0;
+   SizeT n = VG_(strlen)(path) + 32;
+   HChar* tmp = VG_(malloc)("mt.monitor.tmp", n);
+   VG_(memcpy)(tmp, path, dir_len);
+   VG_(snprintf)(tmp + dir_len, n - dir_len, ".%s.tmp.%d",
+                 path + dir_len, VG_(getpid)());
+   return tmp;
+}
+
+/* One snapshot of the live totals (and tree if detailed), numbered 0, as
+   the only snapshot of a file. Not added to the profile's list. */
+static void print_current(MsFile* fp, Bool detailed)
+{
+   XTree* xt = (detailed && clo_heap) ? VG_(XT_snapshot)(mt_heap_xt) : NULL;
+   const Massif_Header header = {
+      .snapshot_n    = 0,
+      .time          = mt_time_now(),
+      .sz_B          = clo_heap ? mt_heap_szB : 0,
+      .extra_B       = clo_heap ? mt_heap_extra_szB : 0,
+      .stacks_B      = mt_stacks_current_szB(),
+      .detailed      = xt != NULL,
+      .peak          = False,
+      /* The root label must be the one the profile itself uses
+         (mt_snapshot.c), so both files read alike. */
+      .top_node_desc = clo_pages_as_heap
+         ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
+         : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
+      .sig_threshold = clo_threshold,
+   };
+   VG_(XT_massif_print)(fp, xt, &header, mt_tree_value_szB);
+   if (xt)
+      VG_(XT_delete)(xt);
+}
+
+typedef enum { OneNormal, OneDetailed, AllSnapshots } WhatToWrite;
+
+static void write_file(const HChar* path, WhatToWrite what)
+{
+   HChar* tmp = tmp_name_for(path);
+   HChar* companion = VG_(malloc)("mt.monitor.companion",
+                                  VG_(strlen)(path) + sizeof ".memtime");
+   MsFile* fp;
+
+   VG_(sprintf)(companion, "%s.memtime", path);
+   if (what == AllSnapshots) {
+      /* Companion first, as for the profile itself (mt_output.c). */
+      MtCompanion* c = mt_companion_open(path, mt_time_unit_name());
+      mt_snapshot_companion_all(c);
+      mt_companion_close(c);
+   } else {
+      /* A one-snapshot file has no companion; one left at that name by an
+         earlier all_snapshots would be paired with it. */
+      VG_(unlink)(companion);
+   }
+
+   fp = VG_(XT_massif_open)(tmp, NULL, mt_args_for_desc, mt_time_unit_name());
+   if (fp == NULL) {
+      VG_(gdb_printf)("error: cannot write %s\n", tmp);
+   } else {
+      if (what == AllSnapshots)
+         mt_snapshot_print_all(fp);
+      else
+         print_current(fp, what == OneDetailed);
+      VG_(XT_massif_close)(fp);
+      if (VG_(rename)(tmp, path) != 0) {
+         VG_(gdb_printf)("error: cannot rename %s to %s\n", tmp, path);
+         VG_(unlink)(tmp);
+      } else {
+         VG_(gdb_printf)("memtime: wrote %s\n", path);
+      }
+   }
+   VG_(free)(companion);
+   VG_(free)(tmp);
+}
+
+/*------------------------------------------------------------*/
+/*--- Parsing                                               ---*/
+/*------------------------------------------------------------*/
+
+static const HChar* skip_blanks(const HChar* s)
+{
+   while (*s == ' ' || *s == '\t')
+      s++;
+   return s;
+}
+
+Bool mt_monitor_handle_command(ThreadId tid, const HChar* req)
+{
+   SizeT len = VG_(strlen)(req);
+   HChar* s = VG_(malloc)("mt.monitor.req", len + 1);  /* for strtok_r */
+   HChar* ssaveptr;
+   HChar* wcmd;
+   HChar* filename;
+   Int    kw;
+   Bool   handled = True;
+
+   VG_(strcpy)(s, req);
+   wcmd = VG_(strtok_r)(s, " ", &ssaveptr);
+   if (wcmd == NULL) {   /* a blank command: not ours */
+      VG_(free)(s);
+      return False;
+   }
+   kw = VG_(keyword_id)("help snapshot detailed_snapshot all_snapshots mark",
+                        wcmd, kwd_report_duplicated_matches);
+   switch (kw) {
+   case -2:   /* ambiguous: keyword_id said so */
+      break;
+   case -1:   /* not ours: the core reports unknown commands */
+      handled = False;
+      break;
+   case 0:
+      print_help();
+      break;
+   case 1: case 2: case 3:
+      filename = VG_(strtok_r)(NULL, " ", &ssaveptr);
+      if (filename == NULL)
+         filename = (HChar*)MT_MONITOR_DEFAULT_FILE;
+      if (!mt_snapshot_started()) {
+         /* As Massif: before the first block runs there is nothing to
+            show, and the clock has not started. */
+         VG_(gdb_printf)(
+            "error: cannot take snapshot before execution has started\n");
+         break;
+      }
+      if (clo_time_unit == TimeMS)
+         mt_time_tick(0, True);
+      write_file(filename, kw == 1 ? OneNormal
+                           : kw == 2 ? OneDetailed : AllSnapshots);
+      break;
+   case 4: {
+      /* The label is the rest of the original line, inner spaces kept. */
+      const HChar* label = skip_blanks(req);
+      label = skip_blanks(label + VG_(strlen)(wcmd));
+      if (*label == '\0') {
+         VG_(gdb_printf)("error: mark needs a label: mark <label>\n");
+         break;
+      }
+      mt_marks_add(label);
+      VG_(gdb_printf)("memtime: mark at time %lld: %s\n",
+                      mt_snapshot_started() ? (Long)mt_time_now() : 0LL,
+                      label);
+      break;
+   }
+   default:
+      tl_assert(0);
+   }
+   VG_(free)(s);
+   return handled;
+}
