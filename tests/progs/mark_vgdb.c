@@ -1,5 +1,6 @@
 /* mark_vgdb.c STOPFILE: a program for monitor-command tests. Allocates
-   100 KB, creates STOPFILE.ready, then computes (so Valgrind's gdbserver
+   100 KB, creates STOPFILE.ready holding its pid (the
+   pid vgdb needs: the program and Valgrind are one process), then computes (so Valgrind's gdbserver
    polls for vgdb requests without needing ptrace) until STOPFILE exists,
    allocates 50 KB more and exits. Gives up after 60 s, so a broken test
    cannot leave it running. */
@@ -30,7 +31,7 @@ int main(int argc, char** argv)
    a = malloc(100000);
    snprintf(ready, sizeof ready, "%s.ready", argv[1]);
    f = fopen(ready, "w");
-   if (f == NULL || fclose(f) != 0)
+   if (f == NULL || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0)
       return 1;
    while (access(argv[1], F_OK) != 0 && now_s() < give_up)
       for (i = 0; i < 200000; i++)
