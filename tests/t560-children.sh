@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# t560-children: profiles across fork and exec (tests/progs/fork_exec.c).
+# - fork with %p: each process gets a complete profile; the child's starts
+#   with what it inherited (the parent's snapshots up to the fork) and
+#   holds only its own later allocations, the parent's holds only its own.
+# - exec: the pre-exec profile is written before the image goes and is
+#   never overwritten; with --trace-children=yes each new image of the same
+#   pid writes <name>.exec1, .exec2, ...
+# - fork then exec at once (system()-like): the child leaves no profile of
+#   its own (it would copy the parent's), only its exec'd image's.
+# - no %p: warnings at start-up and when a forked child writes the shared
+#   file, which stays a complete profile.
+. "$(dirname "$0")/lib.sh"
+plan 27
+
+grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
+valid() { grammar "$1" && ms_print "$1" >/dev/null; }
+heaps() { sed -n 's/^mem_heap_B=//p' "$1" | tr '\n' ' '; }
+has_heap() { grep -qx "mem_heap_B=$2" "$1"; }
+P=$(build_prog fork_exec.c) || { not_ok "build fork_exec.c"; exit 1; }
+pid_of() { sed -n "s/^pid $2 //p" "$1"; }
+
+# --- fork, %p --------------------------------------------------------------
+d=$T/fork; mkdir -p "$d"
+memtime -q --memtime-out-file="$d/p.%p" "$P" fork >"$T/fork.txt" 2>"$T/fork.err"
+parent=$(pid_of "$T/fork.txt" parent); child=$(pid_of "$T/fork.txt" child)
+is "$(ls "$d" | sort | tr '\n' ' ')" "$(printf '%s\n' "p.$parent" "p.$child" | sort | tr '\n' ' ')" \
+  "fork: one profile per process"
+check "fork: the parent's profile is complete" valid "$d/p.$parent"
+check "fork: the child's profile is complete" valid "$d/p.$child"
+# 100000 before the fork (both), 100000+200000 in the child only,
+# 100000+30000 in the parent only (4096: stdout's buffer, allocated later).
+check "fork: the child's profile holds what it inherited (100000 B)" has_heap "$d/p.$child" 100000
+check "fork: ... and its own 200000 B on top" grep -qE '^mem_heap_B=30[0-9]{4}$' "$d/p.$child"
+check "fork: ... and none of the parent's later 30000 B" \
+  sh -c "! grep -qE '^mem_heap_B=13[0-9]{4}$' '$d/p.$child'"
+check "fork: the parent's holds its 30000 B, not the child's 200000" \
+  sh -c "grep -qE '^mem_heap_B=13[0-9]{4}$' '$d/p.$parent' && ! grep -qE '^mem_heap_B=30[0-9]{4}$' '$d/p.$parent'"
+# Inherited snapshots are the parent's own, times included: the first two
+# snapshot blocks of both files are identical.
+first2() { awk '/^snapshot=2$/ {exit} /^#-/ {s=1} s' "$1"; }
+is_file <(first2 "$d/p.$child") <(first2 "$d/p.$parent") "fork: the child's profile starts with the parent's snapshots"
+
+# --- exec, --trace-children=yes, %p ---------------------------------------
+d=$T/exec; mkdir -p "$d"
+memtime -q --trace-children=yes --memtime-out-file="$d/e.%p" "$P" exec 2 >"$T/exec.txt" 2>"$T/exec.err"
+pids=$(sed -n 's/^pid [a-z-]* //p' "$T/exec.txt" | sort -u)
+is "$(wc -l <<<"$pids")" 1 "exec: three images, one pid ($pids)"
+is "$(ls "$d" | tr '\n' ' ')" "e.$pids e.$pids.exec1 e.$pids.exec2 " \
+  "exec: <name>, <name>.exec1, <name>.exec2"
+for f in "e.$pids" "e.$pids.exec1" "e.$pids.exec2"; do
+  check "exec: $f is complete" valid "$d/$f"
+done
+is "$(sed -n 's/^cmd: .* exec //p' "$d/e.$pids" "$d/e.$pids.exec1" "$d/e.$pids.exec2" | tr '\n' ' ')" \
+  "2 1 0 " "exec: each file is its own image's (cmd: exec 2, 1, 0)"
+# Written before exec: the last snapshot (ms: taken then) holds the 70000 B
+# still live when the image was replaced.
+check "exec: the pre-exec profile ends with the image's live 70000 B" \
+  sh -c "sed -n 's/^mem_heap_B=//p' '$d/e.$pids' | tail -1 | grep -qE '^7[0-9]{4}$'"
+check "exec: the last image's profile holds its 40000 B" grep -qE '^mem_heap_B=4[0-9]{4}$' "$d/e.$pids.exec2"
+check "exec: no --memtime-exec-count on the desc: line" \
+  sh -c "! grep -q 'memtime-exec-count' '$d/e.$pids.exec1' '$d/e.$pids.exec2'"
+
+# --- exec without --trace-children: Massif leaves nothing, memtime the
+#     pre-exec profile --------------------------------------------------------
+d=$T/untraced; mkdir -p "$d"
+memtime -q --memtime-out-file="$d/u.%p" "$P" exec 1 >"$T/untraced.txt" 2>&1
+pid=$(pid_of "$T/untraced.txt" pre-exec)
+is "$(ls "$d" | tr '\n' ' ')" "u.$pid " "untraced exec: the pre-exec profile, alone"
+check "untraced exec: complete" valid "$d/u.$pid"
+massif -q --massif-out-file="$d/massif.%p" "$P" exec 1 >/dev/null 2>&1
+is "$(ls "$d" | grep -c massif)" 0 "untraced exec: (Massif leaves no profile at all)"
+
+# --- fork then exec at once -----------------------------------------------
+d=$T/fx; mkdir -p "$d"
+memtime -q --memtime-out-file="$d/x.%p" "$P" forkexec >"$T/fx.txt" 2>&1
+parent=$(pid_of "$T/fx.txt" parent)
+is "$(ls "$d" | tr '\n' ' ')" "x.$parent " "fork+exec, untraced: only the parent's profile"
+d=$T/fxt; mkdir -p "$d"
+memtime -q --trace-children=yes --memtime-out-file="$d/x.%p" "$P" forkexec >"$T/fxt.txt" 2>&1
+parent=$(pid_of "$T/fxt.txt" parent); child=$(pid_of "$T/fxt.txt" post-exec)
+is "$(ls "$d" | tr '\n' ' ')" "x.$parent x.$child.exec1 " \
+  "fork+exec, traced: the parent's and the exec'd child image's (.exec1), no copy of the parent"
+
+# --- no %p ------------------------------------------------------------------
+d=$T/shared; mkdir -p "$d"
+memtime --trace-children=yes --memtime-out-file="$d/s.out" "$P" fork >"$T/shared.txt" 2>"$T/shared.err"
+child=$(pid_of "$T/shared.txt" child)
+check "no %p, --trace-children=yes: warned at start-up" grep -q "warning: memtime: --memtime-out-file=$d/s.out has no %p" "$T/shared.err"
+check "no %p: the child warns when it writes its parent's file" \
+  grep -q "^==$child== warning: memtime: process $child (forked by [0-9]*) writes its profile to $d/s.out, its parent's file" "$T/shared.err"
+check "no %p: the shared file is complete" valid "$d/s.out"
+memtime --memtime-out-file="$d/s2.out" "$P" fork >/dev/null 2>"$T/shared2.err"
+check "no %p, no --trace-children: no start-up warning" sh -c "! grep -q 'memtime-out-file=.* has no %p' '$T/shared2.err'"
+check "no %p, no --trace-children: the child's warning" grep -q "its parent's file" "$T/shared2.err"
+finish
