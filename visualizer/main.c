@@ -304,8 +304,6 @@ int main(int argc, char **argv)
     FILE *in = fopen(o.input, "r");
     if (!in)
         die(EXIT_DATA, "%s: cannot open: %s", o.input, strerror(errno));
-    /* Large reads: the file is streamed once or twice, often hundreds of MB. */
-    setvbuf(in, NULL, _IOFBF, 1 << 20);
     vis_profile *p = profile = vis_massif_read(in, o.input, err, sizeof err);
     if (!p)
         die(EXIT_DATA, "%s", err);

@@ -28,13 +28,18 @@
  * RD_STOP: a node callback returned non-zero (its value is in reader.stop). */
 enum { RD_OK = 0, RD_CUT = 1, RD_STOP = 2, RD_ERR = -1 };
 
-/* One pass over the file: getline into a reused buffer, byte offsets and
- * line numbers tracked, blank and comment lines skipped. */
+/* One pass over the file: large reads into one buffer, lines found with
+ * memchr and parsed in place (no per-line copy: reading is most of the cost
+ * on big files), byte offsets and line numbers tracked, blank and comment
+ * lines skipped. */
+#define RD_CHUNK (1 << 20)
+
 typedef struct {
     FILE *f;
     const char *path;
-    char *buf;
-    size_t cap;
+    char *buf;           /* unread bytes are buf[start..end); cap > end */
+    size_t cap, start, end;
+    int eof_read;        /* fread found the end of the file */
     char *line;          /* current line, without '\n' and a final '\r' */
     size_t len;
     size_t lineno;       /* of the current line */
@@ -78,10 +83,57 @@ static int rd_seek(reader *r, long off, size_t line_before)
         return RD_ERR;
     }
     r->pos = off;
+    r->start = r->end = 0;
+    r->eof_read = 0;
     r->lineno = line_before;
     r->at_eof = 0;
     r->partial = 0;
     return RD_OK;
+}
+
+/* The next raw line, '\n' included if present, in place in the buffer:
+ * its length, 0 at end of file, or -1 on a read error. */
+static ssize_t rd_raw_line(reader *r, char **line)
+{
+    for (;;) {
+        char *b = r->buf + r->start;
+        char *nl = r->end > r->start ? memchr(b, '\n', r->end - r->start) : NULL;
+        if (nl || (r->eof_read && r->end > r->start)) {
+            size_t n = nl ? (size_t)(nl - b) + 1 : r->end - r->start;
+            r->start += n;
+            *line = b;
+            return (ssize_t)n;
+        }
+        if (r->eof_read)
+            return 0;
+        /* Keep the unfinished line, make room (a line longer than the buffer
+         * doubles it), read more. One byte stays free for a final NUL. */
+        if (r->start > 0) {
+            memmove(r->buf, b, r->end - r->start);
+            r->end -= r->start;
+            r->start = 0;
+        }
+        if (r->cap - r->end < RD_CHUNK / 2) {
+            size_t cap = r->cap ? r->cap * 2 : RD_CHUNK;
+            char *nb = realloc(r->buf, cap);
+            if (!nb) {
+                snprintf(r->err, r->errsz, "%s: out of memory", r->path);
+                return -1;
+            }
+            r->buf = nb;
+            r->cap = cap;
+        }
+        size_t got = fread(r->buf + r->end, 1, r->cap - r->end - 1, r->f);
+        r->end += got;
+        if (got == 0) {
+            if (ferror(r->f)) {
+                snprintf(r->err, r->errsz, "%s:%zu: read error: %s", r->path,
+                         r->lineno + 1, strerror(errno ? errno : EIO));
+                return -1;
+            }
+            r->eof_read = 1;
+        }
+    }
 }
 
 /* Advances to the next meaningful line. Returns 1, 0 at end of file, or
@@ -90,14 +142,12 @@ static int rd_next(reader *r)
 {
     r->run_off = -1;
     for (;;) {
+        char *buf;
         errno = 0;
-        ssize_t n = getline(&r->buf, &r->cap, r->f);
-        if (n < 0) {
-            if (ferror(r->f)) {
-                snprintf(r->err, r->errsz, "%s:%zu: read error: %s", r->path,
-                         r->lineno + 1, strerror(errno ? errno : EIO));
-                return RD_ERR;
-            }
+        ssize_t n = rd_raw_line(r, &buf);
+        if (n < 0)
+            return RD_ERR;
+        if (n == 0) {
             r->at_eof = 1;
             r->line = NULL;
             r->len = 0;
@@ -107,36 +157,36 @@ static int rd_next(reader *r)
         r->pos += (long)n;
         r->lineno++;
         size_t len = (size_t)n;
-        r->partial = r->buf[len - 1] != '\n';
+        r->partial = buf[len - 1] != '\n';
         if (!r->partial)
             len--;
-        if (len > 0 && r->buf[len - 1] == '\r')
+        if (len > 0 && buf[len - 1] == '\r')
             len--;
-        r->buf[len] = '\0';
+        buf[len] = '\0';   /* the '\n', '\r', or the spare byte at the end */
         if (r->partial) {
             /* Every writer ends its lines; an unfinished one is where the
              * file was cut, whatever it happens to parse as. */
             r->at_eof = 1;
-            r->line = r->buf;
+            r->line = buf;
             r->len = len;
             return 0;
         }
-        if (memchr(r->buf, '\0', len)) {
+        if (memchr(buf, '\0', len)) {
             snprintf(r->err, r->errsz, "%s:%zu: expected text, found a NUL byte",
                      r->path, r->lineno);
             return RD_ERR;
         }
         size_t i = 0;
-        while (i < len && (r->buf[i] == ' ' || r->buf[i] == '\t'))
+        while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
             i++;
-        if (i == len || r->buf[i] == '#') {
+        if (i == len || buf[i] == '#') {
             if (r->run_off < 0) {
                 r->run_off = r->line_off;
                 r->run_line = r->lineno;
             }
             continue;
         }
-        r->line = r->buf;
+        r->line = buf;
         r->len = len;
         return 1;
     }
