@@ -41,9 +41,10 @@ static const char usage_text[] =
     "  -h, --help            show this help\n"
     "      --version         show the version\n";
 
-/* The profile being worked on, freed by die() so that the sanitizer build
- * reports no leak on error exits. */
+/* What the run works on, freed by die() so that the sanitizer build reports
+ * no leak on error exits. */
 static vis_profile *profile;
+static vis_ms_print_body *body;   /* the ms_print report's streamed part */
 
 static void die(int status, const char *fmt, ...)
 {
@@ -54,6 +55,7 @@ static void die(int status, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     vis_profile_free(profile);
+    vis_ms_print_body_free(body);
     exit(status);
 }
 
@@ -210,7 +212,7 @@ static void parse_args(options *o, int argc, char **argv)
 /* ------------------------------------------------------------ text report */
 
 /* Writes the text report to out; returns 0 or -1 with err. */
-static int write_report(FILE *out, FILE *in, const vis_profile *p, const options *o,
+static int write_report(FILE *out, const vis_profile *p, const options *o,
                         char *err, size_t errsz)
 {
     if (!o->ms_print_only) {
@@ -219,11 +221,11 @@ static int write_report(FILE *out, FILE *in, const vis_profile *p, const options
             fputc('\n', out);
     }
     if (!o->summary_only)
-        return vis_report_ms_print(out, in, p, &o->rep, err, errsz);
+        return vis_report_ms_print(out, p, &o->rep, body, err, errsz);
     return 0;
 }
 
-static void report_to_file(const char *path, FILE *in, const vis_profile *p, const options *o)
+static void report_to_file(const char *path, const vis_profile *p, const options *o)
 {
     char err[1024];
     size_t n = strlen(path);
@@ -239,7 +241,7 @@ static void report_to_file(const char *path, FILE *in, const vis_profile *p, con
         unlink(tmp);
         die(EXIT_DATA, "%s: cannot create: %s", path, strerror(errno));
     }
-    int rc = write_report(out, in, p, o, err, sizeof err);
+    int rc = write_report(out, p, o, err, sizeof err);
     int werr = ferror(out);
     int cerr = fclose(out);
     if (rc != 0 || werr || cerr != 0 || rename(tmp, path) != 0) {
@@ -300,11 +302,17 @@ int main(int argc, char **argv)
             usage_error("-o expects a file name ending in .png, .svg or .pdf, got '%s'", o.image);
     }
 
+    int text = o.report || (!o.image && !o.gnuplot);
+    vis_massif_observer obs = { NULL, NULL, NULL };
+    if (text && !o.summary_only && !(body = vis_ms_print_body_new(&o.rep, &obs)))
+        die(EXIT_DATA, "cannot create a temporary file for the report: %s", strerror(errno));
+
     char err[1024];
     FILE *in = fopen(o.input, "r");
     if (!in)
         die(EXIT_DATA, "%s: cannot open: %s", o.input, strerror(errno));
-    vis_profile *p = profile = vis_massif_read(in, o.input, err, sizeof err);
+    vis_profile *p = profile = vis_massif_read(in, o.input, &obs, err, sizeof err);
+    fclose(in);
     if (!p)
         die(EXIT_DATA, "%s", err);
     if (p->truncated) {
@@ -337,17 +345,17 @@ int main(int argc, char **argv)
 
     write_charts(p, &o);
 
-    int text = o.report || (!o.image && !o.gnuplot);
     if (text && o.report && strcmp(o.report, "-") != 0) {
-        report_to_file(o.report, in, p, &o);
+        report_to_file(o.report, p, &o);
     } else if (text) {
-        if (write_report(stdout, in, p, &o, err, sizeof err) != 0)
+        if (write_report(stdout, p, &o, err, sizeof err) != 0)
             die(EXIT_DATA, "%s", err);
     }
     vis_profile_free(p);
     profile = NULL;
+    vis_ms_print_body_free(body);
+    body = NULL;
     free(o.ms_print_args);
-    fclose(in);
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
         die(EXIT_DATA, "stdout: write error: %s", strerror(errno ? errno : EIO));
     return 0;

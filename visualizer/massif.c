@@ -377,13 +377,19 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
 typedef struct {
     vis_profile *p;
     vis_snapshot *s;
+    const vis_massif_observer *obs;
 } sites_ctx;
+
+/* sites_ctx callbacks' stop values */
+enum { STOP_NOMEM = 1, STOP_OBSERVER = 2 };
 
 static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
                         const char *label, size_t n_children)
 {
     sites_ctx *c = vctx;
-    (void)n_children;
+    if (c->obs && c->obs->node &&
+        c->obs->node(c->obs->ctx, depth, bytes, label, n_children) != 0)
+        return STOP_OBSERVER;
     if (depth != 1)
         return 0;
     vis_snapshot *s = c->s;
@@ -391,14 +397,14 @@ static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
     if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
         vis_site *a = realloc(s->sites, (n ? n * 2 : 4) * sizeof *a);
         if (!a)
-            return 1;
+            return STOP_NOMEM;
         s->sites = a;
     }
     vis_site *site = &s->sites[n];
     site->bytes = bytes;
     site->label = vis_profile_intern(c->p, label, strlen(label));
     if (!site->label)
-        return 1;
+        return STOP_NOMEM;
     site->is_below_threshold =
         strncmp(label, "in ", 3) == 0 && strstr(label, "below massif's threshold") != NULL;
     s->n_sites++;
@@ -427,7 +433,7 @@ static int build_node(void *vctx, unsigned depth, uint64_t bytes,
         if (k == 0 || (k >= 4 && (k & (k - 1)) == 0)) {
             vis_node *a = realloc(parent->children, (k ? k * 2 : 4) * sizeof *a);
             if (!a)
-                return 1;
+                return STOP_NOMEM;
             parent->children = a;
         }
         n = &parent->children[k];
@@ -436,7 +442,7 @@ static int build_node(void *vctx, unsigned depth, uint64_t bytes,
     }
     n->bytes = bytes;
     if (!(n->label = strdup(label)))
-        return 1;
+        return STOP_NOMEM;
     c->path[depth] = n;
     return 0;
 }
@@ -444,6 +450,12 @@ static int build_node(void *vctx, unsigned depth, uint64_t bytes,
 static int nomem(reader *r)
 {
     snprintf(r->err, r->errsz, "%s: out of memory", r->path);
+    return RD_ERR;
+}
+
+static int observer_stop(reader *r)
+{
+    snprintf(r->err, r->errsz, "%s:%zu: reading stopped by its observer", r->path, r->lineno);
     return RD_ERR;
 }
 
@@ -538,7 +550,7 @@ static int read_header(reader *r, vis_profile *p)
 }
 
 /* Reads the snapshots. Returns RD_OK (possibly with p->truncated) or RD_ERR. */
-static int read_snapshots(reader *r, vis_profile *p)
+static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *obs)
 {
     for (;;) {
         int rc = rd_next(r);
@@ -576,12 +588,14 @@ static int read_snapshots(reader *r, vis_profile *p)
         *s = hdr;
         if (s->kind == VIS_TREE_PEAK)
             p->peak_marked = p->n_snaps - 1;
+        if (obs && obs->snapshot && obs->snapshot(obs->ctx, p, p->n_snaps - 1) != 0)
+            return observer_stop(r);
         if (s->kind == VIS_TREE_EMPTY)
             continue;
-        sites_ctx c = { p, s };
+        sites_ctx c = { p, s, obs };
         rc = rd_tree(r, vis_snap_total(s), collect_site, &c);
         if (rc == RD_STOP)
-            return nomem(r);
+            return r->stop == STOP_NOMEM ? nomem(r) : observer_stop(r);
         if (rc == RD_CUT) {
             p->truncated = 1;
             p->truncated_line = r->partial || !r->at_eof ? r->lineno : r->lineno + 1;
@@ -592,7 +606,8 @@ static int read_snapshots(reader *r, vis_profile *p)
     }
 }
 
-vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz)
+vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observer *obs,
+                             char *err, size_t errsz)
 {
     reader r;
     rd_init(&r, f, path, err, errsz);
@@ -604,7 +619,7 @@ vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz)
     }
     int rc = read_header(&r, p);
     if (rc == RD_OK)
-        rc = read_snapshots(&r, p);
+        rc = read_snapshots(&r, p, obs);
     if (rc == RD_OK && p->truncated && !(p->truncated_msg = strdup(err)))
         rc = nomem(&r);
     if (rc == RD_OK) {

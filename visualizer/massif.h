@@ -1,13 +1,14 @@
 /* massif.h: the streaming reader of Massif-format files (Massif's own and
  * memtime's). It owns the grammar; profile.c owns the model it fills.
  *
- * Two passes, never the whole file in memory:
+ * Never the whole file in memory:
  *   pass 1, vis_massif_read(): every snapshot's numbers, each detailed
  *     snapshot's root children (the allocation sites), and the full tree of
- *     one snapshot (the peak, or the largest detailed one);
- *   pass 2, vis_massif_walk_tree(): re-reads one detailed snapshot from its
- *     offset and hands each tree node, in file (pre)order, to a callback, so
- *     the text report streams every tree without keeping it.
+ *     one snapshot (the peak, or the largest detailed one, re-read from its
+ *     offset); an observer sees every snapshot and tree node on the way, so
+ *     the text report streams every tree without keeping it;
+ *   vis_massif_walk_tree(): re-reads any one detailed snapshot's tree from
+ *     its offset, node by node, for a reader that wants it later.
  * Both take a seekable FILE* (a file, or fmemopen() for the fuzzer).
  *
  * Errors are one line "PATH:LINE: expected <what>, found '<text>'" written to
@@ -25,15 +26,27 @@
  * quadratic or the tree recursion deep. */
 #define VIS_MAX_TREE_DEPTH 4096
 
-/* Reads a whole profile (pass 1). path names the file in messages. Returns the
- * profile (free with vis_profile_free) or NULL with a message in err. */
-vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz);
-
 /* Called for each node of a tree in preorder. depth 0 is the root. label is
  * the text after "nK: <bytes> " and is only valid during the call. Return 0 to
- * go on, non-zero to stop the walk (vis_massif_walk_tree then returns it). */
+ * go on, a positive value to stop the walk. */
 typedef int (*vis_node_fn)(void *ctx, unsigned depth, uint64_t bytes,
                            const char *label, size_t n_children);
+
+/* Lets a renderer stream while pass 1 reads (the ms_print report does, so
+ * the file is read once): snapshot() once each snapshot's numbers are read
+ * (p->snaps[i], before its tree), node() for each node of its tree. Either
+ * may be NULL; a non-zero return stops reading with an error. */
+typedef struct {
+    int (*snapshot)(void *ctx, const vis_profile *p, size_t i);
+    vis_node_fn node;
+    void *ctx;
+} vis_massif_observer;
+
+/* Reads a whole profile (pass 1), telling obs (may be NULL) as it goes. path
+ * names the file in messages. Returns the profile (free with
+ * vis_profile_free) or NULL with a message in err. */
+vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observer *obs,
+                             char *err, size_t errsz);
 
 /* Pass 2: walks the tree of snapshot snaps[snap] (detailed or peak) of a
  * profile read from the same file. Returns 0 when the walk is done (a tree cut

@@ -4,8 +4,10 @@
  * rasterisation, number formats, significance test and tree prefixes), so
  * diffing the two is a test. Unlike ms_print it does not cut labels at '#'
  * (it never treats text inside a line as a comment). Trees are not kept: each
- * detailed snapshot's tree is streamed from the file (vis_massif_walk_tree)
- * and printed with a small per-depth stack. */
+ * detailed snapshot's tree is printed as the parser reads it (an observer of
+ * vis_massif_read), with a small per-depth stack, into a temporary file that
+ * follows the graph, which needs every snapshot first. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,16 +319,18 @@ typedef struct {
     uint64_t insig_B;
 } frame;
 
-/* The state of one streamed tree: frames[d] is the open node at depth d and
- * prefix[0..2d) holds the "| " / "  " midfixes of the open nodes 1..d. */
-typedef struct {
-    FILE *out;
+/* The body writer. While a tree streams, frames[d] is its open node at depth
+ * d and prefix[0..2d) holds the "| " / "  " midfixes of open nodes 1..d. */
+struct vis_ms_print_body {
+    FILE *out;           /* the temporary file */
     double threshold;
-    uint64_t total;
+    uint64_t total;      /* of the snapshot whose tree streams */
     frame *frames;
     char *prefix;
-    unsigned depth;     /* open frames */
-} tree_pr;
+    unsigned depth;      /* open frames */
+    size_t n_rows;
+    int prev_detailed;
+};
 
 static double percent(uint64_t bytes, uint64_t total)
 {
@@ -339,7 +343,7 @@ static double percent(uint64_t bytes, uint64_t total)
 
 /* Closes the deepest open node: its trailing lines, then tells its parent
  * whether it was significant. */
-static void close_frame(tree_pr *t)
+static void close_frame(vis_ms_print_body *t)
 {
     unsigned d = --t->depth;
     frame *f = &t->frames[d];
@@ -363,10 +367,10 @@ static void close_frame(tree_pr *t)
     }
 }
 
-static int print_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
-                      size_t n_children)
+static int body_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
+                     size_t n_children)
 {
-    tree_pr *t = ctx;
+    vis_ms_print_body *t = ctx;
     char num[32];
     if (depth > 0) {
         frame *parent = &t->frames[depth - 1];
@@ -397,19 +401,67 @@ static int print_node(void *ctx, unsigned depth, uint64_t bytes, const char *lab
     return 0;
 }
 
-static void print_table_header(FILE *out, const vis_profile *p)
+static void print_table_header(FILE *out, vis_unit unit)
 {
     static const char *const units[] = { "i", "ms", "B" };
     char tcol[32];
-    snprintf(tcol, sizeof tcol, "time(%s)", units[p->unit]);
+    snprintf(tcol, sizeof tcol, "time(%s)", units[unit]);
     fputs(fancy, out);
     fprintf(out, "%3s %14s %16s %16s %13s %12s\n", "n", tcol, "total(B)",
             "useful-heap(B)", "extra-heap(B)", "stacks(B)");
     fputs(fancy, out);
 }
 
-int vis_report_ms_print(FILE *out, FILE *in, const vis_profile *p,
-                        const vis_report_opts *o, char *err, size_t errsz)
+/* A snapshot's table row. The table header comes first and again after each
+ * detailed snapshot's tree, before the next row (ms_print prints it only if
+ * another snapshot follows, which is the same). */
+static int body_snapshot(void *ctx, const vis_profile *p, size_t i)
+{
+    vis_ms_print_body *t = ctx;
+    const vis_snapshot *s = &p->snaps[i];
+    char c1[32], c2[32], c3[32], c4[32], c5[32];
+    if (t->n_rows++ == 0 || t->prev_detailed)
+        print_table_header(t->out, p->unit);
+    fprintf(t->out, "%3u %14s %16s %16s %13s %12s\n", s->index, commify(c1, s->time),
+            commify(c2, vis_snap_total(s)), commify(c3, s->heap_B),
+            commify(c4, s->heap_extra_B), commify(c5, s->stacks_B));
+    t->prev_detailed = s->kind != VIS_TREE_EMPTY;
+    t->total = vis_snap_total(s);
+    t->depth = 0;
+    return 0;
+}
+
+vis_ms_print_body *vis_ms_print_body_new(const vis_report_opts *o, vis_massif_observer *obs)
+{
+    vis_ms_print_body *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->threshold = o->threshold;
+    b->frames = malloc(VIS_MAX_TREE_DEPTH * sizeof *b->frames);
+    b->prefix = malloc(2 * VIS_MAX_TREE_DEPTH);
+    if (!b->frames || !b->prefix || !(b->out = tmpfile())) {
+        vis_ms_print_body_free(b);
+        return NULL;
+    }
+    obs->snapshot = body_snapshot;
+    obs->node = body_node;
+    obs->ctx = b;
+    return b;
+}
+
+void vis_ms_print_body_free(vis_ms_print_body *b)
+{
+    if (!b)
+        return;
+    if (b->out)
+        fclose(b->out);
+    free(b->frames);
+    free(b->prefix);
+    free(b);
+}
+
+int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *o,
+                        vis_ms_print_body *b, char *err, size_t errsz)
 {
     fputs(fancy, out);
     fprintf(out, "Command:            %s\n", p->cmd);
@@ -429,38 +481,20 @@ int vis_report_ms_print(FILE *out, FILE *in, const vis_profile *p,
     }
     fputs("]\n\n", out);
 
-    tree_pr t;
-    memset(&t, 0, sizeof t);
-    t.out = out;
-    t.threshold = o->threshold;
-    t.frames = malloc(VIS_MAX_TREE_DEPTH * sizeof *t.frames);
-    t.prefix = malloc(2 * VIS_MAX_TREE_DEPTH);
-    if (!t.frames || !t.prefix) {
-        free(t.frames);
-        free(t.prefix);
-        snprintf(err, errsz, "%s: out of memory", p->path);
+    /* A tree cut by the end of the file: close what is open. */
+    while (b->depth > 0)
+        close_frame(b);
+    char buf[65536];
+    size_t n;
+    if (fflush(b->out) != 0 || ferror(b->out) || fseek(b->out, 0, SEEK_SET) != 0) {
+        snprintf(err, errsz, "temporary file for the report: write error: %s", strerror(errno));
         return -1;
     }
-    int rc = 0;
-    print_table_header(out, p);
-    for (size_t i = 0; i < p->n_snaps && rc == 0; i++) {
-        const vis_snapshot *s = &p->snaps[i];
-        char c1[32], c2[32], c3[32], c4[32], c5[32];
-        fprintf(out, "%3u %14s %16s %16s %13s %12s\n", s->index, commify(c1, s->time),
-                commify(c2, vis_snap_total(s)), commify(c3, s->heap_B),
-                commify(c4, s->heap_extra_B), commify(c5, s->stacks_B));
-        if (s->kind == VIS_TREE_EMPTY)
-            continue;
-        t.total = vis_snap_total(s);
-        t.depth = 0;
-        rc = vis_massif_walk_tree(in, p, i, print_node, &t, err, errsz);
-        /* A tree cut by the end of the file: close what is open. */
-        while (rc == 0 && t.depth > 0)
-            close_frame(&t);
-        if (i + 1 < p->n_snaps)
-            print_table_header(out, p);
+    while ((n = fread(buf, 1, sizeof buf, b->out)) > 0)
+        fwrite(buf, 1, n, out);
+    if (ferror(b->out)) {
+        snprintf(err, errsz, "temporary file for the report: read error: %s", strerror(errno));
+        return -1;
     }
-    free(t.frames);
-    free(t.prefix);
-    return rc == 0 ? 0 : -1;
+    return 0;
 }

@@ -1,15 +1,23 @@
 /* fuzz_parser.c: libFuzzer harness for memtime-vis's Massif-format reader and
- * text reports. Each input is read from memory (fmemopen) through both
- * passes: vis_massif_read, then the summary and the ms_print-style report,
- * which re-reads every detailed snapshot's tree from its offset. Output goes
- * to /dev/null; the sanitizers report what matters. Built and run by
- * tests/fuzz/run.sh. */
+ * text reports. Each input is read from memory (fmemopen): pass 1 with the
+ * ms_print report's body streaming to its temporary file, then the summary
+ * and the whole ms_print report, then every detailed snapshot's tree once
+ * more through vis_massif_walk_tree. Output goes to /dev/null; the
+ * sanitizers report what matters. Built and run by tests/fuzz/run.sh. */
 #include <stdint.h>
 #include <stdio.h>
 #include "massif.h"
 #include "report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int count_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
+                      size_t n_children)
+{
+    (void)depth, (void)bytes, (void)label, (void)n_children;
+    ++*(size_t *)ctx;
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,16 +30,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!f)
         return 0;
     char err[1024];
-    vis_profile *p = vis_massif_read(f, "fuzz.out", err, sizeof err);
+    vis_report_opts o;
+    vis_report_opts_default(&o);
+    o.graph_x = 10;      /* small graphs keep each run fast */
+    o.graph_y = 5;
+    vis_massif_observer obs = { NULL, NULL, NULL };
+    vis_ms_print_body *body = vis_ms_print_body_new(&o, &obs);
+    vis_profile *p = body ? vis_massif_read(f, "fuzz.out", &obs, err, sizeof err) : NULL;
     if (p) {
-        vis_report_opts o;
-        vis_report_opts_default(&o);
-        o.graph_x = 10;      /* small graphs keep each run fast */
-        o.graph_y = 5;
         vis_report_summary(null_out, p, &o);
-        vis_report_ms_print(null_out, f, p, &o, err, sizeof err);
+        vis_report_ms_print(null_out, p, &o, body, err, sizeof err);
+        size_t n_nodes = 0;
+        for (size_t i = 0; i < p->n_snaps; i++)
+            if (p->snaps[i].kind != VIS_TREE_EMPTY)
+                vis_massif_walk_tree(f, p, i, count_node, &n_nodes, err, sizeof err);
         vis_profile_free(p);
     }
+    vis_ms_print_body_free(body);
     fclose(f);
     return 0;
 }
