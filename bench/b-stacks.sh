@@ -12,19 +12,19 @@ bench_stacks() {
   # An option can be listed before it works: require a non-zero stack figure.
   if [ -n "$MEMTIME_NA" ]; then stacks_na=$MEMTIME_NA
   elif ! memtime_option '--stacks='; then stacks_na="memtime has no --stacks option"
-  elif ! $MEMTIME --stacks=yes --memtime-out-file="$BENCH_WORK/probe.out" "$PROGS/fib" 20 >/dev/null 2>&1 \
-       || ! grep -q '^mem_stacks_B=[1-9]' "$BENCH_WORK/probe.out"; then
+  elif ! $MEMTIME --stacks=yes --memtime-out-file="$BENCH_WORK/probe.prof" "$PROGS/fib" 20 >/dev/null 2>&1 \
+       || ! grep -q '^mem_stacks_B=[1-9]' "$BENCH_WORK/probe.prof"; then
     stacks_na="memtime --stacks=yes records no stack bytes"
   fi
   for cfg in "fib $n" "fib $tn 4"; do
     prog="$PROGS/$cfg"
     group_begin stacks "$([ "${cfg#fib * }" = "$cfg" ] && echo "fib($n)" || echo "fib($tn) x 4 threads")"
     if [ -n "$MEMTIME_NA" ]; then group_tool memtime "" "$MEMTIME_NA"
-    else group_tool memtime "$MEMTIME $settings --memtime-out-file=$BENCH_WORK/memtime.out $prog"; fi
+    else group_tool memtime "$MEMTIME $settings --memtime-out-file=$BENCH_WORK/memtime.prof $prog"; fi
     if [ -n "$stacks_na" ]; then group_tool memtime-stacks "" "$stacks_na"
-    else group_tool memtime-stacks "$MEMTIME $settings --stacks=yes --memtime-out-file=$BENCH_WORK/memtime-stacks.out $prog"; fi
-    group_tool massif-stacks "valgrind -q --tool=massif $settings --stacks=yes --massif-out-file=$BENCH_WORK/massif-stacks.out $prog"
-    group_tool massif "valgrind -q --tool=massif $settings --massif-out-file=$BENCH_WORK/massif.out $prog"
+    else group_tool memtime-stacks "$MEMTIME $settings --stacks=yes --memtime-out-file=$BENCH_WORK/memtime-stacks.prof $prog"; fi
+    group_tool massif-stacks "valgrind -q --tool=massif $settings --stacks=yes --massif-out-file=$BENCH_WORK/massif-stacks.prof $prog"
+    group_tool massif "valgrind -q --tool=massif $settings --massif-out-file=$BENCH_WORK/massif.prof $prog"
     group_tool none "valgrind -q --tool=none $prog"
     group_run
     group_target "memtime-stacks/memtime time" memtime-stacks memtime 1.30

@@ -4,7 +4,7 @@
 # change hits every tool alike, and each tool's figure is the median of
 # $BENCH_REPS runs: wall seconds (date, ns) and max RSS (GNU time's %M).
 # Results go to two TSV files read by run.sh's final tables:
-#   $BENCH_ROWS:    bench config tool median_s rss_mb ratio_vs_ref status
+#   $BENCH_ROWS:    bench config tool median_s range_s rss_mb ratio_vs_ref status
 #   $BENCH_TARGETS: bench config measure value target result
 
 # group_begin BENCH CONFIG: starts a group; the first tool added is the reference.
@@ -47,7 +47,7 @@ median() {
 # records one row per tool with its ratio against the reference (first) tool.
 group_run() {
   local rep i label res
-  declare -A times=() rsss=()
+  declare -A times=() rsss=() ranges=()
   printf '  %-8s %-32s ' "$G_BENCH" "$G_CONFIG" >&2
   for ((rep = 1; rep <= BENCH_REPS; rep++)); do
     for i in "${!G_LABELS[@]}"; do
@@ -69,6 +69,8 @@ group_run() {
   for label in "${G_LABELS[@]}"; do
     if [ "${G_STATUS[$label]}" = ok ]; then
       G_MED[$label]=$(printf '%s\n' ${times[$label]} | median)
+      # min-max of the runs: how much to trust a ratio near its target.
+      ranges[$label]=$(printf '%s\n' ${times[$label]} | sort -g | sed -n '1h;${H;x;s/\n/-/;p}')
       G_RSS[$label]=$(printf '%s\n' ${rsss[$label]} | median | awk '{ printf "%.1f", $1 / 1024 }')
     fi
   done
@@ -78,8 +80,8 @@ group_run() {
     if [ -n "${G_MED[$label]:-}" ] && [ -n "$ref_med" ]; then
       ratio=$(awk -v a="${G_MED[$label]}" -v b="$ref_med" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$label" "${G_MED[$label]:--}" \
-      "${G_RSS[$label]:--}" "$ratio" "${G_STATUS[$label]}" >>"$BENCH_ROWS"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$label" "${G_MED[$label]:--}" \
+      "${ranges[$label]:--}" "${G_RSS[$label]:--}" "$ratio" "${G_STATUS[$label]}" >>"$BENCH_ROWS"
   done
 }
 

@@ -112,7 +112,7 @@ done
 echo
 echo "Measurements (median of $BENCH_REPS; ratio = median / the config's first tool)"
 {
-  printf 'benchmark\tconfig\ttool\tmedian_s\tmaxRSS_MB\tratio\tstatus\n'
+  printf 'benchmark\tconfig\ttool\tmedian_s\tmin-max_s\tmaxRSS_MB\tratio\tstatus\n'
   cat "$BENCH_ROWS"
 } | table
 echo
