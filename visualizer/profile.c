@@ -117,6 +117,12 @@ void vis_profile_finish(vis_profile *p)
         if (s->kind != VIS_TREE_EMPTY)
             p->n_detailed++;
     }
+    /* Massif takes its peak snapshot just before a free, often right after
+     * a snapshot of the same total; when the marked peak ties, prefer it, so
+     * the peak reported is the one with a tree. */
+    if (p->peak_marked != SIZE_MAX &&
+        vis_snap_total(&p->snaps[p->peak_marked]) == vis_snap_total(&p->snaps[p->peak]))
+        p->peak = p->peak_marked;
 }
 
 /* Frees what a node owns (label, children), not the node itself. Recursion

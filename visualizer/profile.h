@@ -68,7 +68,8 @@ typedef struct {
     size_t n_snaps;
     vis_snapshot *snaps;     /* file order; times are non-decreasing */
     size_t peak;             /* index into snaps of the snapshot with the
-                                largest total (heap+extra+stacks); ties: first */
+                                largest total (heap+extra+stacks); ties: the
+                                heap_tree=peak one if it ties, else the first */
     size_t peak_marked;      /* index of heap_tree=peak, or SIZE_MAX if none */
     vis_node *peak_tree;     /* tree of the detailed snapshot with the largest
                                 total (the peak one if marked), or NULL */

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# t207-vis-summary: the summary memtime-vis prints first, against reviewed
+# expected files (tests/expected/summary/), for Massif files in two time
+# units with and without a marked peak that has a tree, with --top, and for a
+# profile with a companion file (phase marks). Also checks the summary's
+# numbers against the file itself: the peak total and its snapshot.
+. "$(dirname "$0")/lib.sh"
+plan 6
+cd "$MT_SRC/tests/data" || exit 1
+golden() {   # EXPECTED-NAME ARGS...
+  local name=$1; shift
+  vis --summary-only "$@" >"$T/$name.txt" 2>"$T/err"
+  is_file "$T/$name.txt" "$MT_SRC/tests/expected/summary/$name.txt" "summary of $* as expected"
+}
+golden massif-B massif-B.out
+golden massif-pages-top3 --top=3 massif-pages.out
+golden massif-cxx massif-cxx.out
+golden chart-steps chart-steps.massif
+# The peak line agrees with an independent reading of the file (awk): the
+# largest heap+extra+stacks, the marked peak winning a tie.
+want=$(awk -F= '/^snapshot=/{n=$2} /^mem_heap_B=/{h=$2} /^mem_heap_extra_B=/{x=$2} /^mem_stacks_B=/{t=h+x+$2}
+  /^heap_tree=/{ if (t > best || (t == best && $2 == "peak")) { best = t; at = n } } END { print best, at }' massif-cxx.out)
+got=$(vis --summary-only massif-cxx.out | sed -n 's/^  Peak: .*(\([0-9,]*\) B) at .*, snapshot \([0-9]*\)$/\1 \2/p' | tr -d ,)
+is "$got" "$want" "peak total and snapshot match the file"
+vis --summary-only --top=2 massif-cxx.out >"$T/top2.txt"
+is "$(grep -c '^  *[0-9]*\. ' "$T/top2.txt")" 2 "--top=2 lists two sites"
+finish
