@@ -118,7 +118,8 @@ void mt_output_maybe_flush(void)
    if (written_generation != (ULong)-1
        && mt_time_wall_ms() - last_write_ms < interval_ms)
       return;
-   if (written_generation == (ULong)-1 && mt_time_wall_ms() < interval_ms)
-      return;
+   /* The first write is not delayed: the profile is small then, and from
+      there on a SIGKILL (even one during a later, bigger rewrite) always
+      finds a complete profile under the real name. */
    mt_output_write();
 }
