@@ -11,8 +11,8 @@
 group_begin() {
   G_BENCH=$1 G_CONFIG=$2
   G_LABELS=() G_CMDS=()
-  unset G_MED G_RSS G_STATUS
-  declare -gA G_MED=() G_RSS=() G_STATUS=()
+  unset G_MED G_RSS G_STATUS G_TIMES
+  declare -gA G_MED=() G_RSS=() G_STATUS=() G_TIMES=()
 }
 
 # group_tool LABEL COMMAND: COMMAND is a shell string run with eval, stdout and
@@ -69,6 +69,7 @@ group_run() {
   for label in "${G_LABELS[@]}"; do
     if [ "${G_STATUS[$label]}" = ok ]; then
       G_MED[$label]=$(printf '%s\n' ${times[$label]} | median)
+      G_TIMES[$label]=${times[$label]}
       # min-max of the runs: how much to trust a ratio near its target.
       ranges[$label]=$(printf '%s\n' ${times[$label]} | sort -g | sed -n '1h;${H;x;s/\n/-/;p}')
       G_RSS[$label]=$(printf '%s\n' ${rsss[$label]} | median | awk '{ printf "%.1f", $1 / 1024 }')
@@ -85,18 +86,24 @@ group_run() {
   done
 }
 
-# group_target MEASURE NUM DEN MAX [FIELD]: checks that NUM's median (or its
-# max RSS with FIELD=rss) divided by DEN's is at most MAX, and records
-# met / not met / not available.
+# group_target MEASURE NUM DEN MAX [FIELD]: checks NUM against DEN and
+# records met / not met / not available. For time, the value is the median of
+# the per-repetition ratios NUM_k / DEN_k: runs k of both tools were
+# neighbours in time, so pairing them cancels most of the load drift of a
+# shared machine. For FIELD=rss it is the ratio of the median max RSS.
 group_target() {
-  local measure=$1 num=$2 den=$3 max=$4 field=${5:-time} a b value result
-  if [ "$field" = rss ]; then a=${G_RSS[$num]:-} b=${G_RSS[$den]:-}; else a=${G_MED[$num]:-} b=${G_MED[$den]:-}; fi
-  if [ -z "$a" ] || [ -z "$b" ]; then
+  local measure=$1 num=$2 den=$3 max=$4 field=${5:-time} value result
+  if [ -z "${G_MED[$num]:-}" ] || [ -z "${G_MED[$den]:-}" ]; then
     value=-
-    if [ -z "$a" ]; then result="not available ($num ${G_STATUS[$num]:-missing})"
+    if [ -z "${G_MED[$num]:-}" ]; then result="not available ($num ${G_STATUS[$num]:-missing})"
     else result="not available ($den ${G_STATUS[$den]:-missing})"; fi
   else
-    value=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    if [ "$field" = rss ]; then
+      value=$(awk -v a="${G_RSS[$num]}" -v b="${G_RSS[$den]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    else
+      value=$(paste -d' ' <(printf '%s\n' ${G_TIMES[$num]}) <(printf '%s\n' ${G_TIMES[$den]}) \
+        | awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | median | awk '{ printf "%.2f", $1 }')
+    fi
     result=$(awk -v v="$value" -v m="$max" 'BEGIN { print (v <= m) ? "met" : "NOT MET" }')
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$measure" "$value" "<= $max" "$result" \

@@ -4,27 +4,36 @@
 # the same run, the ratios against the reference, and whether the project's
 # target is met. See bench/README.md for what each benchmark measures.
 #
-#   bench/run.sh [--quick] [--reps N] [--keep] [heap] [stacks] [rewrite] [vis]
+#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [heap] [stacks] [rewrite] [vis]
 #
 # Builds the tree into _build/bench (-O2 -g, no sanitizers) and runs the tool
 # from there (VALGRIND_LIB=_build/bench/memtime/inplace), never an installed copy.
+# --head builds the last commit instead of the working tree (into
+# _build/bench-head), for when uncommitted work in the tree does not build.
 set -eu
 BENCH_SRC=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$BENCH_SRC/.." && pwd)
 BUILD=${BENCH_BUILD:-$TOP/_build/bench}
+SRCTREE=$TOP
+HEAD=0
 BENCH_REPS=5
 QUICK=0
 KEEP=0
 names=()
-usage() { sed -n '7p' "$0" | sed 's/^# *//' >&2; exit 2; }
+# usage [STATUS]: the header above; to stderr unless asked for with --help.
+usage() {
+  if [ "${1:-2}" = 0 ]; then sed -n '2,/^set -eu/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0; fi
+  sed -n '2,/^set -eu/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 2
+}
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) QUICK=1; BENCH_REPS=3 ;;
     --reps) [ $# -ge 2 ] || usage; BENCH_REPS=$2; shift ;;
     --reps=*) BENCH_REPS=${1#--reps=} ;;
     --keep) KEEP=1 ;;
+    --head) HEAD=1 ;;
     heap|stacks|rewrite|vis) names+=("$1") ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     *) echo "bench/run.sh: unknown argument '$1'" >&2; usage ;;
   esac
   shift
@@ -48,13 +57,20 @@ source "$BENCH_SRC/lib.sh"
 # --- Build (optimised, no sanitizers) -----------------------------------
 # The tool and the visualizer are built separately so one failing to build
 # only makes its own benchmarks "not available".
+if [ "$HEAD" = 1 ]; then
+  # A fresh export of HEAD each time: a stale build tree would hide changes.
+  BUILD=$TOP/_build/bench-head SRCTREE=$TOP/_build/bench-head-src
+  rm -rf "$BUILD" "$SRCTREE" && mkdir -p "$SRCTREE"
+  git -C "$TOP" archive HEAD | tar -x -C "$SRCTREE"
+  echo "bench: benchmarking commit $(git -C "$TOP" rev-parse --short HEAD)" >&2
+fi
 mkdir -p "$BUILD"
 BUILD_LOG=$BUILD/bench-build.log
 : >"$BUILD_LOG"
 echo "bench: building into $BUILD (log: $BUILD_LOG)" >&2
-if [ ! -x "$TOP/configure" ]; then (cd "$TOP" && autoreconf -fi) >>"$BUILD_LOG" 2>&1; fi
-if [ ! -f "$BUILD/Makefile" ] || [ "$TOP/configure" -nt "$BUILD/Makefile" ]; then
-  (cd "$BUILD" && "$TOP/configure" CFLAGS='-O2 -g') >>"$BUILD_LOG" 2>&1 \
+if [ ! -x "$SRCTREE/configure" ]; then (cd "$SRCTREE" && autoreconf -fi) >>"$BUILD_LOG" 2>&1; fi
+if [ ! -f "$BUILD/Makefile" ] || [ "$SRCTREE/configure" -nt "$BUILD/Makefile" ]; then
+  (cd "$BUILD" && "$SRCTREE/configure" CFLAGS='-O2 -g') >>"$BUILD_LOG" 2>&1 \
     || { echo "bench: configure failed, see $BUILD_LOG" >&2; exit 1; }
 fi
 MEMTIME_NA= VIS_NA=
@@ -116,7 +132,7 @@ echo "Measurements (median of $BENCH_REPS; ratio = median / the config's first t
   cat "$BENCH_ROWS"
 } | table
 echo
-echo "Targets"
+echo "Targets (time: median of the per-repetition ratios; RSS: ratio of medians)"
 {
   printf 'benchmark\tconfig\tmeasure\tvalue\ttarget\tresult\n'
   cat "$BENCH_TARGETS"
