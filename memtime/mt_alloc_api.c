@@ -17,9 +17,9 @@
        good_size()), so `nallocx(n) == sallocx(mallocx(n))` holds as it does
        under jemalloc.
    It also registers which frames are allocator plumbing (stripped from the
-   top of every allocation stack, by function name; see alloc_path_patterns on paths), so a
-   Rust program's trees start at its own function, not at `__rust_alloc` or
-   `alloc::raw_vec::...`; and it owns two warnings that tell a user the
+   top of every allocation stack, by function name and by source path, down
+   to the inlined frame: see alloc_path_patterns), so a Rust program's trees
+   start at its own function, not at `__rust_alloc` or `alloc (alloc.rs)`; and it owns two warnings that tell a user the
    profile is probably blind: an executable without a symbol table (nothing
    to intercept in it), and a run that mapped lots of anonymous memory while
    the heap model saw almost no allocation (an allocator nobody intercepts). */
@@ -268,16 +268,26 @@ static const HChar* const alloc_fn_patterns[] = {
 };
 
 /* Source files of allocator plumbing, stripped whatever the function is
-   called. Only the preload itself is listed, on purpose: the heap model
-   matches a path against the innermost source location of a stack frame,
-   and in an optimised Rust program the standard library's allocation code
-   (library/alloc/src/..., hashbrown's src/raw/...) is inlined into the
-   program's own functions; a path pattern for it would strip the frame of
-   build_index itself and charge its bytes to its caller. Those library
-   functions that remain real frames carry full names (alloc::raw_vec::...,
-   hashbrown::raw::...), which the name patterns above catch. */
+   called. Each inlined frame is matched against its own function's file
+   (mt_frames.c), and only from the top of the stack down to the first
+   frame that does not match, so in an optimised Rust program the standard
+   library's allocation code inlined into build_index is hidden while
+   build_index's own frame, and any closure of the program that a library
+   function calls, stays. Paths are the ones debug info records: rustc's
+   standard library under /rustc/<commit>/library/..., the crates it
+   vendors (hashbrown) under /rust/deps/<crate>-<version>/, crates from
+   Cargo's registry under .../<crate>-<version>/. These also catch the many
+   inlined frames Valgrind cannot name ("UnknownInlinedFun"). */
 static const HChar* const alloc_path_patterns[] = {
    "*mt_preload.c",
+   "*/library/alloc/src/*",           /* Box, Vec, RawVec, String, Rc, Arc,
+                                         BTreeMap, format!, alloc::alloc */
+   "*/library/core/src/alloc/*",      /* Layout, GlobalAlloc's defaults */
+   "*/library/std/src/alloc.rs",      /* System, the default allocator */
+   "*/library/std/src/collections/*", /* HashMap, HashSet */
+   "*/hashbrown-*/src/*",             /* the tables behind them */
+   "*/tikv-jemallocator-*/src/*", "*/jemallocator-*/src/*",
+   "*/mimalloc-*/src/*",
    NULL
 };
 

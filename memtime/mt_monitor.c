@@ -61,7 +61,7 @@ static HChar* tmp_name_for(const HChar* path)
    the only snapshot of a file. Not added to the profile's list. */
 static void print_current(MsFile* fp, Bool detailed)
 {
-   XTree* xt = (detailed && clo_heap) ? VG_(XT_snapshot)(mt_heap_xt) : NULL;
+   MtTreeSnap* xt = (detailed && clo_heap) ? mt_tree_snapshot() : NULL;
    const Massif_Header header = {
       .snapshot_n    = 0,
       .time          = mt_time_now(),
@@ -77,9 +77,8 @@ static void print_current(MsFile* fp, Bool detailed)
          : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
       .sig_threshold = clo_threshold,
    };
-   VG_(XT_massif_print)(fp, xt, &header, mt_tree_value_szB);
-   if (xt)
-      VG_(XT_delete)(xt);
+   mt_tree_print(fp, xt, &header);
+   mt_tree_snap_delete(xt);
 }
 
 typedef enum { OneNormal, OneDetailed, AllSnapshots } WhatToWrite;

@@ -42,7 +42,7 @@ typedef struct {
    SizeT  heap_szB;
    SizeT  heap_extra_szB;
    SizeT  stacks_szB;
-   XTree* xt;             /* frozen copy of the heap tree if detailed */
+   MtTreeSnap* xt;        /* the heap tree's bytes if detailed */
    MtStackSample* stacks; /* per-thread stacks (--stacks=yes), else NULL */
 } Snapshot;
 
@@ -140,8 +140,7 @@ static Time cull_snapshots(void)
          for (next = cur + 1; next < clo_max_snapshots && snapshots[next].kind == MtUnused; next++) { }
       }
       tl_assert(min_i != -1);
-      if (snapshots[min_i].xt)
-         VG_(XT_delete)(snapshots[min_i].xt);
+      mt_tree_snap_delete(snapshots[min_i].xt);
       mt_stacks_sample_free(snapshots[min_i].stacks);
       clear_snapshot(&snapshots[min_i]);
    }
@@ -183,7 +182,7 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
       s->heap_szB = mt_heap_szB;
       s->heap_extra_szB = mt_heap_extra_szB;
       if (detailed)
-         s->xt = VG_(XT_snapshot)(mt_heap_xt);
+         s->xt = mt_tree_snapshot();
    }
    s->stacks_szB = mt_stacks_szB;
    s->stacks = mt_stacks_sample();   /* resets the low-water marks */
@@ -308,7 +307,7 @@ void mt_snapshot_print_all(MsFile* fp)
             : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
          .sig_threshold = clo_threshold,
       };
-      VG_(XT_massif_print)(fp, s->xt, &header, mt_tree_value_szB);
+      mt_tree_print(fp, s->xt, &header);
    }
 }
 

@@ -1,4 +1,5 @@
-/* mt_tree.c: allocation stacks and their filtering (see mt_tree.h).
+/* mt_tree.c: allocation stacks, their filtering, their snapshots and
+   their printing (see mt_tree.h).
 
    Which frames are allocation functions: Massif 3.19 compares the function
    name of each frame, from the top, with its list (exact names); a frame
@@ -6,31 +7,38 @@
    does not match ends the search. memtime does the same with the same
    built-in names, plus the aligned C++ variants and aligned_alloc, plus
    glob patterns on function names or source paths that custom-allocator
-   support (mt_alloc_api) registers at run time. The filter runs once per
-   distinct stack (the XTree calls it when a new stack is inserted), so its
-   cost does not depend on the number of allocations. */
+   support (mt_alloc_api) registers at run time, and it does it per
+   inlined frame (mt_frames.c): an IP whose frames are all plumbing is
+   dropped whole, and the plumbing frames inlined at the top of the first
+   IP kept are hidden when the tree is printed (mt_msprint.c). Massif
+   cannot do the latter: its trees start at `alloc (alloc.rs:95)` in an
+   optimised Rust program, and keep a C allocation wrapper inlined into its
+   caller even when --alloc-fn names it.
+
+   The stack table replaces the core's XTree, whose data the tool API
+   cannot read back: each distinct stack (one ExeContext, found by its ECU)
+   gets an Xecu, the index of its entry, with the IPs it keeps and its
+   live bytes. The filter runs once per distinct stack, so its cost does
+   not depend on the number of allocations. A snapshot copies the live
+   bytes of every stack (the table itself only grows and is shared). */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_execontext.h"
+#include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_seqmatch.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_xarray.h"
 #include "pub_tool_xtree.h"
 
-#include "mt_heap.h"
+#include "mt_frames.h"
+#include "mt_msprint.h"
 #include "mt_options.h"
 #include "mt_tree.h"
 
-XTree* mt_heap_xt = NULL;
-
-static XArray* alloc_fns;       /* HChar*: exact function names */
-static XArray* alloc_fn_pats;   /* HChar*: VG_(string_match) patterns */
-static XArray* alloc_path_pats; /* HChar*: patterns on source file paths */
 static XArray* ignore_fns;      /* HChar*: exact function names */
 
 /* Allocation functions may appear below the replacement function itself
@@ -60,101 +68,50 @@ static const HChar* const builtin_alloc_fns[] = {
    "operator new[](unsigned long, std::align_val_t, std::nothrow_t const&)",
 };
 
-/* The XTree stores one SizeT per stack: its live requested bytes. */
-static void init_szB(void* value)                 { *(SizeT*)value = 0; }
-static void add_szB(void* to, const void* value)  { *(SizeT*)to += *(const SizeT*)value; }
-static void sub_szB(void* from, const void* value){ *(SizeT*)from -= *(const SizeT*)value; }
+/* One distinct allocation stack. */
+typedef struct {
+   Addr* ips;       /* the frames kept, top first (NULL when n_ips == 0) */
+   UInt  n_ips;     /* 0: filtered out entirely (--ignore-fn) */
+} Stack;
 
-ULong mt_tree_value_szB(const void* value)
-{
-   return (ULong)*(const SizeT*)value;
-}
+/* ECU -> Xecu. The first two fields are the core's VgHashNode. */
+typedef struct _EcuNode {
+   struct _EcuNode* next;
+   UWord            ecu;
+   Xecu             xecu;
+} EcuNode;
 
-static XArray* new_name_list(const HChar* cc)
-{
-   return VG_(newXA)(VG_(malloc), cc, VG_(free), sizeof(HChar*));
-}
+static XArray*      stacks;    /* Stack, indexed by Xecu */
+static XArray*      live_szB;  /* SizeT, indexed by Xecu */
+static VgHashTable* by_ecu;
 
-void mt_alloc_fn_add_exact(const HChar* name)
-{
-   VG_(addToXA)(alloc_fns, &name);
-}
+struct MtTreeSnap {
+   UInt   n;                   /* stacks[0 .. n-1] existed then */
+   SizeT* szB;                 /* their live bytes */
+};
 
 void mt_ignore_fn_add(const HChar* name)
 {
    VG_(addToXA)(ignore_fns, &name);
 }
 
-/* The patterns are kept for the whole run: copy them, the caller's string
-   may be client memory. */
-void mt_alloc_fns_add(const HChar* fn_pattern)
-{
-   const HChar* s = VG_(strdup)("mt.tree.afp", fn_pattern);
-   VG_(addToXA)(alloc_fn_pats, &s);
-}
-
-void mt_alloc_paths_add(const HChar* path_pattern)
-{
-   const HChar* s = VG_(strdup)("mt.tree.app", path_pattern);
-   VG_(addToXA)(alloc_path_pats, &s);
-}
-
-static Bool matches_any_pattern(const XArray* pats, const HChar* s)
-{
-   Word i, n = VG_(sizeXA)(pats);
-   for (i = 0; i < n; i++) {
-      const HChar* pat = *(const HChar**)VG_(indexXA)(pats, i);
-      if (VG_(string_match)(pat, s))
-         return True;
-   }
-   return False;
-}
-
-/* Is the frame at ip an allocation function? *has_name tells whether debug
-   info named it (needed by the --ignore-fn rule below). */
-static Bool is_alloc_frame(DiEpoch ep, Addr ip, Bool* has_name)
-{
-   const HChar* fnname;
-   *has_name = VG_(get_fnname)(ep, ip, &fnname);
-   if (*has_name) {
-      if (VG_(strIsMemberXA)(alloc_fns, fnname))
-         return True;
-      if (VG_(sizeXA)(alloc_fn_pats) > 0
-          && matches_any_pattern(alloc_fn_pats, fnname))
-         return True;
-   }
-   if (VG_(sizeXA)(alloc_path_pats) > 0) {
-      const HChar *file, *dir;
-      UInt line;
-      if (VG_(get_filename_linenum)(ep, ip, &file, &dir, &line)) {
-         HChar path[VG_(strlen)(dir) + VG_(strlen)(file) + 2];
-         if (dir[0] != '\0')
-            VG_(sprintf)(path, "%s/%s", dir, file);
-         else
-            VG_(strcpy)(path, file);
-         if (matches_any_pattern(alloc_path_pats, path)
-             || matches_any_pattern(alloc_path_pats, file))
-            return True;
-      }
-   }
-   return False;
-}
-
-/* The XTree's filter: keeps ips[*top .. *top + *n_ips_sel - 1].
+/* Keeps ips[*top .. *top + *n_ips_sel - 1], as the XTree filter of the
+   core's API did:
      alloc-fn1 / alloc-fn2 / a / b / main / (below main) / c
    becomes  a / b / main,  or nothing at all when the first named frame
-   after the allocation functions is an --ignore-fn. */
+   after the allocation functions is an --ignore-fn. An IP counts as an
+   allocation function when all its inlined frames are plumbing. */
 static void filter_IPs(Addr* ips, Int n_ips, UInt* top, UInt* n_ips_sel)
 {
    const DiEpoch ep = VG_(current_DiEpoch)();
-   Bool has_name = False;
    Int i;
 
    *top = 0;
    *n_ips_sel = n_ips;
 
    for (i = 0; i < n_ips; i++) {
-      if (!is_alloc_frame(ep, ips[i], &has_name))
+      UInt n_frames;
+      if (mt_frames_n_plumbing(ips[i], &n_frames) < n_frames)
          break;
       (*top)++;
       (*n_ips_sel)--;
@@ -184,6 +141,33 @@ static void filter_IPs(Addr* ips, Int n_ips, UInt* top, UInt* n_ips_sel)
       *n_ips_sel = clo_depth;
 }
 
+/* The Xecu of ec, made (and filtered) the first time ec is seen. */
+static Xecu find_or_add(ExeContext* ec, Addr* ips, UInt n_ips)
+{
+   UWord ecu = VG_(get_ECU_from_ExeContext)(ec);
+   EcuNode* node = VG_(HT_lookup)(by_ecu, ecu);
+   Stack st;
+   SizeT zero = 0;
+   UInt top, n_sel;
+
+   if (node != NULL)
+      return node->xecu;
+
+   filter_IPs(ips, n_ips, &top, &n_sel);
+   st.n_ips = n_sel;
+   st.ips = NULL;
+   if (n_sel > 0) {
+      st.ips = VG_(malloc)("mt.tree.ips", n_sel * sizeof(Addr));
+      VG_(memcpy)(st.ips, ips + top, n_sel * sizeof(Addr));
+   }
+   node = VG_(malloc)("mt.tree.ecu", sizeof(EcuNode));
+   node->ecu  = ecu;
+   node->xecu = (Xecu)VG_(addToXA)(stacks, &st);
+   VG_(addToXA)(live_szB, &zero);
+   VG_(HT_add_node)(by_ecu, node);
+   return node->xecu;
+}
+
 /* Up to this many allocation-function frames above the --depth kept ones. */
 #define MT_MAX_OVERESTIMATE 50
 #define MT_MAX_IPS          (MT_MAX_DEPTH + MT_MAX_OVERESTIMATE)
@@ -192,43 +176,105 @@ Xecu mt_tree_add(ThreadId tid, SizeT req_szB, Bool exclude_first_entry)
 {
    static Addr ips[MT_MAX_IPS];
    ExeContext* ec;
+   Xecu xecu;
+   Addr* kept = ips;
    UInt n_ips = VG_(get_StackTrace)(tid, ips, clo_depth + MT_MAX_OVERESTIMATE,
                                     NULL, NULL, 0);
    if (exclude_first_entry) {
-      if (n_ips > 1)
-         ec = VG_(make_ExeContext_from_StackTrace)(ips + 1, n_ips - 1);
-      else
-         ec = VG_(null_ExeContext)();
-   } else {
-      ec = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
+      if (n_ips > 1) {
+         kept = ips + 1;
+         n_ips--;
+      } else {
+         /* The core's null context: one frame, address 0. */
+         ips[0] = 0;
+         n_ips = 1;
+      }
    }
-   return VG_(XT_add_to_ec)(mt_heap_xt, ec, &req_szB);
+   ec = VG_(make_ExeContext_from_StackTrace)(kept, n_ips);
+   xecu = find_or_add(ec, kept, n_ips);
+   *(SizeT*)VG_(indexXA)(live_szB, xecu) += req_szB;
+   return xecu;
 }
 
 void mt_tree_sub(Xecu where, SizeT req_szB)
 {
-   if (req_szB == 0)
-      return;
-   VG_(XT_sub_from_xecu)(mt_heap_xt, where, &req_szB);
+   SizeT* szB = VG_(indexXA)(live_szB, where);
+   tl_assert(*szB >= req_szB);
+   *szB -= req_szB;
 }
 
 Bool mt_tree_is_ignored(Xecu where)
 {
-   return VG_(XT_n_ips_sel)(mt_heap_xt, where) == 0;
+   return ((const Stack*)VG_(indexXA)(stacks, where))->n_ips == 0;
+}
+
+MtTreeSnap* mt_tree_snapshot(void)
+{
+   MtTreeSnap* snap = VG_(malloc)("mt.tree.snap", sizeof(MtTreeSnap));
+   snap->n = VG_(sizeXA)(live_szB);
+   snap->szB = NULL;
+   if (snap->n > 0) {
+      snap->szB = VG_(malloc)("mt.tree.snap.szB", snap->n * sizeof(SizeT));
+      VG_(memcpy)(snap->szB, VG_(indexXA)(live_szB, 0),
+                  snap->n * sizeof(SizeT));
+   }
+   return snap;
+}
+
+void mt_tree_snap_delete(MtTreeSnap* snap)
+{
+   if (snap == NULL)
+      return;
+   if (snap->szB != NULL)
+      VG_(free)(snap->szB);
+   VG_(free)(snap);
+}
+
+/* The printer's n_hidden: the plumbing frames inlined at the top of a
+   top-level IP. The filter kept the IP because not all its frames are
+   plumbing; the clamp only guards against debug info changing since. */
+static UInt n_hidden_frames(Addr ip)
+{
+   UInt n_frames, n = mt_frames_n_plumbing(ip, &n_frames);
+   return n < n_frames ? n : n_frames - 1;
+}
+
+void mt_tree_print(MsFile* fp, const MtTreeSnap* snap,
+                   const Massif_Header* header)
+{
+   MtMsStack* ms = NULL;
+   UInt i, n = 0;
+   tl_assert(header->detailed == (snap != NULL));
+   if (snap != NULL && snap->n > 0) {
+      ms = VG_(malloc)("mt.tree.print", snap->n * sizeof(MtMsStack));
+      for (i = 0; i < snap->n; i++) {
+         const Stack* st = VG_(indexXA)(stacks, i);
+         if (st->n_ips == 0)
+            continue;
+         ms[n].ips   = st->ips;
+         ms[n].n_ips = st->n_ips;
+         ms[n].szB   = snap->szB[i];
+         n++;
+      }
+   }
+   mt_ms_print(fp, header, ms, n, n_hidden_frames);
+   if (ms != NULL)
+      VG_(free)(ms);
 }
 
 void mt_tree_init(void)
 {
    UInt i;
-   alloc_fns       = new_name_list("mt.tree.af");
-   alloc_fn_pats   = new_name_list("mt.tree.afp");
-   alloc_path_pats = new_name_list("mt.tree.app");
-   ignore_fns      = new_name_list("mt.tree.if");
+   mt_frames_init();
+   ignore_fns = VG_(newXA)(VG_(malloc), "mt.tree.if", VG_(free),
+                           sizeof(HChar*));
+   stacks     = VG_(newXA)(VG_(malloc), "mt.tree.stacks", VG_(free),
+                           sizeof(Stack));
+   live_szB   = VG_(newXA)(VG_(malloc), "mt.tree.szB", VG_(free),
+                           sizeof(SizeT));
+   by_ecu     = VG_(HT_construct)("memtime's stacks");
    for (i = 0; i < sizeof(builtin_alloc_fns) / sizeof(builtin_alloc_fns[0]); i++)
       mt_alloc_fn_add_exact(builtin_alloc_fns[i]);
-   mt_heap_xt = VG_(XT_create)(VG_(malloc), "mt.tree.xt", VG_(free),
-                               sizeof(SizeT), init_szB, add_szB, sub_szB,
-                               filter_IPs);
 }
 
 void mt_tree_post_clo_init(void)

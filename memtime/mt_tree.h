@@ -1,33 +1,42 @@
 /* mt_tree.h: the allocation tree. Every heap block is charged to the call
-   stack that allocated it, kept in one XTree (the core's pub_tool_xtree.h,
-   the same structure Massif 3.19 prints its trees with, so threshold
-   merging, inlined frames and sorting come out identical). This module owns
-   the stack filtering: allocation functions stripped from the top (the
-   built-in list, --alloc-fn, and patterns added at run time), --ignore-fn,
-   frames below main, --depth. */
+   stack that allocated it, kept in memtime's stack table (one entry per
+   distinct stack, with its live bytes). This module owns the stack
+   filtering (allocation functions stripped from the top: the built-in
+   list, --alloc-fn, and patterns added at run time, per inlined frame, see
+   mt_frames.h; --ignore-fn; frames below main; --depth), the frozen copies
+   detailed snapshots keep, and their printing in Massif's format
+   (mt_msprint.h), byte-identical to Massif's trees for C and C++. */
 #ifndef MT_TREE_H
 #define MT_TREE_H
 
 #include "pub_tool_basics.h"
 #include "pub_tool_xtree.h"
 
-extern XTree* mt_heap_xt;   /* live bytes (SizeT) per allocation stack */
+#include "mt_frames.h"   /* mt_alloc_fn_add_exact, for --alloc-fn */
 
 void  mt_tree_init(void);                    /* pre_clo_init */
 void  mt_tree_post_clo_init(void);           /* sizes the backtraces */
-void  mt_alloc_fn_add_exact(const HChar* name);  /* --alloc-fn */
-void  mt_ignore_fn_add(const HChar* name);       /* --ignore-fn */
+void  mt_ignore_fn_add(const HChar* name);   /* --ignore-fn */
 
-/* Charges req_szB to tid's current stack; exclude_first_entry drops the
-   top frame unseen (the replacement function itself). Returns the stack's
-   handle in mt_heap_xt. */
+/* A stack's handle (Xecu, the index of its table entry, as in the core's
+   XTree). Charges req_szB to tid's current stack; exclude_first_entry
+   drops the top frame unseen (the replacement function itself). */
 Xecu  mt_tree_add(ThreadId tid, SizeT req_szB, Bool exclude_first_entry);
 void  mt_tree_sub(Xecu where, SizeT req_szB);
 /* True when the whole stack was filtered out (--ignore-fn): such blocks
    count nowhere. */
 Bool  mt_tree_is_ignored(Xecu where);
 
-/* Value accessor for VG_(XT_massif_print). */
-ULong mt_tree_value_szB(const void* value);
+/* The live bytes of every stack now, for a detailed snapshot: O(stacks)
+   memory. Freed by mt_tree_snap_delete (NULL is fine). */
+typedef struct MtTreeSnap MtTreeSnap;
+MtTreeSnap* mt_tree_snapshot(void);
+void        mt_tree_snap_delete(MtTreeSnap* snap);
+/* Writes one snapshot (header lines, and the tree when header->detailed,
+   which requires snap) to fp, a file from VG_(XT_massif_open). The heap
+   total of a detailed snapshot is the sum of its stacks, as Massif's is;
+   otherwise header->sz_B. */
+void  mt_tree_print(MsFile* fp, const MtTreeSnap* snap,
+                    const Massif_Header* header);
 
 #endif /* MT_TREE_H */

@@ -1,0 +1,31 @@
+/* mt_msprint.h: memtime's own writer of one Massif-format snapshot (its
+   header lines and its allocation tree), byte-identical to what the core's
+   VG_(XT_massif_print) writes for the same stacks, with one addition: the
+   caller may hide some inlined frames at the top of each top-level node
+   (allocator plumbing inlined into the program's own function), which the
+   core's printer cannot do. */
+#ifndef MT_MSPRINT_H
+#define MT_MSPRINT_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_xtree.h"
+
+/* One allocation stack as the tree shows it. */
+typedef struct {
+   const Addr* ips;     /* the kept frames, innermost call first */
+   UInt        n_ips;   /* > 0 */
+   ULong       szB;     /* live bytes charged to it (0 is allowed) */
+} MtMsStack;
+
+/* Writes the snapshot described by h to fp (an MsFile from
+   VG_(XT_massif_open)). When h->detailed, the tree is built from
+   stacks[0 .. n_stacks-1], which are sorted in place, and mem_heap_B is
+   their sum; otherwise mem_heap_B is h->sz_B and stacks are not read.
+   n_hidden(ip) tells how many of ip's inlined frames, innermost first, to
+   leave out when ip is a top-level node (NULL: none); it must leave at
+   least the outermost frame. */
+void mt_ms_print(MsFile* fp, const Massif_Header* h,
+                 MtMsStack* stacks, UInt n_stacks,
+                 UInt (*n_hidden)(Addr ip));
+
+#endif /* MT_MSPRINT_H */
