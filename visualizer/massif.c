@@ -96,8 +96,9 @@ static int rd_seek(reader *r, long off, size_t line_before)
 static ssize_t rd_raw_line(reader *r, char **line)
 {
     for (;;) {
-        char *b = r->buf + r->start;
-        char *nl = r->end > r->start ? memchr(b, '\n', r->end - r->start) : NULL;
+        /* buf is NULL before the first read: no pointer arithmetic on it. */
+        char *b = r->end > r->start ? r->buf + r->start : NULL;
+        char *nl = b ? memchr(b, '\n', r->end - r->start) : NULL;
         if (nl || (r->eof_read && r->end > r->start)) {
             size_t n = nl ? (size_t)(nl - b) + 1 : r->end - r->start;
             r->start += n;
@@ -109,7 +110,7 @@ static ssize_t rd_raw_line(reader *r, char **line)
         /* Keep the unfinished line, make room (a line longer than the buffer
          * doubles it), read more. One byte stays free for a final NUL. */
         if (r->start > 0) {
-            memmove(r->buf, b, r->end - r->start);
+            memmove(r->buf, r->buf + r->start, r->end - r->start);
             r->end -= r->start;
             r->start = 0;
         }

@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 top=$PWD
 secs=${1:-120}; shift || true
 work=$top/tests/fuzz/corpus-work          # kept between runs, not committed
+rm -rf "$work/crashes"    # only this run's crashers are copied below
 mkdir -p "$work/corpus" "$work/crashes" "$top/tests/data/fuzz-regress"
 bin=$work/fuzz_parser
 clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
