@@ -4,7 +4,7 @@
 # report and chart files are written whole (no temporary file left behind),
 # and option spellings agree.
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 25
 cd "$T" || exit 1
 cp "$MT_SRC/tests/data/massif-B.out" p.out
 
@@ -50,6 +50,11 @@ is "$(ls -A | grep -c tmp)" 0 "--report FILE: no temporary file left"
 check "--report FILE: nothing on stdout" test ! -s out.txt
 vis p.out --report nodir/report.txt 2>err.txt
 is "$?:$(cat err.txt)" "1:memtime-vis: nodir/report.txt: cannot create: No such file or directory" "--report into a missing directory: exit 1, one line"
+
+TMPDIR="$T/nonexistent" vis p.out >out.txt 2>err.txt
+is "$?:$(cat err.txt)" "1:memtime-vis: cannot create a temporary file for the report in $T/nonexistent: No such file or directory" "unusable TMPDIR: exit 1, one line"
+TMPDIR="$T/nonexistent" vis --summary-only p.out >/dev/null 2>&1
+is "$?" 0 "--summary-only needs no temporary file"
 
 vis --ms-print-only --threshold 2.5 --x 50 p.out >a.txt
 vis --ms-print-only --threshold=2.5 --x=50 p.out >b.txt

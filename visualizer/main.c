@@ -305,7 +305,8 @@ int main(int argc, char **argv)
     int text = o.report || (!o.image && !o.gnuplot);
     vis_massif_observer obs = { NULL, NULL, NULL };
     if (text && !o.summary_only && !(body = vis_ms_print_body_new(&o.rep, &obs)))
-        die(EXIT_DATA, "cannot create a temporary file for the report: %s", strerror(errno));
+        die(EXIT_DATA, "cannot create a temporary file for the report in %s: %s",
+            getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
 
     char err[1024];
     FILE *in = fopen(o.input, "r");

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "massif.h"
 #include "report.h"
 
@@ -431,6 +432,28 @@ static int body_snapshot(void *ctx, const vis_profile *p, size_t i)
     return 0;
 }
 
+/* An anonymous temporary file in $TMPDIR (default /tmp), gone when closed;
+ * tmpfile() would ignore TMPDIR. NULL with errno on failure. */
+static FILE *temp_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    if (!dir || !*dir)
+        dir = "/tmp";
+    if ((size_t)snprintf(path, sizeof path, "%s/memtime-vis.XXXXXX", dir) >= sizeof path) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    unlink(path);
+    FILE *f = fdopen(fd, "w+");
+    if (!f)
+        close(fd);
+    return f;
+}
+
 vis_ms_print_body *vis_ms_print_body_new(const vis_report_opts *o, vis_massif_observer *obs)
 {
     vis_ms_print_body *b = calloc(1, sizeof *b);
@@ -439,7 +462,7 @@ vis_ms_print_body *vis_ms_print_body_new(const vis_report_opts *o, vis_massif_ob
     b->threshold = o->threshold;
     b->frames = malloc(VIS_MAX_TREE_DEPTH * sizeof *b->frames);
     b->prefix = malloc(2 * VIS_MAX_TREE_DEPTH);
-    if (!b->frames || !b->prefix || !(b->out = tmpfile())) {
+    if (!b->frames || !b->prefix || !(b->out = temp_file())) {
         vis_ms_print_body_free(b);
         return NULL;
     }
