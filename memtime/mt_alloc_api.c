@@ -288,6 +288,15 @@ static const HChar* const alloc_path_patterns[] = {
    "*/hashbrown-*/src/*",             /* the tables behind them */
    "*/tikv-jemallocator-*/src/*", "*/jemallocator-*/src/*",
    "*/mimalloc-*/src/*",
+   /* Code that reaches the allocator only through the program's own code
+      or the plumbing above: iterator adapters and collect, closure call
+      shims, Option's and Result's combinators, the formatting machinery behind format! and write!. A frame of
+      the program between them and the allocator (a closure, a Display
+      impl) ends the stripping, so it stays visible. */
+   "*/library/core/src/iter/*",
+   "*/library/core/src/ops/function.rs",
+   "*/library/core/src/option.rs", "*/library/core/src/result.rs",
+   "*/library/core/src/fmt/*",
    NULL
 };
 

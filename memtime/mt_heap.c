@@ -35,7 +35,7 @@ typedef struct _MtBlock {
    Addr             data;
    SizeT            req_szB;
    SizeT            slop_szB;
-   Xecu             where;     /* its stack in mt_heap_xt */
+   Xecu             where;     /* its stack (mt_tree.h) */
 } MtBlock;
 
 static PoolAlloc*   block_pool = NULL;
