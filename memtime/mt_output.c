@@ -108,8 +108,7 @@ void mt_output_write(void)
 void mt_output_maybe_flush(void)
 {
    ULong interval_ms;
-   if (clo_flush_interval_ms == 0
-       || written_generation == mt_snapshot_generation)
+   if (clo_flush_interval_ms == 0)
       return;
    /* Never spend more than about 5% of the run rewriting the file. */
    interval_ms = clo_flush_interval_ms;
@@ -117,6 +116,11 @@ void mt_output_maybe_flush(void)
       interval_ms = 20 * last_write_cost_ms;
    if (written_generation != (ULong)-1
        && mt_time_wall_ms() - last_write_ms < interval_ms)
+      return;
+   /* With the ms clock time passes even when nothing is allocated: end
+      the profile now, not at the last snapshot (see mt_snapshot.h). */
+   mt_snapshot_catch_up();
+   if (written_generation == mt_snapshot_generation)
       return;
    /* The first write is not delayed: the profile is small then, and from
       there on a SIGKILL (even one during a later, bigger rewrite) always

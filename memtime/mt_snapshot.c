@@ -273,6 +273,18 @@ void mt_snapshot_sample(void)
    mt_snapshot_maybe(MtNormal);
 }
 
+void mt_snapshot_catch_up(void)
+{
+   if (!started || clo_time_unit != TimeMS || clo_sample_interval_ms == 0)
+      return;
+   if (mt_time_wall_ms() - wall_ms_of_last_snapshot
+       < (ULong)clo_sample_interval_ms)
+      return;
+   refresh_stacks();
+   take_snapshot(MtNormal, mt_time_now(),
+                 n_snapshots_since_last_detailed == clo_detailed_freq - 1);
+}
+
 void mt_snapshot_final(void)
 {
    if (!started || clo_time_unit != TimeMS)

@@ -32,6 +32,12 @@ void  mt_snapshot_maybe(MtSnapshotKind kind);
 /* --time-unit=ms: a normal snapshot attempt if --sample-interval ms of
    wall time passed since the last snapshot. */
 void  mt_snapshot_sample(void);
+/* --time-unit=ms, before a periodic rewrite: a normal snapshot now if
+   --sample-interval ms passed since the last one, even if the minimum
+   interval (which culling raises as the run goes on) has not, so a
+   rewritten profile ends at most about one rewrite interval before the
+   present. At most one per rewrite; culled like any other. */
+void  mt_snapshot_catch_up(void);
 /* --time-unit=ms, at exit: one last detailed snapshot (the peak if the
    total is a new peak), so the end of the run is on the timeline. */
 void  mt_snapshot_final(void);
