@@ -5,7 +5,7 @@
 # profile with a companion file (phase marks). Also checks the summary's
 # numbers against the file itself: the peak total and its snapshot.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 cd "$MT_SRC/tests/data" || exit 1
 golden() {   # EXPECTED-NAME ARGS...
   local name=$1; shift
@@ -22,6 +22,11 @@ want=$(awk -F= '/^snapshot=/{n=$2} /^mem_heap_B=/{h=$2} /^mem_heap_extra_B=/{x=$
   /^heap_tree=/{ if (t > best || (t == best && $2 == "peak")) { best = t; at = n } } END { print best, at }' massif-cxx.out)
 got=$(vis --summary-only massif-cxx.out | sed -n 's/^  Peak: .*(\([0-9,]*\) B) at .*, snapshot \([0-9]*\)$/\1 \2/p' | tr -d ,)
 is "$got" "$want" "peak total and snapshot match the file"
+# Peak without a tree: the sites come from the snapshot marked as the peak.
+sed 's/^mem_heap_B=1000$/mem_heap_B=20000/' small.out >"$T/late.out"
+vis --summary-only "$T/late.out" >"$T/late.txt"
+is "$(grep -c '^The peak has no tree. Top allocation sites at snapshot 2 (8.00 KiB at 8.00 KiB), marked as the peak in the file:$' "$T/late.txt")" 1 \
+  "a peak without a tree: says so, shows the marked peak's sites"
 vis --summary-only --top=2 massif-cxx.out >"$T/top2.txt"
 is "$(grep -c '^  *[0-9]*\. ' "$T/top2.txt")" 2 "--top=2 lists two sites"
 finish

@@ -487,7 +487,9 @@ static int rd_reread_header(reader *r, const vis_profile *p, size_t i)
 
 static int read_peak_tree(reader *r, vis_profile *p)
 {
-    size_t best = p->peak_marked;
+    /* The peak's own tree if it has one, else the one Massif marked as its
+     * peak, else the largest detailed snapshot's. */
+    size_t best = p->snaps[p->peak].kind != VIS_TREE_EMPTY ? p->peak : p->peak_marked;
     if (best == SIZE_MAX) {
         for (size_t i = 0; i < p->n_snaps; i++)
             if (p->snaps[i].kind != VIS_TREE_EMPTY &&

@@ -72,7 +72,9 @@ typedef struct {
                                 heap_tree=peak one if it ties, else the first */
     size_t peak_marked;      /* index of heap_tree=peak, or SIZE_MAX if none */
     vis_node *peak_tree;     /* tree of the detailed snapshot with the largest
-                                total (the peak one if marked), or NULL */
+                                total (the peak one if marked), or NULL;
+                                precisely: the peak's tree if it has one, else
+                                the marked peak's, else the largest detailed */
     size_t peak_tree_snap;   /* index of the snapshot peak_tree belongs to */
     size_t n_marks;
     vis_mark *marks;

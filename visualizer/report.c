@@ -155,9 +155,11 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
             fprintf(out, "Top allocation sites at the peak (snapshot %zu, %s):\n",
                     p->peak, vis_fmt_bytes(a, sizeof a, total));
         else
-            fprintf(out, "Top allocation sites at snapshot %zu (%s at %s), the largest "
-                    "detailed one; the peak itself has no tree:\n", p->peak_tree_snap,
-                    vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time));
+            fprintf(out, "The peak has no tree. Top allocation sites at snapshot %zu "
+                    "(%s at %s), %s:\n", p->peak_tree_snap,
+                    vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time),
+                    p->peak_tree_snap == p->peak_marked ? "marked as the peak in the file"
+                                                        : "the largest detailed one");
         if (t->n_sites == 0)
             fprintf(out, "  (none: the heap is empty there)\n");
         uint64_t rest = 0;
