@@ -13,8 +13,9 @@
      report blocks with VALGRIND_MALLOCLIKE_BLOCK and friends, or through
      the allocator API (mt_alloc_api.c).
    - Trees (mt_tree.c): each block's bytes are charged to its stack in one
-     XTree, after stripping allocation functions, --ignore-fn and frames
-     below main, and cutting at --depth.
+     table, after stripping allocation functions (per inlined frame, by
+     name and source path: mt_frames.c), --ignore-fn and frames below main,
+     and cutting at --depth; trees are printed by mt_msprint.c.
    - Snapshots (mt_snapshot.c): attempted at every allocation and
      deallocation on Massif's schedule (minimum interval, detailed every
      --detailed-freq, peak before deallocations, culling at
