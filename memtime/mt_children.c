@@ -111,15 +111,23 @@ static void pass_exec_count(void)
 
 static void before_exec(void)
 {
+   /* An execve that fails once it reached us leaves the program running
+      and may be retried: if nothing changed since, the profile on disk is
+      current, and another final snapshot would only repeat the last one.
+      (Attempts on missing files, as execvp() makes along PATH, fail in
+      Valgrind's own checks and never get here.) */
+   static ULong generation_written = (ULong)-1;
    /* A forked child that only execs has nothing of its own to show. */
-   Bool write = !is_forked_child
-                || mt_snapshot_generation != generation_at_fork;
+   Bool write = (!is_forked_child
+                 || mt_snapshot_generation != generation_at_fork)
+                && mt_snapshot_generation != generation_written;
    if (write && mt_snapshot_started()) {
       if (clo_time_unit == TimeMS) {
          mt_time_tick(0, True);
          mt_snapshot_final();
       }
       mt_output_write();
+      generation_written = mt_snapshot_generation;
    }
    pass_exec_count();
 }

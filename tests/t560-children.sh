@@ -11,7 +11,7 @@
 # - no %p: warnings at start-up and when a forked child writes the shared
 #   file, which stays a complete profile.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 29
 
 grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 valid() { grammar "$1" && ms_print "$1" >/dev/null; }
@@ -60,6 +60,16 @@ check "exec: the pre-exec profile ends with the image's live 70000 B" \
 check "exec: the last image's profile holds its 40000 B" grep -qE '^mem_heap_B=4[0-9]{4}$' "$d/e.$pids.exec2"
 check "exec: no --memtime-exec-count on the desc: line" \
   sh -c "! grep -q 'memtime-exec-count' '$d/e.$pids.exec1' '$d/e.$pids.exec2'"
+
+# --- execvp: execve fails in three PATH directories before it works; the
+#     pre-exec profile ends with exactly one final snapshot ---------------
+d=$T/execvp; mkdir -p "$d"
+PATH="$T/none1:$T/none2:$T/none3:$(dirname "$P"):$PATH" \
+  memtime -q --trace-children=yes --detailed-freq=1000000 --memtime-out-file="$d/v.%p" "$P" execvp >"$T/execvp.txt" 2>&1
+pid=$(pid_of "$T/execvp.txt" pre-exec)
+is "$(ls "$d" | tr '\n' ' ')" "v.$pid v.$pid.exec1 " "execvp: the pre-exec profile and the new image's"
+is "$(grep -c -E '^heap_tree=(detailed|peak)$' "$d/v.$pid" 2>/dev/null)" 1 \
+  "execvp: one final pre-exec snapshot after three failed attempts"
 
 # --- exec without --trace-children: Massif leaves nothing, memtime the
 #     pre-exec profile --------------------------------------------------------

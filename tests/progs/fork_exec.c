@@ -4,6 +4,9 @@
                 and exits. Each prints "pid <role> <pid>".
      exec N     allocates 70 KB, then execs itself as "exec N-1" (N > 0);
                 "exec 0" allocates 40 KB and exits. The pid never changes.
+     execvp     allocates 70 KB, then execvp()s itself as "exec 0" by its
+                base name: the caller puts missing directories first in
+                PATH, so execve fails there before it works.
      forkexec   forks a child that execs at once "exec 0" (as system() and
                 posix_spawn do) and waits for it; allocates 20 KB.
      shared     forks; both processes allocate and exit (for a name without
@@ -39,6 +42,15 @@ int main(int argc, char** argv)
    pid_t child;
    int status = 0;
 
+   if (strcmp(mode, "execvp") == 0) {
+      const char* base = strrchr(argv[0], '/');
+      keep[0] = malloc(70000);
+      say("pre-exec");
+      base = base ? base + 1 : argv[0];
+      execlp(base, base, "exec", "0", (char*)NULL);
+      perror("execlp");
+      return 3;
+   }
    if (strcmp(mode, "exec") == 0) {
       int n = argc > 2 ? atoi(argv[2]) : 0;
       keep[0] = malloc(n > 0 ? 70000 : 40000);
