@@ -105,10 +105,34 @@ static Bool may_block(UInt sysno)
    }
 }
 
-/* execve: the profile is written before the image goes (mt_children.c). */
+/* Waits that usually last (sleeps, event loops, child waits). read and
+   futex are left out: they are frequent and mostly return at once, and
+   while another thread runs the client-code hook keeps the clock going. */
+static Bool waits_long(UInt sysno)
+{
+   switch (sysno) {
+   case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_select:
+   case __NR_pselect6: case __NR_poll: case __NR_ppoll:
+   case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_wait4:
+   case __NR_waitid: case __NR_pause: case __NR_rt_sigsuspend:
+   case __NR_rt_sigtimedwait:
+      return True;
+   default:
+      return False;
+   }
+}
+
+/* execve: the profile is written before the image goes (mt_children.c).
+   Before a long wait: the timeline gets a snapshot at the present and the
+   file on disk is brought up to date, since nothing may run for a while. */
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
    mt_children_pre_syscall(sysno);
+   if (!mt_snapshot_started() || !waits_long(sysno))
+      return;
+   mt_time_tick(0, True);
+   mt_snapshot_before_block();
+   mt_output_flush_before_block();
 }
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,

@@ -127,3 +127,16 @@ void mt_output_maybe_flush(void)
       finds a complete profile under the real name. */
    mt_output_write();
 }
+
+void mt_output_flush_before_block(void)
+{
+   ULong interval_ms = 100;
+   if (clo_flush_interval_ms == 0 || written_generation == mt_snapshot_generation)
+      return;
+   if (interval_ms < 20 * last_write_cost_ms)
+      interval_ms = 20 * last_write_cost_ms;
+   if (written_generation != (ULong)-1
+       && mt_time_wall_ms() - last_write_ms < interval_ms)
+      return;
+   mt_output_write();
+}

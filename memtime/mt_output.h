@@ -15,5 +15,9 @@ void mt_output_post_clo_init(void);
 void mt_output_write(void);
 /* Writes the profile if it changed and the flush interval passed. */
 void mt_output_maybe_flush(void);
+/* Before a wait that may last: writes the profile if it changed since the
+   last write, unless a write happened in the last 100 ms (or 20 write
+   costs), so a program killed while it sleeps leaves its present state. */
+void mt_output_flush_before_block(void);
 
 #endif /* MT_OUTPUT_H */

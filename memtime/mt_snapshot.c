@@ -55,6 +55,12 @@ static Time  min_time_interval = 0;
 static Time  earliest_next_snapshot_time = 0;
 static Int   n_snapshots_since_last_detailed = 0;
 static ULong wall_ms_of_last_snapshot = 0;
+/* Heap totals at the last detailed snapshot: a clock-driven sample is made
+   detailed when they changed, so a phase that allocates nothing (where no
+   event-driven snapshot will come) starts with the breakdown it really has,
+   not the one of the last detailed snapshot before it. */
+static SizeT heap_szB_at_last_detailed = 0;
+static SizeT extra_szB_at_last_detailed = 0;
 
 void mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB)
 {
@@ -188,9 +194,11 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    s->stacks = mt_stacks_sample();   /* resets the low-water marks */
    tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
 
-   if (detailed)
+   if (detailed) {
       n_snapshots_since_last_detailed = 0;
-   else
+      heap_szB_at_last_detailed = mt_heap_szB;
+      extra_szB_at_last_detailed = mt_heap_extra_szB;
+   } else
       n_snapshots_since_last_detailed++;
 
    if (kind == MtPeak) {
@@ -263,14 +271,42 @@ Bool mt_snapshot_started(void)
    return started;
 }
 
+/* A sample's detail: on the --detailed-freq schedule, or when the heap
+   changed since the last detailed snapshot (samples are at most one per
+   --sample-interval, so this costs little). */
+static Bool sample_is_detailed(void)
+{
+   return n_snapshots_since_last_detailed == clo_detailed_freq - 1
+          || (clo_heap && (mt_heap_szB != heap_szB_at_last_detailed
+                           || mt_heap_extra_szB != extra_szB_at_last_detailed));
+}
+
 void mt_snapshot_sample(void)
 {
+   Time now;
    if (!started || clo_time_unit != TimeMS || clo_sample_interval_ms == 0)
       return;
    if (mt_time_wall_ms() - wall_ms_of_last_snapshot
        < (ULong)clo_sample_interval_ms)
       return;
-   mt_snapshot_maybe(MtNormal);
+   refresh_stacks();
+   now = mt_time_now();
+   if (now < earliest_next_snapshot_time)
+      return;
+   take_snapshot(MtNormal, now, sample_is_detailed());
+}
+
+void mt_snapshot_before_block(void)
+{
+   Time now;
+   if (!started || clo_time_unit != TimeMS || clo_sample_interval_ms == 0)
+      return;
+   refresh_stacks();
+   now = mt_time_now();
+   if (now <= snapshots[n_snapshots - 1].time
+       || now < earliest_next_snapshot_time)
+      return;
+   take_snapshot(MtNormal, now, sample_is_detailed());
 }
 
 void mt_snapshot_catch_up(void)
@@ -281,8 +317,7 @@ void mt_snapshot_catch_up(void)
        < (ULong)clo_sample_interval_ms)
       return;
    refresh_stacks();
-   take_snapshot(MtNormal, mt_time_now(),
-                 n_snapshots_since_last_detailed == clo_detailed_freq - 1);
+   take_snapshot(MtNormal, mt_time_now(), sample_is_detailed());
 }
 
 void mt_snapshot_final(void)

@@ -32,6 +32,9 @@ void  mt_snapshot_maybe(MtSnapshotKind kind);
 /* --time-unit=ms: a normal snapshot attempt if --sample-interval ms of
    wall time passed since the last snapshot. */
 void  mt_snapshot_sample(void);
+/* ms only: a snapshot at the present before a system call that may block
+   for long (nothing runs then), unless one was just taken. */
+void  mt_snapshot_before_block(void);
 /* --time-unit=ms, before a periodic rewrite: a normal snapshot now if
    --sample-interval ms passed since the last one, even if the minimum
    interval (which culling raises as the run goes on) has not, so a
