@@ -40,6 +40,7 @@ typedef struct {
     char *buf;           /* unread bytes are buf[start..end); cap > end */
     size_t cap, start, end;
     int eof_read;        /* fread found the end of the file */
+    int seen_nul;        /* a NUL byte was read: check each line from now on */
     char *line;          /* current line, without '\n' and a final '\r' */
     size_t len;
     size_t lineno;       /* of the current line */
@@ -125,6 +126,9 @@ static ssize_t rd_raw_line(reader *r, char **line)
             r->cap = cap;
         }
         size_t got = fread(r->buf + r->end, 1, r->cap - r->end - 1, r->f);
+        /* One scan per read instead of one per line: NULs are rare. */
+        if (got && memchr(r->buf + r->end, '\0', got))
+            r->seen_nul = 1;
         r->end += got;
         if (got == 0) {
             if (ferror(r->f)) {
@@ -172,7 +176,7 @@ static int rd_next(reader *r)
             r->len = len;
             return 0;
         }
-        if (memchr(buf, '\0', len)) {
+        if (r->seen_nul && memchr(buf, '\0', len)) {
             snprintf(r->err, r->errsz, "%s:%zu: expected text, found a NUL byte",
                      r->path, r->lineno);
             return RD_ERR;
