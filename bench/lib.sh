@@ -2,9 +2,10 @@
 # A "group" is one benchmark configuration run by several tools. Its runs are
 # interleaved (A B C A B C ...) so that a noisy neighbour or a frequency
 # change hits every tool alike, and each tool's figure is the median of
-# $BENCH_REPS runs: wall seconds (date, ns) and max RSS (GNU time's %M).
+# $BENCH_REPS runs: wall seconds (date, ns), max RSS (GNU time's %M), and
+# user+sys CPU seconds, which a loaded machine disturbs less than wall time.
 # Results go to two TSV files read by run.sh's final tables:
-#   $BENCH_ROWS:    bench config tool median_s range_s rss_mb ratio_vs_ref status
+#   $BENCH_ROWS:    bench config tool median_s range_s cpu_s rss_mb ratio_vs_ref status
 #   $BENCH_TARGETS: bench config measure value target result
 
 # group_begin BENCH CONFIG: starts a group; the first tool added is the reference.
@@ -24,17 +25,18 @@ group_tool() {
   if [ -z "$2" ]; then G_STATUS[$1]="not available: ${3:-unknown}"; else G_STATUS[$1]=ok; fi
 }
 
-# _run_once LABEL COMMAND: one timed run; prints "seconds rss_kb", or returns 1.
+# _run_once LABEL COMMAND: one timed run; prints "seconds rss_kb cpu_seconds",
+# or returns 1.
 _run_once() {
   local label=$1 cmd=$2 t0 t1
   t0=$(date +%s%N)
-  if ! eval "/usr/bin/time -f '%M' -o \"\$BENCH_WORK/$label.rss\" $cmd" \
+  if ! eval "/usr/bin/time -f '%M %U %S' -o \"\$BENCH_WORK/$label.rss\" $cmd" \
        >"$BENCH_WORK/$label.out" 2>"$BENCH_WORK/$label.err"; then
     return 1
   fi
   t1=$(date +%s%N)
-  printf '%s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')" \
-    "$(tail -1 "$BENCH_WORK/$label.rss")"
+  awk -v a="$t0" -v b="$t1" '{ m = $1; c = $2 + $3 }
+    END { printf "%.3f %s %.2f\n", (b - a) / 1e9, m, c }' "$BENCH_WORK/$label.rss"
 }
 
 # median: of the numbers on stdin.
@@ -47,15 +49,17 @@ median() {
 # records one row per tool with its ratio against the reference (first) tool.
 group_run() {
   local rep i label res
-  declare -A times=() rsss=() ranges=()
+  declare -A times=() rsss=() ranges=() cpus=() cpu=()
   printf '  %-8s %-32s ' "$G_BENCH" "$G_CONFIG" >&2
   for ((rep = 1; rep <= BENCH_REPS; rep++)); do
     for i in "${!G_LABELS[@]}"; do
       label=${G_LABELS[$i]}
       [ "${G_STATUS[$label]}" = ok ] || continue
       if res=$(_run_once "$label" "${G_CMDS[$i]}"); then
-        times[$label]+="${res% *} "
-        rsss[$label]+="${res#* } "
+        set -- $res
+        times[$label]+="$1 "
+        rsss[$label]+="$2 "
+        cpus[$label]+="$3 "
       else
         # Keep the evidence: the next group reuses the label's file names.
         cp "$BENCH_WORK/$label.err" "$BENCH_WORK/$G_BENCH-$label.failed.err"
@@ -70,6 +74,7 @@ group_run() {
     if [ "${G_STATUS[$label]}" = ok ]; then
       G_MED[$label]=$(printf '%s\n' ${times[$label]} | median)
       G_TIMES[$label]=${times[$label]}
+      cpu[$label]=$(printf '%s\n' ${cpus[$label]} | median)
       # min-max of the runs: how much to trust a ratio near its target.
       ranges[$label]=$(printf '%s\n' ${times[$label]} | sort -g | sed -n '1h;${H;x;s/\n/-/;p}')
       G_RSS[$label]=$(printf '%s\n' ${rsss[$label]} | median | awk '{ printf "%.1f", $1 / 1024 }')
@@ -81,8 +86,8 @@ group_run() {
     if [ -n "${G_MED[$label]:-}" ] && [ -n "$ref_med" ]; then
       ratio=$(awk -v a="${G_MED[$label]}" -v b="$ref_med" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$label" "${G_MED[$label]:--}" \
-      "${ranges[$label]:--}" "${G_RSS[$label]:--}" "$ratio" "${G_STATUS[$label]}" >>"$BENCH_ROWS"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$label" "${G_MED[$label]:--}" \
+      "${ranges[$label]:--}" "${cpu[$label]:--}" "${G_RSS[$label]:--}" "$ratio" "${G_STATUS[$label]}" >>"$BENCH_ROWS"
   done
 }
 

@@ -41,15 +41,26 @@ done
 case $BENCH_REPS in ''|*[!0-9]*|0) echo "bench/run.sh: --reps wants a positive number" >&2; exit 2 ;; esac
 [ ${#names[@]} -gt 0 ] || names=(heap stacks rewrite vis)
 
-# What the benchmarks need besides the project's own dependencies.
-for cmd in /usr/bin/time valgrind ms_print cc; do
+# What the benchmarks need besides the project's own dependencies (strace
+# only counts rewrites; the rewrite benchmark says so if it is missing).
+missing=
+for cmd in /usr/bin/time valgrind ms_print cc strace; do
   if ! command -v "$cmd" >/dev/null; then
     case $cmd in
-      /usr/bin/time) pkg=time ;; ms_print|valgrind) pkg=valgrind ;; *) pkg=gcc ;;
+      /usr/bin/time) missing="$missing time" ;; ms_print|valgrind) missing="$missing valgrind" ;;
+      cc) missing="$missing gcc" ;; *) missing="$missing $cmd" ;;
     esac
-    echo "bench: installing $pkg for $cmd" >&2
-    apt-get install -y -qq --no-install-recommends "$pkg" >/dev/null
   fi
+done
+if [ -n "$missing" ]; then
+  echo "bench: installing$missing" >&2
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null \
+    || echo "bench: could not install$missing" >&2
+fi
+for cmd in /usr/bin/time valgrind ms_print cc; do
+  command -v "$cmd" >/dev/null || { echo "bench: $cmd is required" >&2; exit 1; }
 done
 
 source "$BENCH_SRC/lib.sh"
@@ -78,12 +89,14 @@ MEMTIME_NA= VIS_NA=
 (cd "$BUILD/visualizer" && make -j2) >>"$BUILD_LOG" 2>&1 || VIS_NA="memtime-vis did not build (see $BUILD_LOG)"
 INPLACE=$BUILD/memtime/inplace
 VIS=$BUILD/visualizer/memtime-vis
+# Never --memtime-out-file=/dev/null: the tool renames its temporary file onto
+# the output name, which as root replaces /dev/null with a regular file.
 if [ -z "$MEMTIME_NA" ] && ! VALGRIND_LIB=$INPLACE valgrind -q --tool=memtime \
-     --memtime-out-file=/dev/null true >>"$BUILD_LOG" 2>&1; then
+     --memtime-out-file="$BUILD/bench-probe.prof" true >>"$BUILD_LOG" 2>&1; then
   MEMTIME_NA="the tool does not run 'true' (see $BUILD_LOG)"
 fi
 
-# memtime_cmd ARGS...: the command string running the build-tree tool.
+# The command prefix running the build-tree tool.
 MEMTIME="env VALGRIND_LIB=$INPLACE valgrind -q --tool=memtime"
 # memtime_option OPTION: true if memtime --help lists OPTION (e.g. --stacks=).
 memtime_option() {
@@ -126,9 +139,9 @@ done
 
 # --- Report -----------------------------------------------------------------
 echo
-echo "Measurements (median of $BENCH_REPS; ratio = median / the config's first tool)"
+echo "Measurements (median of $BENCH_REPS wall-clock runs, cpu_s = median user+sys; ratio = median / the config's first tool)"
 {
-  printf 'benchmark\tconfig\ttool\tmedian_s\tmin-max_s\tmaxRSS_MB\tratio\tstatus\n'
+  printf 'benchmark\tconfig\ttool\tmedian_s\tmin-max_s\tcpu_s\tmaxRSS_MB\tratio\tstatus\n'
   cat "$BENCH_ROWS"
 } | table
 echo
