@@ -3,7 +3,7 @@
 # tests/data/chart-steps.massif (valid for ms_print, with a companion holding
 # two phase marks) has a known shape: grow_a dominates 100..500 ms and peaks
 # at 300 ms (15.75 MiB), grow_b dominates 500..1000 ms, snapshots 4, 7 and 10
-# are not detailed (their sites are held from the previous detailed one).
+# are not detailed (their sites come from the detailed neighbour nearer in heap).
 # The PNG is decoded with libpng (tests/pngcheck.c); positions come from the
 # layout memtime-vis prints with MEMTIME_VIS_DEBUG_LAYOUT=1 (plot rectangle and
 # axis ranges) and the mapping stated in chart.c.
@@ -66,10 +66,12 @@ band main 550 0 6 $ORANGE          # snapshot 5: grow_a freed, grow_b 6 MiB
 band main 680 10 10.5 $OTHER       # snapshot 6: the below-threshold line
 band main 950 11 13 $GREEN         # snapshot 9: the map site grew to 2 MiB
 band main 950 13.5 13.75 $STACKS   # stacks on top
-# Snapshot 4 is not detailed: heap 7.5 MiB split as in snapshot 3 (12:2:1 of 15).
-band main 450 0 6 $BLUE
-band main 450 6 7 $ORANGE
-band main 450 7 7.5 $GREEN
+# Snapshot 4 is not detailed: its heap (7.5 MiB) is nearer snapshot 5's (7 MiB)
+# than snapshot 3's (15 MiB), so it takes snapshot 5's shares (6:1 of 7):
+# grow_b 6.43 MiB, the map site 1.07 MiB, and no grow_a.
+band main 450 0 6.2 $ORANGE
+band main 450 6.6 7.4 $GREEN
+band main 450 7.6 7.9 $EXTRA
 # Snapshot 7 holds snapshot 6's shares (9:1:0.5 of 10.5), same heap.
 band main 750 10 10.5 $OTHER
 # Steps: just before the next snapshot the old value still holds.

@@ -546,7 +546,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     const mt_chart_data *d = c->d;
     if (d->n_detailed)
         snprintf(buf, sizeof buf, "Sites are measured at %zu detailed snapshot%s of %zu; between them each "
-                 "site keeps its share of the heap in the latest detailed one. Steps: a value holds until "
+                 "site keeps its share of the heap in the nearer one by heap size. Steps: a value holds until "
                  "the next snapshot. %s",
                  d->n_detailed, d->n_detailed == 1 ? "" : "s", p->n_snaps, p->path ? p->path : "");
     else

@@ -244,7 +244,7 @@ static int add_band(mt_chart_data *d, mt_band_kind kind, const char *label,
     b->kind = kind;
     b->raw = raw;
     b->colour = colour;
-    b->label = raw ? mt_site_short_label(raw, 60) : strdup(label);
+    b->label = raw ? mt_site_short_label(raw, 60) : strdup(label ? label : "");
     if (!b->label)
         return -1;
     d->n_bands++;
@@ -280,6 +280,11 @@ static int disambiguate(mt_chart_data *d)
     return 0;
 }
 
+static uint64_t heap_dist(uint64_t a, uint64_t b)
+{
+    return a > b ? a - b : b - a;
+}
+
 mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
                                  char *err, size_t errsz)
 {
@@ -294,6 +299,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
     site_stat *ranked = NULL;
     double *ref_B = NULL;
     unsigned char *keep = NULL;
+    size_t *fwd = NULL;
     if (!d)
         goto oom;
     d->n_snaps = p->n_snaps;
@@ -376,15 +382,37 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
             ref = i;
             break;
         }
+    /* nxt[i]: the next detailed snapshot after i. A snapshot between two
+     * detailed ones takes the site shares of the one whose heap is nearer
+     * its own (the earlier one on a tie): right after a burst is freed the
+     * next breakdown is the true one, and holding the earlier would draw
+     * freed sites until the next detailed snapshot. */
+    fwd = malloc((p->n_snaps ? p->n_snaps : 1) * sizeof *fwd);
+    if (!fwd)
+        goto oom;
+    for (size_t i = p->n_snaps; i-- > 0;)
+        fwd[i] = i + 1 >= p->n_snaps ? SIZE_MAX
+               : is_detailed(&p->snaps[i + 1]) ? i + 1 : fwd[i + 1];
     for (size_t i = 0; i < p->n_snaps; i++) {
         const vis_snapshot *s = &p->snaps[i];
         double *row = d->value_B + i * nb;
         if (is_detailed(s))
             ref = i;
         double heap = (double)s->heap_B;
-        if (ref != SIZE_MAX) {
-            const vis_snapshot *r = &p->snaps[ref];
-            if (ref_loaded != ref) {
+        size_t use = ref;
+        if (!is_detailed(s) && fwd[i] != SIZE_MAX) {
+            if (ref == SIZE_MAX || ref > i)
+                use = fwd[i];
+            else {
+                uint64_t dp = heap_dist(s->heap_B, p->snaps[ref].heap_B);
+                uint64_t dn = heap_dist(s->heap_B, p->snaps[fwd[i]].heap_B);
+                if (dn < dp)
+                    use = fwd[i];
+            }
+        }
+        if (use != SIZE_MAX) {
+            const vis_snapshot *r = &p->snaps[use];
+            if (ref_loaded != use) {
                 for (size_t k = 0; k < n_top; k++) {
                     ref_B[k] = 0;
                     for (size_t j = 0; j < r->n_sites; j++)
@@ -392,7 +420,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
                             && !strcmp(r->sites[j].label, d->bands[k].raw))
                             ref_B[k] += (double)r->sites[j].bytes;
                 }
-                ref_loaded = ref;
+                ref_loaded = use;
             }
             double sum = 0;
             for (size_t k = 0; k < n_top; k++) {
@@ -403,7 +431,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
              * unless its sites claim more than its heap (a malformed file),
              * where scaling keeps the stack equal to the total. */
             double rheap = (double)r->heap_B;
-            double scale = (i == ref && sum <= heap) ? 1.0
+            double scale = (i == use && sum <= heap) ? 1.0
                          : rheap > 0 && sum <= rheap ? heap / rheap
                          : sum > 0 ? heap / sum : 0;
             sum = 0;
@@ -450,6 +478,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
     for (size_t b = 0; b < nkeep; b++)
         d->bands[b].peak_B = mt_chart_value(d, p->peak < p->n_snaps ? p->peak : 0, b);
 
+    free(fwd);
     free(keep);
     free(ref_B);
     free(ranked);
@@ -457,6 +486,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
     return d;
 oom:
     snprintf(err, errsz, "out of memory");
+    free(fwd);
     free(keep);
     free(ref_B);
     free(ranked);

@@ -73,7 +73,7 @@ static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
     fprintf(f, "\n# Self-contained (data inline). Run: gnuplot THIS_FILE\n"
                "# Other output: gnuplot -e 'out=\"timeline.pdf\"' THIS_FILE (svg, pdf or png)\n"
                "# Bands are stacked bottom first; between detailed snapshots each site keeps\n"
-               "# its share of the heap in the latest detailed snapshot.\n\n");
+               "# its share of the heap in the nearer of the two by heap size.\n\n");
     fprintf(f, "if (!exists(\"out\")) out = ");
     put_str(f, default_out);
     fprintf(f, "\nif (!exists(\"fmt\")) fmt = (strlen(out) > 4 ? out[strlen(out)-2:] : \"svg\")\n");
