@@ -38,7 +38,7 @@ valgrind --tool=memtime --memtime-out-file="$out/memtime.out" "$out/node_sim" 2>
 memtime-vis "$out/memtime.out" -o "$out/timeline.png" --report "$out/report.txt"
 
 step "Summary of the report"
-sed -n '1,/^$/p' "$out/report.txt" | head -30
+awk '/^-----/{exit} {print}' "$out/report.txt" | head -40
 cat <<MSG
 
 Profile:      $top/$out/memtime.out   (Massif format: ms_print and massif-visualizer read it)
