@@ -158,13 +158,13 @@ int main(int argc, char **argv)
     mempool_burst(20000 * scale);
     sync_blocks(1500 * scale, 500 * scale);
     PHASE("verify");
-    uint64_t h = verify_chain(40000);
+    uint64_t h = verify_chain(100000);
     PHASE("prune");
     prune_cache();
     rebuild_state_index();
     sync_blocks(2000 * scale, 300 * scale);
     PHASE("serve");
-    h ^= verify_chain(30000);   /* steady state: serving, allocating nothing */
+    h ^= verify_chain(80000);   /* steady state: serving, allocating nothing */
     printf("node_sim: %zu blocks cached, state %zu entries, digest %016llx\n",
            cache_len, state_len, (unsigned long long)h);
     return 0;
