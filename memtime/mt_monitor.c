@@ -16,6 +16,7 @@
 #include "mt_core.h"
 #include "mt_marks.h"
 #include "mt_monitor.h"
+#include "mt_output.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
@@ -85,11 +86,28 @@ typedef enum { OneNormal, OneDetailed, AllSnapshots } WhatToWrite;
 
 static void write_file(const HChar* path, WhatToWrite what)
 {
-   HChar* tmp = tmp_name_for(path);
-   HChar* companion = VG_(malloc)("mt.monitor.companion",
-                                  VG_(strlen)(path) + sizeof ".memtime");
+   HChar* tmp;
+   HChar* companion;
    MsFile* fp;
 
+   if (mt_output_path_is_special(path)) {
+      /* /dev/null, a FIFO: write it directly (a rename would replace it). */
+      fp = VG_(XT_massif_open)(path, NULL, mt_args_for_desc, mt_time_unit_name());
+      if (fp == NULL) {
+         VG_(gdb_printf)("error: cannot write %s\n", path);
+         return;
+      }
+      if (what == AllSnapshots)
+         mt_snapshot_print_all(fp);
+      else
+         print_current(fp, what == OneDetailed);
+      VG_(XT_massif_close)(fp);
+      VG_(gdb_printf)("memtime: wrote %s\n", path);
+      return;
+   }
+   tmp = tmp_name_for(path);
+   companion = VG_(malloc)("mt.monitor.companion",
+                           VG_(strlen)(path) + sizeof ".memtime");
    VG_(sprintf)(companion, "%s.memtime", path);
    if (what == AllSnapshots) {
       /* Companion first, as for the profile itself (mt_output.c). */

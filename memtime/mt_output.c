@@ -6,7 +6,13 @@
    again only when the pid changes. The temporary file is
    "<dir>/.<basename>.tmp.<pid>": it starts with a dot so no glob for the
    profile's name (memtime.out.*) picks it up, and carries the pid so two
-   processes writing the same profile name never share it. */
+   processes writing the same profile name never share it.
+
+   A name that exists and is not a regular file (/dev/null, a FIFO, a
+   terminal), anything under /dev or /proc, and a symlink are written
+   directly, once, at exit: renaming a temporary over them would replace the
+   device or the link with a file (as root, /dev/null itself), and they have
+   no directory of their own to hold a companion. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -31,10 +37,26 @@ extern const HChar* VG_(strerror)(UWord errnum);
 static HChar* out_path = NULL;   /* expanded name, for out_pid */
 static HChar* tmp_path = NULL;
 static Int    out_pid  = -1;
+static Bool   out_special = False;   /* exists, not a regular file */
 
 static ULong  written_generation = (ULong)-1;
 static ULong  last_write_ms = 0;
 static ULong  last_write_cost_ms = 0;
+
+Bool mt_output_path_is_special(const HChar* path)
+{
+   struct vg_stat st;
+   HChar link[8];
+   SysRes sr;
+   /* /dev/stdout is a symlink to a regular file when stdout is redirected:
+      a rename would replace the link itself. Any symlink is written
+      through, in place, for the same reason. */
+   if (VG_(strncmp)(path, "/dev/", 5) == 0 || VG_(strncmp)(path, "/proc/", 6) == 0
+       || VG_(readlink)(path, link, sizeof link) >= 0)
+      return True;
+   sr = VG_(stat)(path, &st);
+   return !sr_isError(sr) && !VKI_S_ISREG(st.mode);
+}
 
 /* (Re)computes out_path and tmp_path for the current process. */
 static void set_paths(void)
@@ -58,21 +80,32 @@ static void set_paths(void)
    VG_(memcpy)(tmp_path, out_path, dir_len);
    VG_(snprintf)(tmp_path + dir_len, n - dir_len, ".%s.tmp.%d",
                  out_path + dir_len, pid);
+   out_special = mt_output_path_is_special(out_path);
 }
 
 void mt_output_post_clo_init(void)
 {
    SysRes sr;
+   struct vg_stat st;
    set_paths();
-   sr = VG_(open)(tmp_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
-                  VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+   /* A FIFO is not opened to check it: opening and closing it would end
+      its reader's input before the profile is written. */
+   if (out_special && !sr_isError(VG_(stat)(out_path, &st))
+       && VKI_S_ISFIFO(st.mode))
+      return;
+   if (out_special)
+      sr = VG_(open)(out_path, VKI_O_WRONLY, 0);
+   else
+      sr = VG_(open)(tmp_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                     VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
    if (sr_isError(sr)) {
       VG_(fmsg)("memtime: cannot write the output file %s: %s\n",
                 out_path, VG_(strerror)(sr_Err(sr)));
       VG_(exit)(1);
    }
    VG_(close)(sr_Res(sr));
-   VG_(unlink)(tmp_path);
+   if (!out_special)
+      VG_(unlink)(tmp_path);
 }
 
 void mt_output_write(void)
@@ -81,6 +114,16 @@ void mt_output_write(void)
    UInt t0 = VG_(read_millisecond_timer)();
 
    set_paths();
+   if (out_special) {
+      fp = VG_(XT_massif_open)(out_path, NULL, mt_args_for_desc,
+                               mt_time_unit_name());
+      if (fp == NULL)
+         return;
+      mt_snapshot_print_all(fp);
+      VG_(XT_massif_close)(fp);
+      written_generation = mt_snapshot_generation;
+      return;
+   }
    mt_children_before_write(out_path);
    /* The companion first: once the profile is renamed into place, its
       companion is at least as recent. */
@@ -108,7 +151,7 @@ void mt_output_write(void)
 void mt_output_maybe_flush(void)
 {
    ULong interval_ms;
-   if (clo_flush_interval_ms == 0)
+   if (clo_flush_interval_ms == 0 || out_special)
       return;
    /* Never spend more than about 5% of the run rewriting the file. */
    interval_ms = clo_flush_interval_ms;
@@ -131,7 +174,8 @@ void mt_output_maybe_flush(void)
 void mt_output_flush_before_block(void)
 {
    ULong interval_ms = 100;
-   if (clo_flush_interval_ms == 0 || written_generation == mt_snapshot_generation)
+   if (clo_flush_interval_ms == 0 || out_special
+       || written_generation == mt_snapshot_generation)
       return;
    if (interval_ms < 20 * last_write_cost_ms)
       interval_ms = 20 * last_write_cost_ms;

@@ -11,6 +11,10 @@
 /* Checks that the output file can be written; if not, says so in one line
    and exits with status 1, before the client runs. */
 void mt_output_post_clo_init(void);
+/* True if path exists and is not a regular file (/dev/null, a FIFO), is a
+   symlink, or is under /dev or /proc: such a name is written directly,
+   never replaced by a rename. */
+Bool mt_output_path_is_special(const HChar* path);
 /* Writes the profile now. */
 void mt_output_write(void);
 /* Writes the profile if it changed and the flush interval passed. */

@@ -22,7 +22,7 @@
 
 #include "chart_data.h"
 #include "chart_units.h"
-#include "png_file.h"
+#include "outfile.h"
 
 /* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
  * newlines as \\n, other control characters (never in a label, but a
@@ -165,7 +165,7 @@ static int check_opts(const vis_chart_opts *o, char *err, size_t errsz)
     return 0;
 }
 
-/* Writes the script to a temporary file beside path, then renames it. */
+/* Writes the script atomically (outfile.h). */
 static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
                              const char *path, const char *default_out,
                              char *err, size_t errsz)
@@ -175,35 +175,14 @@ static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
     mt_chart_data *d = mt_chart_data_new(p, o->top_n, err, errsz);
     if (!d)
         return -1;
-    char tmp[4096];
-    int fd = mt_tmp_beside(path, tmp, sizeof tmp, err, errsz);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (fd >= 0 && !f) {
-        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
-    }
-    if (!f) {
+    vis_outfile out;
+    if (vis_out_open(&out, path, "w", err, errsz) != 0) {
         mt_chart_data_free(d);
         return -1;
     }
-    write_script(f, p, d, o, default_out);
+    write_script(out.fp, p, d, o, default_out);
     mt_chart_data_free(d);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-        unlink(tmp);
-        return -1;
-    }
-    mode_t um = umask(0);
-    umask(um);
-    chmod(tmp, 0666 & ~um);
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errsz, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return vis_out_commit(&out, err, errsz);
 }
 
 int vis_chart_write_gnuplot(const vis_profile *p, const vis_chart_opts *o,
@@ -349,8 +328,12 @@ int vis_chart_render_gnuplot(const vis_profile *p, const vis_chart_opts *o,
     }
     /* Image and script both go to temporaries beside the image; only a
      * complete image is renamed into place. */
+    if (vis_out_is_special(image_path)) {
+        snprintf(err, errsz, "cannot write %s: gnuplot output must be a regular file", image_path);
+        return -1;
+    }
     char tmp_img[4096], tmp_gp[4096 + 8];
-    int fd = mt_tmp_beside(image_path, tmp_img, sizeof tmp_img, err, errsz);
+    int fd = vis_tmp_beside(image_path, tmp_img, sizeof tmp_img, err, errsz);
     if (fd < 0)
         return -1;
     close(fd);
@@ -363,15 +346,8 @@ int vis_chart_render_gnuplot(const vis_profile *p, const vis_chart_opts *o,
         snprintf(err, errsz, "gnuplot wrote nothing to %s", image_path);
         rc = -1;
     }
-    if (rc == 0) {
-        mode_t um = umask(0);
-        umask(um);
-        chmod(tmp_img, 0666 & ~um);
-        if (rename(tmp_img, image_path) != 0) {
-            snprintf(err, errsz, "cannot write %s: %s", image_path, strerror(errno));
-            rc = -1;
-        }
-    }
+    if (rc == 0)
+        rc = vis_tmp_install(tmp_img, image_path, err, errsz);
     unlink(tmp_gp);
     if (rc)
         unlink(tmp_img);

@@ -15,6 +15,7 @@
 #include "chart.h"
 #include "companion.h"
 #include "massif.h"
+#include "outfile.h"
 #include "profile.h"
 #include "report.h"
 
@@ -197,9 +198,9 @@ static void parse_args(options *o, int argc, char **argv)
         } else if (!strcmp(name, "top")) {
             o->chart.top_n = o->rep.top_n = (int)int_arg(name, val, 1, 50);
         } else if (!strcmp(name, "width")) {
-            o->chart.width = (int)int_arg(name, val, 320, 16384);
+            o->chart.width = (int)int_arg(name, val, 320, 8000);
         } else if (!strcmp(name, "height")) {
-            o->chart.height = (int)int_arg(name, val, 240, 16384);
+            o->chart.height = (int)int_arg(name, val, 240, 8000);
         }
     }
     if (!o->input)
@@ -228,31 +229,15 @@ static int write_report(FILE *out, const vis_profile *p, const options *o,
 static void report_to_file(const char *path, const vis_profile *p, const options *o)
 {
     char err[1024];
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp)
-        die(EXIT_DATA, "out of memory");
-    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        die(EXIT_DATA, "%s: cannot create: %s", path, strerror(errno));
-    FILE *out = fdopen(fd, "w");
-    if (!out) {
-        unlink(tmp);
-        die(EXIT_DATA, "%s: cannot create: %s", path, strerror(errno));
+    vis_outfile out;
+    if (vis_out_open(&out, path, "w", err, sizeof err) != 0)
+        die(EXIT_DATA, "%s", err);
+    if (write_report(out.fp, p, o, err, sizeof err) != 0) {
+        vis_out_abort(&out);
+        die(EXIT_DATA, "%s", err);
     }
-    int rc = write_report(out, p, o, err, sizeof err);
-    int werr = ferror(out);
-    int cerr = fclose(out);
-    if (rc != 0 || werr || cerr != 0 || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        free(tmp);
-        if (rc != 0)
-            die(EXIT_DATA, "%s", err);
-        die(EXIT_DATA, "%s: cannot write: %s", path, strerror(e ? e : EIO));
-    }
-    free(tmp);
+    if (vis_out_commit(&out, err, sizeof err) != 0)
+        die(EXIT_DATA, "%s", err);
 }
 
 /* ------------------------------------------------------------------ chart */
