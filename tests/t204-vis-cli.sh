@@ -49,7 +49,7 @@ is_file report.txt stdout.txt "--report FILE: the same text as stdout"
 is "$(ls -A | grep -c tmp)" 0 "--report FILE: no temporary file left"
 check "--report FILE: nothing on stdout" test ! -s out.txt
 vis p.out --report nodir/report.txt 2>err.txt
-is "$?:$(cat err.txt)" "1:memtime-vis: nodir/report.txt: cannot create: No such file or directory" "--report into a missing directory: exit 1, one line"
+is "$?:$(cat err.txt)" "1:memtime-vis: cannot create nodir/report.txt: No such file or directory" "--report into a missing directory: exit 1, one line"
 
 TMPDIR="$T/nonexistent" vis p.out >out.txt 2>err.txt
 is "$?:$(cat err.txt)" "1:memtime-vis: cannot create a temporary file for the report in $T/nonexistent: No such file or directory" "unusable TMPDIR: exit 1, one line"

@@ -62,10 +62,11 @@ check "missing directory: the message names the file" test $? = 0
 touch "$T/afile"
 vis "$FIX" -o "$T/afile/x.png" 2>/dev/null
 check "a file as the directory: non-zero exit" test $? -ne 0
-# A bad size leaves an existing file untouched and no temporary.
+# A bad size is a usage error (exit 2), checked before anything is written:
+# an existing file stays untouched and no temporary is left.
 printf 'old' >"$T/out/keep.png"
 vis "$FIX" -o "$T/out/keep.png" --width 9000 2>"$T/err"
 rc=$?
-is "$rc:$(cat "$T/out/keep.png")" "1:old" "bad size: exit 1, the old file untouched"
+is "$rc:$(cat "$T/out/keep.png")" "2:old" "bad size: usage error (exit 2), the old file untouched"
 is "$(leftovers "$T/out")" 0 "no temporaries left after errors"
 finish
