@@ -36,7 +36,7 @@ static const char usage_text[] =
     "      --threshold=P     ms_print tree threshold in percent, 0..100 [1.0]\n"
     "      --x=N, --y=N      ms_print graph columns, rows, 4..1000 [72, 20]\n"
     "      --top=N           allocation sites shown separately, 1..50 [8]\n"
-    "      --width=N, --height=N  chart size in pixels [1600x900]\n"
+    "      --width=N, --height=N  chart size in pixels, 320..8000 x 240..8000 [1600x900]\n"
     "      --companion=FILE  memtime companion file [FILE.memtime if present]\n"
     "      --no-companion    do not read a companion file\n"
     "  -h, --help            show this help\n"
