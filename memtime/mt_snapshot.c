@@ -281,13 +281,18 @@ static Bool sample_is_detailed(void)
                            || mt_heap_extra_szB != extra_szB_at_last_detailed));
 }
 
+/* True when a clock-driven sample is due (ms only, --sample-interval). */
+static Bool sample_due(void)
+{
+   return started && clo_time_unit == TimeMS && clo_sample_interval_ms != 0
+          && mt_time_wall_ms() - wall_ms_of_last_snapshot
+             >= (ULong)clo_sample_interval_ms;
+}
+
 void mt_snapshot_sample(void)
 {
    Time now;
-   if (!started || clo_time_unit != TimeMS || clo_sample_interval_ms == 0)
-      return;
-   if (mt_time_wall_ms() - wall_ms_of_last_snapshot
-       < (ULong)clo_sample_interval_ms)
+   if (!sample_due())
       return;
    refresh_stacks();
    now = mt_time_now();
@@ -311,10 +316,7 @@ void mt_snapshot_before_block(void)
 
 void mt_snapshot_catch_up(void)
 {
-   if (!started || clo_time_unit != TimeMS || clo_sample_interval_ms == 0)
-      return;
-   if (mt_time_wall_ms() - wall_ms_of_last_snapshot
-       < (ULong)clo_sample_interval_ms)
+   if (!sample_due())
       return;
    refresh_stacks();
    take_snapshot(MtNormal, mt_time_now(), sample_is_detailed());

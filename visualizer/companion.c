@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "companion.h"
+#include "massif.h"
 
 /* A hostile file could name endless thread ids, each costing a slot per
  * snapshot; real programs stay far below this. */
@@ -41,23 +42,6 @@ static int cfail(cctx *c, const char *fmt, ...)
     return -1;
 }
 
-static int num(const char **s, uint64_t *out)
-{
-    const char *p = *s;
-    uint64_t v = 0;
-    if (*p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return -1;
-        v = v * 10 + d;
-    }
-    *s = p;
-    *out = v;
-    return 0;
-}
-
 /* "key=<n>" at *s, then a blank or the end. */
 static int key_num(const char **s, const char *key, uint64_t *out)
 {
@@ -66,7 +50,7 @@ static int key_num(const char **s, const char *key, uint64_t *out)
     if (strncmp(p, key, kl) != 0 || p[kl] != '=')
         return -1;
     p += kl + 1;
-    if (num(&p, out) != 0 || (*p != '\0' && *p != ' ' && *p != '\t'))
+    if (vis_parse_u64(&p, out) != 0 || (*p != '\0' && *p != ' ' && *p != '\t'))
         return -1;
     while (*p == ' ' || *p == '\t')
         p++;
@@ -168,7 +152,7 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         const char *pairs = v;
         while (*v) {
             uint64_t tid, b;
-            if (num(&v, &tid) != 0 || *v++ != '=' || num(&v, &b) != 0 ||
+            if (vis_parse_u64(&v, &tid) != 0 || *v++ != '=' || vis_parse_u64(&v, &b) != 0 ||
                 (*v != '\0' && *v != ' ' && *v != '\t'))
                 return cfail(c, "'<tid>=<bytes>' pairs after 'stacks: snapshot=<n> time=<n>'");
             v += strspn(v, " \t");
@@ -177,9 +161,9 @@ static int do_line(vis_profile *p, char *line, cctx *c)
             return 0;
         for (v = pairs; *v; v += strspn(v, " \t")) {
             uint64_t tid, b;
-            num(&v, &tid);
+            vis_parse_u64(&v, &tid);
             v++;
-            num(&v, &b);
+            vis_parse_u64(&v, &b);
             vis_thread_stack *th = thread_get(p, tid, c);
             if (!th)
                 return -1;

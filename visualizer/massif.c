@@ -226,8 +226,7 @@ static int rd_fail(reader *r, const char *fmt, ...)
     return r->partial ? RD_CUT : RD_ERR;
 }
 
-/* Parses a decimal number at *s, advancing it; 0 or -1 on none/overflow. */
-static int parse_u64(const char **s, uint64_t *out)
+int vis_parse_u64(const char **s, uint64_t *out)
 {
     const char *p = *s;
     uint64_t v = 0;
@@ -260,7 +259,7 @@ static int rd_key_num(reader *r, const char *key, uint64_t *out)
     size_t kl = strlen(key);
     if (rc == 1 && strncmp(r->line, key, kl) == 0 && r->line[kl] == '=') {
         const char *s = r->line + kl + 1;
-        if (parse_u64(&s, out) == 0 && *skip_blanks(s) == '\0')
+        if (vis_parse_u64(&s, out) == 0 && *skip_blanks(s) == '\0')
             return RD_OK;
     }
     return rd_fail(r, "'%s=<number>'", key);
@@ -286,7 +285,7 @@ static int rd_snapshot_header(reader *r, size_t expect_index, uint64_t min_time,
 {
     const char *v = r->line;
     uint64_t idx;
-    if (strncmp(v, "snapshot=", 9) != 0 || (v += 9, parse_u64(&v, &idx) != 0) ||
+    if (strncmp(v, "snapshot=", 9) != 0 || (v += 9, vis_parse_u64(&v, &idx) != 0) ||
         *skip_blanks(v) != '\0' || idx != expect_index)
         return rd_fail(r, "'snapshot=%zu'", expect_index);
     s->index = (unsigned)idx;
@@ -349,8 +348,8 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
             ind++;
         uint64_t n_kids, bytes;
         s += ind;
-        if (ind != depth || *s++ != 'n' || parse_u64(&s, &n_kids) != 0 ||
-            *s++ != ':' || *s++ != ' ' || parse_u64(&s, &bytes) != 0 ||
+        if (ind != depth || *s++ != 'n' || vis_parse_u64(&s, &n_kids) != 0 ||
+            *s++ != ':' || *s++ != ' ' || vis_parse_u64(&s, &bytes) != 0 ||
             (*s != '\0' && *s != ' '))
             return rd_fail(r, "a tree node 'n<children>: <bytes> <label>' "
                            "indented by %u space%s", depth, depth == 1 ? "" : "s");

@@ -26,6 +26,11 @@
  * quadratic or the tree recursion deep. */
 #define VIS_MAX_TREE_DEPTH 4096
 
+/* Parses a decimal number at *s (no sign, no blanks), advancing *s past it.
+ * Returns 0, or -1 if there is no digit or the value overflows 64 bits.
+ * Shared with the companion reader so both files read numbers alike. */
+int vis_parse_u64(const char **s, uint64_t *out);
+
 /* Called for each node of a tree in preorder. depth 0 is the root. label is
  * the text after "nK: <bytes> " and is only valid during the call. Return 0 to
  * go on, a positive value to stop the walk. */
