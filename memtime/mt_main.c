@@ -86,28 +86,8 @@ static void on_start_client_code(ThreadId tid, ULong blocks_dispatched)
    }
 }
 
-/* System calls that can block for long: nothing runs meanwhile, so the
-   blocks count stands still and the clock must be read when they
-   return. */
-static Bool may_block(UInt sysno)
-{
-   switch (sysno) {
-   case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_select:
-   case __NR_pselect6: case __NR_poll: case __NR_ppoll:
-   case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_wait4:
-   case __NR_waitid: case __NR_pause: case __NR_rt_sigsuspend:
-   case __NR_rt_sigtimedwait: case __NR_accept: case __NR_accept4:
-   case __NR_read: case __NR_recvfrom: case __NR_recvmsg:
-   case __NR_futex:
-      return True;
-   default:
-      return False;
-   }
-}
-
-/* Waits that usually last (sleeps, event loops, child waits). read and
-   futex are left out: they are frequent and mostly return at once, and
-   while another thread runs the client-code hook keeps the clock going. */
+/* Waits that usually last (sleeps, event loops, child waits): before them
+   memtime takes a snapshot and brings the file up to date. */
 static Bool waits_long(UInt sysno)
 {
    switch (sysno) {
@@ -119,6 +99,22 @@ static Bool waits_long(UInt sysno)
       return True;
    default:
       return False;
+   }
+}
+
+/* System calls that can block for long: nothing runs meanwhile, so the
+   blocks count stands still and the clock must be read when they return.
+   read, recv, accept and futex also block, but are frequent and mostly
+   return at once, and while another thread runs the client-code hook keeps
+   the clock going: they get only the cheap after-call read. */
+static Bool may_block(UInt sysno)
+{
+   switch (sysno) {
+   case __NR_accept: case __NR_accept4: case __NR_read:
+   case __NR_recvfrom: case __NR_recvmsg: case __NR_futex:
+      return True;
+   default:
+      return waits_long(sysno);
    }
 }
 
