@@ -32,13 +32,10 @@ static int cfail(cctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    char shown[64];
-    size_t k = 0;
-    for (const char *s = c->line; *s && k < 60; s++)
-        shown[k++] = ((unsigned char)*s < 0x20) ? '?' : *s;
-    shown[k] = '\0';
-    snprintf(c->err, c->errsz, "%s:%zu: expected %s, found '%s%s'", c->path,
-             c->lineno, what, shown, strlen(c->line) > 60 ? "..." : "");
+    char shown[VIS_SHOWN_MAX];
+    vis_show_line(c->line, strlen(c->line), shown);
+    snprintf(c->err, c->errsz, "%s:%zu: expected %s, found '%s'", c->path,
+             c->lineno, what, shown);
     return -1;
 }
 

@@ -212,18 +212,24 @@ static int rd_fail(reader *r, const char *fmt, ...)
                  r->path, r->lineno + 1, what);
         return RD_CUT;
     }
-    /* Show at most 60 characters, control characters as '?'. */
-    char shown[64];
-    size_t k = 0;
-    for (size_t i = 0; i < r->len && k < 60; i++) {
-        unsigned char c = (unsigned char)r->line[i];
-        shown[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-    }
-    shown[k] = '\0';
-    snprintf(r->err, r->errsz, "%s:%zu: expected %s, found '%s%s'%s", r->path,
-             r->lineno, what, shown, r->len > 60 ? "..." : "",
+    char shown[VIS_SHOWN_MAX];
+    vis_show_line(r->line, r->len, shown);
+    snprintf(r->err, r->errsz, "%s:%zu: expected %s, found '%s'%s", r->path,
+             r->lineno, what, shown,
              r->partial ? " unfinished at the end of the file" : "");
     return r->partial ? RD_CUT : RD_ERR;
+}
+
+void vis_show_line(const char *line, size_t len, char out[VIS_SHOWN_MAX])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k < 60; i++) {
+        unsigned char c = (unsigned char)line[i];
+        out[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    if (len > 60)
+        out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    out[k] = '\0';
 }
 
 int vis_parse_u64(const char **s, uint64_t *out)

@@ -26,6 +26,11 @@
  * quadratic or the tree recursion deep. */
 #define VIS_MAX_TREE_DEPTH 4096
 
+/* Renders a line for an error message: at most 60 characters, control
+ * characters as '?', "..." after a longer line. out holds VIS_SHOWN_MAX. */
+#define VIS_SHOWN_MAX 64
+void vis_show_line(const char *line, size_t len, char out[VIS_SHOWN_MAX]);
+
 /* Parses a decimal number at *s (no sign, no blanks), advancing *s past it.
  * Returns 0, or -1 if there is no digit or the value overflows 64 bits.
  * Shared with the companion reader so both files read numbers alike. */
