@@ -148,39 +148,38 @@ void mt_output_write(void)
    last_write_ms = mt_time_wall_ms();
 }
 
-void mt_output_maybe_flush(void)
+/* True when periodic writes are on and at least min_interval_ms (or 20
+   times the last write's cost: never more than about 5% of the run spent
+   rewriting) passed since the last write. The first write is never
+   delayed: the profile is small then, and from there on a SIGKILL (even
+   one during a later, bigger rewrite) always finds a complete profile
+   under the real name. */
+static Bool write_due(ULong min_interval_ms)
 {
-   ULong interval_ms;
+   ULong interval_ms = min_interval_ms;
    if (clo_flush_interval_ms == 0 || out_special)
-      return;
-   /* Never spend more than about 5% of the run rewriting the file. */
-   interval_ms = clo_flush_interval_ms;
+      return False;
    if (interval_ms < 20 * last_write_cost_ms)
       interval_ms = 20 * last_write_cost_ms;
-   if (written_generation != (ULong)-1
-       && mt_time_wall_ms() - last_write_ms < interval_ms)
+   return written_generation == (ULong)-1
+          || mt_time_wall_ms() - last_write_ms >= interval_ms;
+}
+
+void mt_output_maybe_flush(void)
+{
+   if (!write_due(clo_flush_interval_ms))
       return;
    /* With the ms clock time passes even when nothing is allocated: end
       the profile now, not at the last snapshot (see mt_snapshot.h). */
    mt_snapshot_catch_up();
    if (written_generation == mt_snapshot_generation)
       return;
-   /* The first write is not delayed: the profile is small then, and from
-      there on a SIGKILL (even one during a later, bigger rewrite) always
-      finds a complete profile under the real name. */
    mt_output_write();
 }
 
 void mt_output_flush_before_block(void)
 {
-   ULong interval_ms = 100;
-   if (clo_flush_interval_ms == 0 || out_special
-       || written_generation == mt_snapshot_generation)
-      return;
-   if (interval_ms < 20 * last_write_cost_ms)
-      interval_ms = 20 * last_write_cost_ms;
-   if (written_generation != (ULong)-1
-       && mt_time_wall_ms() - last_write_ms < interval_ms)
+   if (written_generation == mt_snapshot_generation || !write_due(100))
       return;
    mt_output_write();
 }
