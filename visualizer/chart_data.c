@@ -166,18 +166,12 @@ static long location_start(const char *s)
 
 char *mt_site_short_label(const char *raw, size_t max_fn_chars)
 {
-    /* Address prefix "0x1234AB: ". */
-    const char *rest = raw, *addr = NULL;
+    /* Address prefix "0x1234AB: ", kept aside for sites with no name. */
+    const char *rest = vis_site_name(raw), *addr = NULL;
     size_t addr_len = 0;
-    if (raw[0] == '0' && raw[1] == 'x') {
-        const char *c = raw + 2;
-        while ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f') || (*c >= 'A' && *c <= 'F'))
-            c++;
-        if (c > raw + 2 && c[0] == ':' && c[1] == ' ') {
-            addr = raw;
-            addr_len = (size_t)(c - raw);
-            rest = c + 2;
-        }
+    if (rest != raw) {
+        addr = raw;
+        addr_len = (size_t)(rest - raw) - 2;
     }
     size_t rest_len = strlen(rest);
     char *fn = malloc(rest_len + 1);

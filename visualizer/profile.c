@@ -173,3 +173,16 @@ void vis_profile_free(vis_profile *p)
     free(p->truncated_msg);
     free(p);
 }
+
+const char *vis_site_name(const char *label)
+{
+    /* "0x4005E4: fn (file.c:12)" -> "fn (file.c:12)" */
+    if (label[0] == '0' && label[1] == 'x') {
+        const char *s = label + 2;
+        while ((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'F') || (*s >= 'a' && *s <= 'f'))
+            s++;
+        if (s > label + 2 && s[0] == ':' && s[1] == ' ')
+            return s + 2;
+    }
+    return label;
+}

@@ -105,6 +105,10 @@ vis_snapshot *vis_profile_add_snapshot(vis_profile *p);
 /* Sets peak, peak_marked and n_detailed from the snapshots. */
 void vis_profile_finish(vis_profile *p);
 
+/* A site's label without its "0x1234ABCD: " address prefix (a pointer into
+ * label; label itself if it has none). Shared by the report and the chart. */
+const char *vis_site_name(const char *label);
+
 /* Frees everything the profile owns, including the profile itself. NULL ok. */
 void vis_profile_free(vis_profile *p);
 /* Frees a tree made by the parser: the root (allocated alone) and all below. NULL ok. */

@@ -95,19 +95,6 @@ char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
     return buf;
 }
 
-const char *vis_site_name(const char *label)
-{
-    /* "0x4005E4: fn (file.c:12)" -> "fn (file.c:12)" */
-    if (label[0] == '0' && label[1] == 'x') {
-        const char *s = label + 2;
-        while ((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'F') || (*s >= 'a' && *s <= 'f'))
-            s++;
-        if (s > label + 2 && s[0] == ':' && s[1] == ' ')
-            return s + 2;
-    }
-    return label;
-}
-
 static const char *unit_name(vis_unit u)
 {
     switch (u) {

@@ -44,7 +44,5 @@ int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *
  * "12.3 MiB" (allocated). buf gets at most n bytes. */
 char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes);
 char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t);
-/* A site's label without its "0x1234ABCD: " address. */
-const char *vis_site_name(const char *label);
 
 #endif
