@@ -18,6 +18,7 @@
 #include "mt_options.h"
 #include "mt_stacks.h"
 #include "mt_companion.h"
+#include "mt_output.h"
 
 /*------------------------------------------------------------*/
 /*--- Marks                                                ---*/
@@ -131,12 +132,8 @@ MtCompanion* mt_companion_open(const HChar* profile_path, const HChar* time_unit
 
    c = VG_(malloc)("mt.companion", sizeof *c);
    c->path = path;
-   /* "<dir>/.<base>.memtime.tmp.<pid>", like the profile's own temporary:
-      hidden from globs of the profile's name, private to this process. */
-   c->tmp_path = VG_(malloc)("mt.companion.tmp", len + 64);
-   VG_(memcpy)(c->tmp_path, profile_path, base - profile_path);
-   VG_(sprintf)(c->tmp_path + (base - profile_path), ".%s.memtime.tmp.%d",
-                base, VG_(getpid)());
+   /* "<dir>/.<base>.memtime.tmp.<pid>", like the profile's own temporary. */
+   c->tmp_path = mt_output_tmp_name(path);
    c->used = 0;
    c->failed = False;
    sr = VG_(open)(c->tmp_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,

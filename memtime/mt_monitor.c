@@ -44,20 +44,6 @@ MT_MONITOR_DEFAULT_FILE ")\n"
 /*--- Writing a profile to a file of the user's choice      ---*/
 /*------------------------------------------------------------*/
 
-/* "<dir>/.<base>.tmp.<pid>": the same scheme as the profile's own
-   temporary (mt_output.c), hidden from globs of the name. */
-static HChar* tmp_name_for(const HChar* path)
-{
-   const HChar* slash = VG_(strrchr)(path, '/');
-   SizeT dir_len = slash ? (SizeT)(slash - path) + 1 : 0;
-   SizeT n = VG_(strlen)(path) + 32;
-   HChar* tmp = VG_(malloc)("mt.monitor.tmp", n);
-   VG_(memcpy)(tmp, path, dir_len);
-   VG_(snprintf)(tmp + dir_len, n - dir_len, ".%s.tmp.%d",
-                 path + dir_len, VG_(getpid)());
-   return tmp;
-}
-
 /* One snapshot of the live totals (and tree if detailed), numbered 0, as
    the only snapshot of a file. Not added to the profile's list. */
 static void print_current(MsFile* fp, Bool detailed)
@@ -105,7 +91,7 @@ static void write_file(const HChar* path, WhatToWrite what)
       VG_(gdb_printf)("memtime: wrote %s\n", path);
       return;
    }
-   tmp = tmp_name_for(path);
+   tmp = mt_output_tmp_name(path);
    companion = VG_(malloc)("mt.monitor.companion",
                            VG_(strlen)(path) + sizeof ".memtime");
    VG_(sprintf)(companion, "%s.memtime", path);

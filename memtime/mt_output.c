@@ -58,12 +58,22 @@ Bool mt_output_path_is_special(const HChar* path)
    return !sr_isError(sr) && !VKI_S_ISREG(st.mode);
 }
 
+HChar* mt_output_tmp_name(const HChar* path)
+{
+   const HChar* slash = VG_(strrchr)(path, '/');
+   SizeT dir_len = slash ? (SizeT)(slash - path) + 1 : 0;
+   SizeT n = VG_(strlen)(path) + 32;
+   HChar* tmp = VG_(malloc)("mt.output.tmp", n);
+   VG_(memcpy)(tmp, path, dir_len);
+   VG_(snprintf)(tmp + dir_len, n - dir_len, ".%s.tmp.%d",
+                 path + dir_len, VG_(getpid)());
+   return tmp;
+}
+
 /* (Re)computes out_path and tmp_path for the current process. */
 static void set_paths(void)
 {
    Int pid = VG_(getpid)();
-   const HChar* slash;
-   SizeT dir_len, n;
 
    if (out_path != NULL && pid == out_pid)
       return;
@@ -72,14 +82,7 @@ static void set_paths(void)
    out_pid  = pid;
    out_path = VG_(expand_file_name)("--memtime-out-file", clo_out_file);
 
-   /* expand_file_name makes relative names absolute (start-up dir). */
-   slash = VG_(strrchr)(out_path, '/');
-   dir_len = slash ? (SizeT)(slash - out_path) + 1 : 0;
-   n = VG_(strlen)(out_path) + 32;
-   tmp_path = VG_(malloc)("mt.output.tmp", n);
-   VG_(memcpy)(tmp_path, out_path, dir_len);
-   VG_(snprintf)(tmp_path + dir_len, n - dir_len, ".%s.tmp.%d",
-                 out_path + dir_len, pid);
+   tmp_path = mt_output_tmp_name(out_path);
    out_special = mt_output_path_is_special(out_path);
 }
 

@@ -15,6 +15,10 @@ void mt_output_post_clo_init(void);
    symlink, or is under /dev or /proc: such a name is written directly,
    never replaced by a rename. */
 Bool mt_output_path_is_special(const HChar* path);
+/* The temporary a file is written to before it is renamed to path:
+   "<dir>/.<base>.tmp.<pid>", hidden from globs of the file's name and
+   private to this process. Free with VG_(free). */
+HChar* mt_output_tmp_name(const HChar* path);
 /* Writes the profile now. */
 void mt_output_write(void);
 /* Writes the profile if it changed and the flush interval passed. */
