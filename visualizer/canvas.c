@@ -6,16 +6,16 @@
 #include <math.h>
 #include <stdlib.h>
 
-struct mt_canvas {
+struct vis_canvas {
     int w, h;
     uint8_t *px;            /* w*h*3 bytes */
 };
 
-mt_canvas *mt_canvas_new(int width_px, int height_px, mt_rgb bg)
+vis_canvas *vis_canvas_new(int width_px, int height_px, vis_rgb bg)
 {
     if (width_px <= 0 || height_px <= 0)
         return NULL;
-    mt_canvas *c = malloc(sizeof *c);
+    vis_canvas *c = malloc(sizeof *c);
     if (!c)
         return NULL;
     c->w = width_px;
@@ -25,11 +25,11 @@ mt_canvas *mt_canvas_new(int width_px, int height_px, mt_rgb bg)
         free(c);
         return NULL;
     }
-    mt_canvas_fill(c, 0, 0, width_px, height_px, bg, 255);
+    vis_canvas_fill(c, 0, 0, width_px, height_px, bg, 255);
     return c;
 }
 
-void mt_canvas_free(mt_canvas *c)
+void vis_canvas_free(vis_canvas *c)
 {
     if (!c)
         return;
@@ -37,19 +37,19 @@ void mt_canvas_free(mt_canvas *c)
     free(c);
 }
 
-int mt_canvas_width(const mt_canvas *c) { return c->w; }
-int mt_canvas_height(const mt_canvas *c) { return c->h; }
-const uint8_t *mt_canvas_pixels(const mt_canvas *c) { return c->px; }
+int vis_canvas_width(const vis_canvas *c) { return c->w; }
+int vis_canvas_height(const vis_canvas *c) { return c->h; }
+const uint8_t *vis_canvas_pixels(const vis_canvas *c) { return c->px; }
 
-mt_rgb mt_canvas_get(const mt_canvas *c, int x, int y)
+vis_rgb vis_canvas_get(const vis_canvas *c, int x, int y)
 {
     if (x < 0 || y < 0 || x >= c->w || y >= c->h)
         return 0;
     const uint8_t *p = c->px + ((size_t)y * c->w + x) * 3;
-    return (mt_rgb)p[0] << 16 | (mt_rgb)p[1] << 8 | p[2];
+    return (vis_rgb)p[0] << 16 | (vis_rgb)p[1] << 8 | p[2];
 }
 
-static inline void blend_px(uint8_t *p, mt_rgb colour, unsigned alpha)
+static inline void blend_px(uint8_t *p, vis_rgb colour, unsigned alpha)
 {
     unsigned r = colour >> 16 & 255, g = colour >> 8 & 255, b = colour & 255;
     if (alpha >= 255) {
@@ -63,15 +63,15 @@ static inline void blend_px(uint8_t *p, mt_rgb colour, unsigned alpha)
     p[2] = (uint8_t)((b * alpha + p[2] * na + 127) / 255);
 }
 
-void mt_canvas_blend(mt_canvas *c, int x, int y, mt_rgb colour, unsigned alpha)
+void vis_canvas_blend(vis_canvas *c, int x, int y, vis_rgb colour, unsigned alpha)
 {
     if (x < 0 || y < 0 || x >= c->w || y >= c->h || alpha == 0)
         return;
     blend_px(c->px + ((size_t)y * c->w + x) * 3, colour, alpha);
 }
 
-void mt_canvas_fill(mt_canvas *c, int x0, int y0, int x1, int y1,
-                    mt_rgb colour, unsigned alpha)
+void vis_canvas_fill(vis_canvas *c, int x0, int y0, int x1, int y1,
+                    vis_rgb colour, unsigned alpha)
 {
     if (x0 < 0) x0 = 0;
     if (y0 < 0) y0 = 0;
@@ -86,49 +86,49 @@ void mt_canvas_fill(mt_canvas *c, int x0, int y0, int x1, int y1,
     }
 }
 
-void mt_canvas_hline(mt_canvas *c, int x0, int x1, int y, int thick_px,
-                     mt_rgb colour, unsigned alpha)
+void vis_canvas_hline(vis_canvas *c, int x0, int x1, int y, int thick_px,
+                     vis_rgb colour, unsigned alpha)
 {
     if (x1 < x0) { int t = x0; x0 = x1; x1 = t; }
     int top = y - (thick_px - 1) / 2;
-    mt_canvas_fill(c, x0, top, x1 + 1, top + thick_px, colour, alpha);
+    vis_canvas_fill(c, x0, top, x1 + 1, top + thick_px, colour, alpha);
 }
 
-void mt_canvas_vline(mt_canvas *c, int x, int y0, int y1, int thick_px,
-                     mt_rgb colour, unsigned alpha)
+void vis_canvas_vline(vis_canvas *c, int x, int y0, int y1, int thick_px,
+                     vis_rgb colour, unsigned alpha)
 {
     if (y1 < y0) { int t = y0; y0 = y1; y1 = t; }
     int left = x - (thick_px - 1) / 2;
-    mt_canvas_fill(c, left, y0, left + thick_px, y1 + 1, colour, alpha);
+    vis_canvas_fill(c, left, y0, left + thick_px, y1 + 1, colour, alpha);
 }
 
-void mt_canvas_vdash(mt_canvas *c, int x, int y0, int y1, int thick_px,
-                     int dash_px, int gap_px, mt_rgb colour, unsigned alpha)
+void vis_canvas_vdash(vis_canvas *c, int x, int y0, int y1, int thick_px,
+                     int dash_px, int gap_px, vis_rgb colour, unsigned alpha)
 {
     if (y1 < y0) { int t = y0; y0 = y1; y1 = t; }
     if (dash_px < 1) dash_px = 1;
     if (gap_px < 0) gap_px = 0;
     for (int y = y0; y <= y1; y += dash_px + gap_px) {
         int e = y + dash_px - 1;
-        mt_canvas_vline(c, x, y, e < y1 ? e : y1, thick_px, colour, alpha);
+        vis_canvas_vline(c, x, y, e < y1 ? e : y1, thick_px, colour, alpha);
     }
 }
 
-void mt_canvas_frame(mt_canvas *c, int x0, int y0, int x1, int y1,
-                     mt_rgb colour, unsigned alpha)
+void vis_canvas_frame(vis_canvas *c, int x0, int y0, int x1, int y1,
+                     vis_rgb colour, unsigned alpha)
 {
     if (x1 <= x0 || y1 <= y0)
         return;
-    mt_canvas_hline(c, x0, x1 - 1, y0, 1, colour, alpha);
-    mt_canvas_hline(c, x0, x1 - 1, y1 - 1, 1, colour, alpha);
+    vis_canvas_hline(c, x0, x1 - 1, y0, 1, colour, alpha);
+    vis_canvas_hline(c, x0, x1 - 1, y1 - 1, 1, colour, alpha);
     if (y1 - y0 > 2) {
-        mt_canvas_vline(c, x0, y0 + 1, y1 - 2, 1, colour, alpha);
-        mt_canvas_vline(c, x1 - 1, y0 + 1, y1 - 2, 1, colour, alpha);
+        vis_canvas_vline(c, x0, y0 + 1, y1 - 2, 1, colour, alpha);
+        vis_canvas_vline(c, x1 - 1, y0 + 1, y1 - 2, 1, colour, alpha);
     }
 }
 
-void mt_canvas_disc(mt_canvas *c, double cx, double cy, double r,
-                    mt_rgb colour, unsigned alpha)
+void vis_canvas_disc(vis_canvas *c, double cx, double cy, double r,
+                    vis_rgb colour, unsigned alpha)
 {
     /* Coverage from 4x4 supersampling per pixel: cheap for marker-sized discs. */
     int x0 = (int)floor(cx - r - 1), x1 = (int)ceil(cx + r + 1);
@@ -143,6 +143,6 @@ void mt_canvas_disc(mt_canvas *c, double cx, double cy, double r,
                     hits += dx * dx + dy * dy <= r * r;
                 }
             if (hits)
-                mt_canvas_blend(c, x, y, colour, alpha * hits / 16);
+                vis_canvas_blend(c, x, y, colour, alpha * hits / 16);
         }
 }

@@ -8,41 +8,41 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mt_canvas mt_canvas;
+typedef struct vis_canvas vis_canvas;
 
 /* Colours are 0xRRGGBB; alpha is 0..255 (255 = opaque). */
-typedef uint32_t mt_rgb;
+typedef uint32_t vis_rgb;
 
 /* Returns a canvas filled with bg, or NULL if out of memory. Sizes must be
  * positive (the caller checks user input). */
-mt_canvas *mt_canvas_new(int width_px, int height_px, mt_rgb bg);
-void mt_canvas_free(mt_canvas *c);
+vis_canvas *vis_canvas_new(int width_px, int height_px, vis_rgb bg);
+void vis_canvas_free(vis_canvas *c);
 
-int mt_canvas_width(const mt_canvas *c);
-int mt_canvas_height(const mt_canvas *c);
+int vis_canvas_width(const vis_canvas *c);
+int vis_canvas_height(const vis_canvas *c);
 /* Row-major RGB bytes, 3 per pixel, no padding; owned by the canvas. */
-const uint8_t *mt_canvas_pixels(const mt_canvas *c);
-mt_rgb mt_canvas_get(const mt_canvas *c, int x, int y);
+const uint8_t *vis_canvas_pixels(const vis_canvas *c);
+vis_rgb vis_canvas_get(const vis_canvas *c, int x, int y);
 
 /* Blends colour over one pixel with alpha 0..255. */
-void mt_canvas_blend(mt_canvas *c, int x, int y, mt_rgb colour, unsigned alpha);
+void vis_canvas_blend(vis_canvas *c, int x, int y, vis_rgb colour, unsigned alpha);
 /* Fills the half-open rectangle [x0,x1) x [y0,y1). */
-void mt_canvas_fill(mt_canvas *c, int x0, int y0, int x1, int y1,
-                    mt_rgb colour, unsigned alpha);
+void vis_canvas_fill(vis_canvas *c, int x0, int y0, int x1, int y1,
+                    vis_rgb colour, unsigned alpha);
 /* Lines of the given thickness (px), centred on x (vertical) or y (horizontal),
  * covering [a0,a1] inclusive along their length. */
-void mt_canvas_hline(mt_canvas *c, int x0, int x1, int y, int thick_px,
-                     mt_rgb colour, unsigned alpha);
-void mt_canvas_vline(mt_canvas *c, int x, int y0, int y1, int thick_px,
-                     mt_rgb colour, unsigned alpha);
+void vis_canvas_hline(vis_canvas *c, int x0, int x1, int y, int thick_px,
+                     vis_rgb colour, unsigned alpha);
+void vis_canvas_vline(vis_canvas *c, int x, int y0, int y1, int thick_px,
+                     vis_rgb colour, unsigned alpha);
 /* A vertical dashed line: dash_px drawn, gap_px skipped, starting at y0. */
-void mt_canvas_vdash(mt_canvas *c, int x, int y0, int y1, int thick_px,
-                     int dash_px, int gap_px, mt_rgb colour, unsigned alpha);
+void vis_canvas_vdash(vis_canvas *c, int x, int y0, int y1, int thick_px,
+                     int dash_px, int gap_px, vis_rgb colour, unsigned alpha);
 /* An outlined rectangle, 1 px wide, inside [x0,x1) x [y0,y1). */
-void mt_canvas_frame(mt_canvas *c, int x0, int y0, int x1, int y1,
-                     mt_rgb colour, unsigned alpha);
+void vis_canvas_frame(vis_canvas *c, int x0, int y0, int x1, int y1,
+                     vis_rgb colour, unsigned alpha);
 /* An anti-aliased filled disc centred on (cx,cy) (pixel-centre coordinates). */
-void mt_canvas_disc(mt_canvas *c, double cx, double cy, double r,
-                    mt_rgb colour, unsigned alpha);
+void vis_canvas_disc(vis_canvas *c, double cx, double cy, double r,
+                    vis_rgb colour, unsigned alpha);
 
 #endif

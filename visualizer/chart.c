@@ -59,10 +59,10 @@ void vis_chart_opts_default(vis_chart_opts *o)
 /* ---- geometry ------------------------------------------------------------ */
 
 typedef struct {
-    mt_canvas *cv;
-    mt_font *reg, *bold;
+    vis_canvas *cv;
+    vis_font *reg, *bold;
     const vis_profile *p;
-    const mt_chart_data *d;
+    const vis_chart_data *d;
     double s;                  /* scale against 1600x900 */
     int fs_title, fs_sub, fs, fs_small;
     int pad;
@@ -71,7 +71,7 @@ typedef struct {
     double t0, t1;             /* time at x0 and x1 */
     double ymax_B;             /* bytes at y0; 0 at y1 */
     double ystep_B;
-    mt_scale yscale, tscale;
+    vis_scale yscale, tscale;
     double tstep;
 } chart;
 
@@ -94,14 +94,14 @@ static int y_of(const chart *c, double bytes)
 static int line_h(chart *c, int size)
 {
     int a, d;
-    mt_font_metrics(c->reg, size, &a, &d);
+    vis_font_metrics(c->reg, size, &a, &d);
     return a + d;
 }
 
 static int ascent(chart *c, int size)
 {
     int a, d;
-    mt_font_metrics(c->reg, size, &a, &d);
+    vis_font_metrics(c->reg, size, &a, &d);
     return a;
 }
 
@@ -116,9 +116,9 @@ static void choose_scales(chart *c)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
     if (peak_B < 1)
         peak_B = 1;
-    c->yscale = mt_bytes_scale(peak_B);
+    c->yscale = vis_bytes_scale(peak_B);
     /* Headroom of ~5% so the total line never sits on the frame. */
-    double step = mt_nice_step(peak_B * 1.05 / c->yscale.div, 7) * c->yscale.div;
+    double step = vis_nice_step(peak_B * 1.05 / c->yscale.div, 7) * c->yscale.div;
     c->ystep_B = step;
     c->ymax_B = ceil(peak_B * 1.05 / step) * step;
 
@@ -127,60 +127,60 @@ static void choose_scales(chart *c)
     /* Start at 0 (as Massif's times do) unless the file starts late. */
     c->t0 = tfirst > 0 && tfirst > tlast / 2 ? tfirst : 0;
     c->t1 = tlast > c->t0 ? tlast : c->t0 + 1;
-    c->tscale = mt_time_scale(p->unit, c->t1);
-    c->tstep = mt_nice_step((c->t1 - c->t0) / c->tscale.div, 10) * c->tscale.div;
+    c->tscale = vis_time_scale(p->unit, c->t1);
+    c->tstep = vis_nice_step((c->t1 - c->t0) / c->tscale.div, 10) * c->tscale.div;
 }
 
 static void draw_y_axis(chart *c, int grid_over)
 {
-    int dec = mt_step_decimals(c->ystep_B / c->yscale.div);
+    int dec = vis_step_decimals(c->ystep_B / c->yscale.div);
     for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
         int y = y_of(c, v);
         if (grid_over) {
             /* Faint lines across the bands keep values readable. */
             if (v > 0)
-                mt_canvas_hline(c->cv, c->x0, c->x1, y, 1, 0xFFFFFF, 70);
+                vis_canvas_hline(c->cv, c->x0, c->x1, y, 1, 0xFFFFFF, 70);
             continue;
         }
         if (v > 0)
-            mt_canvas_hline(c->cv, c->x0, c->x1, y, 1, COLOUR_GRID, 255);
+            vis_canvas_hline(c->cv, c->x0, c->x1, y, 1, COLOUR_GRID, 255);
         char buf[64];
-        mt_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
-        int w = mt_font_width(c->reg, c->fs, buf);
-        mt_font_draw(c->cv, c->reg, c->fs, c->x0 - px(c, 10) - w,
+        vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+        int w = vis_font_width(c->reg, c->fs, buf);
+        vis_font_draw(c->cv, c->reg, c->fs, c->x0 - px(c, 10) - w,
                      y + ascent(c, c->fs) / 2 - 1, buf, COLOUR_TEXT);
-        mt_canvas_hline(c->cv, c->x0 - px(c, 5), c->x0 - 1, y, 1, COLOUR_AXIS, 255);
+        vis_canvas_hline(c->cv, c->x0 - px(c, 5), c->x0 - 1, y, 1, COLOUR_AXIS, 255);
     }
 }
 
 static void draw_x_axis(chart *c)
 {
-    int dec = mt_step_decimals(c->tstep / c->tscale.div);
+    int dec = vis_step_decimals(c->tstep / c->tscale.div);
     double first = ceil(c->t0 / c->tstep - 1e-9) * c->tstep;
     int last_right = -1000000;
     for (double t = first; t <= c->t1 * (1 + 1e-9); t += c->tstep) {
         int x = x_of(c, t);
         if (x > c->x0)
-            mt_canvas_vline(c->cv, x, c->y0, c->y1, 1, 0xEEEEEE, 255);
-        mt_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, COLOUR_AXIS, 255);
+            vis_canvas_vline(c->cv, x, c->y0, c->y1, 1, 0xEEEEEE, 255);
+        vis_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, COLOUR_AXIS, 255);
         char buf[64];
-        mt_fmt_scaled(t, c->tscale, dec, buf, sizeof buf);
+        vis_fmt_scaled(t, c->tscale, dec, buf, sizeof buf);
         /* Units live in the axis title; ticks show numbers only. */
         char *sp = strchr(buf, ' ');
         if (sp)
             *sp = '\0';
-        int w = mt_font_width(c->reg, c->fs, buf);
+        int w = vis_font_width(c->reg, c->fs, buf);
         int lx = x - w / 2;
         if (lx < last_right + px(c, 8))        /* never overprint labels */
             continue;
-        mt_font_draw(c->cv, c->reg, c->fs, lx, c->y1 + px(c, 8) + ascent(c, c->fs),
+        vis_font_draw(c->cv, c->reg, c->fs, lx, c->y1 + px(c, 8) + ascent(c, c->fs),
                      buf, COLOUR_TEXT);
         last_right = lx + w;
     }
     char title[96];
-    mt_time_title(c->p->unit, c->tscale, title, sizeof title);
-    int w = mt_font_width(c->reg, c->fs, title);
-    mt_font_draw(c->cv, c->reg, c->fs, (c->x0 + c->x1) / 2 - w / 2,
+    vis_time_title(c->p->unit, c->tscale, title, sizeof title);
+    int w = vis_font_width(c->reg, c->fs, title);
+    vis_font_draw(c->cv, c->reg, c->fs, (c->x0 + c->x1) / 2 - w / 2,
                  c->y1 + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, COLOUR_MUTED);
 }
 
@@ -192,7 +192,7 @@ static void draw_x_axis(chart *c)
 static int draw_bands(chart *c)
 {
     const vis_profile *p = c->p;
-    const mt_chart_data *d = c->d;
+    const vis_chart_data *d = c->d;
     int ncol = c->x1 - c->x0 + 1;
     size_t *best = malloc(ncol * sizeof *best);
     size_t *last = malloc(ncol * sizeof *last);
@@ -223,10 +223,10 @@ static int draw_bands(chart *c)
         double cum = 0;
         int ybot = c->y1;
         for (size_t b = 0; b < d->n_bands; b++) {
-            cum += mt_chart_value(d, show, b);
+            cum += vis_chart_value(d, show, b);
             int ytop = y_of(c, cum);
             if (ytop < ybot)
-                mt_canvas_fill(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour, 255);
+                vis_canvas_fill(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour, 255);
             ybot = ytop;
         }
         /* Total line: from the value entering the column through every
@@ -242,7 +242,7 @@ static int draw_bands(chart *c)
             }
             held = last[k];
         }
-        mt_canvas_fill(c->cv, x - 1, yhi - 1, x + 1, ylo + 1, COLOUR_TOTAL, 255);
+        vis_canvas_fill(c->cv, x - 1, yhi - 1, x + 1, ylo + 1, COLOUR_TOTAL, 255);
         prev_y = y_of(c, (double)vis_snap_total(&p->snaps[held]));
     }
     free(best);
@@ -255,7 +255,7 @@ static int draw_bands(chart *c)
 typedef struct {
     int x;                  /* the line's column */
     char text[160];
-    mt_rgb colour;
+    vis_rgb colour;
     int bold;
     int level;              /* row in the annotation strip, 0 = nearest the plot */
     int lx, w;              /* label's left edge and width */
@@ -267,11 +267,11 @@ static int place_annots(chart *c, annot *a, size_t n)
 {
     int gap = px(c, 6), levels = 0;
     for (size_t i = 0; i < n; i++) {
-        mt_font *f = a[i].bold ? c->bold : c->reg;
+        vis_font *f = a[i].bold ? c->bold : c->reg;
         char fitted[sizeof a[i].text];
-        mt_font_fit(f, c->fs, a[i].text, (c->x1 - c->x0) / 2, fitted, sizeof fitted);
+        vis_font_fit(f, c->fs, a[i].text, (c->x1 - c->x0) / 2, fitted, sizeof fitted);
         memcpy(a[i].text, fitted, sizeof fitted);
-        a[i].w = mt_font_width(f, c->fs, a[i].text);
+        a[i].w = vis_font_width(f, c->fs, a[i].text);
         a[i].lx = a[i].x + gap;
         if (a[i].lx + a[i].w > c->x1)
             a[i].lx = a[i].x - gap - a[i].w;
@@ -298,14 +298,14 @@ static void draw_annots(chart *c, const annot *a, size_t n)
     int lh = line_h(c, c->fs) + px(c, 4);
     for (size_t i = 0; i < n; i++) {
         int base = c->y0 - px(c, 6) - a[i].level * lh;
-        mt_font *f = a[i].bold ? c->bold : c->reg;
-        mt_font_draw(c->cv, f, c->fs, a[i].lx, base - line_h(c, c->fs) + ascent(c, c->fs),
+        vis_font *f = a[i].bold ? c->bold : c->reg;
+        vis_font_draw(c->cv, f, c->fs, a[i].lx, base - line_h(c, c->fs) + ascent(c, c->fs),
                      a[i].text, a[i].colour);
         /* A leader from the label down to the plot. */
         int ytop = base - line_h(c, c->fs) / 2;
-        mt_canvas_vline(c->cv, a[i].x, ytop, c->y0 - 1, 1, a[i].colour, 255);
+        vis_canvas_vline(c->cv, a[i].x, ytop, c->y0 - 1, 1, a[i].colour, 255);
         int lx_end = a[i].lx > a[i].x ? a[i].lx - px(c, 2) : a[i].lx + a[i].w + px(c, 2);
-        mt_canvas_hline(c->cv, a[i].x, lx_end, ytop, 1, a[i].colour, 255);
+        vis_canvas_hline(c->cv, a[i].x, lx_end, ytop, 1, a[i].colour, 255);
     }
 }
 
@@ -328,10 +328,10 @@ static int legend_row_h(chart *c)
 
 static void draw_legend(chart *c, legend_box lb)
 {
-    const mt_chart_data *d = c->d;
+    const vis_chart_data *d = c->d;
     int rh = legend_row_h(c), sw = px(c, 14);
     int head_h = line_h(c, c->fs) + px(c, 8);
-    mt_font_draw(c->cv, c->bold, c->fs, lb.x, lb.y + ascent(c, c->fs),
+    vis_font_draw(c->cv, c->bold, c->fs, lb.x, lb.y + ascent(c, c->fs),
                  "At the peak", COLOUR_TEXT);
     int n = legend_rows(c);
     int per_col = (n + lb.cols - 1) / lb.cols;
@@ -348,23 +348,23 @@ static void draw_legend(chart *c, legend_box lb)
             v = 0;
             for (size_t b = 0; b < d->n_bands; b++)
                 v += d->bands[b].peak_B;
-            mt_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
+            vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
         } else {
-            const mt_band *b = &d->bands[r - 1];
+            const vis_band *b = &d->bands[r - 1];
             snprintf(label, sizeof label, "%s", b->label);
             v = b->peak_B;
-            mt_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, b->colour, 255);
-            mt_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
+            vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, b->colour, 255);
+            vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
         }
-        mt_fmt_bytes(v, value, sizeof value);
-        int vw = mt_font_width(c->reg, c->fs, value);
+        vis_chart_fmt_bytes(v, value, sizeof value);
+        int vw = vis_font_width(c->reg, c->fs, value);
         int tx = cx + sw + px(c, 8);
         int room = colw - (tx - cx) - vw - px(c, 16);
         char fitted[512];
-        mt_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
+        vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
         int base = cy + sw / 2 + ascent(c, c->fs) / 2 - 1;
-        mt_font_draw(c->cv, r == 0 ? c->bold : c->reg, c->fs, tx, base, fitted, COLOUR_TEXT);
-        mt_font_draw(c->cv, c->reg, c->fs, cx + colw - px(c, 8) - vw, base, value, COLOUR_MUTED);
+        vis_font_draw(c->cv, r == 0 ? c->bold : c->reg, c->fs, tx, base, fitted, COLOUR_TEXT);
+        vis_font_draw(c->cv, c->reg, c->fs, cx + colw - px(c, 8) - vw, base, value, COLOUR_MUTED);
     }
 }
 
@@ -412,11 +412,11 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 
     /* Horizontal layout: y tick labels, plot, legend (right if wide). */
     int ylab_w = 0;
-    int dec = mt_step_decimals(c->ystep_B / c->yscale.div);
+    int dec = vis_step_decimals(c->ystep_B / c->yscale.div);
     for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
         char buf[64];
-        mt_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
-        int w = mt_font_width(c->reg, c->fs, buf);
+        vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+        int w = vis_font_width(c->reg, c->fs, buf);
         if (w > ylab_w)
             ylab_w = w;
     }
@@ -454,8 +454,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     }
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
     char bytes[32], when[48];
-    mt_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
-    mt_fmt_time(p->unit, (double)pk->time, when, sizeof when);
+    vis_chart_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
+    vis_chart_fmt_time(p->unit, (double)pk->time, when, sizeof when);
     a[0].x = x_of(c, (double)pk->time);
     snprintf(a[0].text, sizeof a[0].text, "peak %s at %s", bytes, when);
     a[0].colour = COLOUR_PEAK;
@@ -490,12 +490,12 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     /* Title and subtitle. */
     char buf[1024], fitted[1024];
     snprintf(buf, sizeof buf, "%s", p->cmd && p->cmd[0] ? p->cmd : "(unknown command)");
-    mt_font_fit(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
-    mt_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, COLOUR_TEXT);
+    vis_font_fit(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, COLOUR_TEXT);
     char heap[32], extra[32], stacks[32];
-    mt_fmt_bytes((double)pk->heap_B, heap, sizeof heap);
-    mt_fmt_bytes((double)pk->heap_extra_B, extra, sizeof extra);
-    mt_fmt_bytes((double)pk->stacks_B, stacks, sizeof stacks);
+    vis_chart_fmt_bytes((double)pk->heap_B, heap, sizeof heap);
+    vis_chart_fmt_bytes((double)pk->heap_extra_B, extra, sizeof extra);
+    vis_chart_fmt_bytes((double)pk->stacks_B, stacks, sizeof stacks);
     static const char *const unit_name[] = { "instructions", "milliseconds", "bytes allocated and freed" };
     snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu): heap %s, extra heap %s, stacks %s. Time unit: %s.",
              bytes, when, pk->index, p->n_snaps, heap, extra, stacks, unit_name[p->unit]);
@@ -503,11 +503,11 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     char warn[96] = "";
     if (p->truncated)
         snprintf(warn, sizeof warn, "  File cut short at line %zu.", p->truncated_line);
-    int warn_w = warn[0] ? mt_font_width(c->reg, c->fs_sub, warn) : 0;
-    mt_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);
-    int used = mt_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, COLOUR_MUTED);
+    int warn_w = warn[0] ? vis_font_width(c->reg, c->fs_sub, warn) : 0;
+    vis_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);
+    int used = vis_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, COLOUR_MUTED);
     if (warn[0])
-        mt_font_draw(c->cv, c->bold, c->fs_sub, c->pad + used, sub_y, warn, COLOUR_WARN);
+        vis_font_draw(c->cv, c->bold, c->fs_sub, c->pad + used, sub_y, warn, COLOUR_WARN);
 
     /* Plot: grid, bands and total, grid over bands, axes, annotations. */
     draw_y_axis(c, 0);
@@ -518,32 +518,32 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         return -1;
     }
     draw_y_axis(c, 1);
-    mt_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, COLOUR_AXIS, 255);
-    mt_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, COLOUR_AXIS, 255);
+    vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, COLOUR_AXIS, 255);
+    vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, COLOUR_AXIS, 255);
     for (size_t m = 0; m < p->n_marks; m++)
-        mt_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), COLOUR_MARK, 220);
+        vis_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), COLOUR_MARK, 220);
     /* The peak: its line down to the total, and a marker on it. */
     int peak_y = y_of(c, (double)vis_snap_total(pk));
-    mt_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), COLOUR_PEAK, 255);
-    mt_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
-    mt_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), COLOUR_PEAK, 255);
+    vis_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), COLOUR_PEAK, 255);
+    vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
+    vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), COLOUR_PEAK, 255);
     draw_annots(c, a, n_annot);
 
     /* The y axis title, reading upwards, left of the tick labels. */
     const char *ytitle = "memory (heap + extra heap + stacks)";
-    int ytw = mt_font_width(c->reg, c->fs, ytitle);
+    int ytw = vis_font_width(c->reg, c->fs, ytitle);
     if (ytw > c->y1 - c->y0) {          /* small images: the short form */
         ytitle = "memory";
-        ytw = mt_font_width(c->reg, c->fs, ytitle);
+        ytw = vis_font_width(c->reg, c->fs, ytitle);
     }
     if (ytw <= c->y1 - c->y0)
-        mt_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
+        vis_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
                     (c->y0 + c->y1) / 2 + ytw / 2, ytitle, COLOUR_MUTED);
 
     draw_legend(c, lb);
 
     /* Footnote: how sites are held between detailed snapshots, and the source. */
-    const mt_chart_data *d = c->d;
+    const vis_chart_data *d = c->d;
     if (d->n_detailed)
         snprintf(buf, sizeof buf, "Sites are measured at %zu detailed snapshot%s of %zu; between them each "
                  "site keeps its share of the heap in the nearer one by heap size. Steps: a value holds until "
@@ -552,8 +552,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     else
         snprintf(buf, sizeof buf, "No detailed snapshots: no per-site breakdown. Steps: a value holds "
                  "until the next snapshot. %s", p->path ? p->path : "");
-    mt_font_fit(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
-    mt_font_draw(c->cv, c->reg, c->fs_small, c->pad, H - c->pad / 2 - line_h(c, c->fs_small) / 2
+    vis_font_fit(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, H - c->pad / 2 - line_h(c, c->fs_small) / 2
                  + ascent(c, c->fs_small) / 2, fitted, COLOUR_MUTED);
 
     debug_layout(c, a, n_annot, 1);
@@ -578,22 +578,22 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     memset(&c, 0, sizeof c);
     c.p = p;
     int rc = -1;
-    c.d = mt_chart_data_new(p, o->top_n, err, errsz);
+    c.d = vis_chart_data_new(p, o->top_n, err, errsz);
     if (!c.d)
         return -1;
-    c.reg = mt_font_open(MT_FONT, err, errsz);
+    c.reg = vis_font_open(MT_FONT, err, errsz);
     if (c.reg)
-        c.bold = mt_font_open(MT_FONT_BOLD, err, errsz);
+        c.bold = vis_font_open(MT_FONT_BOLD, err, errsz);
     if (c.bold) {
-        c.cv = mt_canvas_new(o->width, o->height, COLOUR_BG);
+        c.cv = vis_canvas_new(o->width, o->height, COLOUR_BG);
         if (!c.cv)
             snprintf(err, errsz, "out of memory for a %dx%d image", o->width, o->height);
     }
     if (c.cv && render(&c, o->width, o->height, err, errsz) == 0)
-        rc = mt_png_write(c.cv, out_path, err, errsz);
-    mt_canvas_free(c.cv);
-    mt_font_free(c.bold);
-    mt_font_free(c.reg);
-    mt_chart_data_free((mt_chart_data *)c.d);
+        rc = vis_png_write(c.cv, out_path, err, errsz);
+    vis_canvas_free(c.cv);
+    vis_font_free(c.bold);
+    vis_font_free(c.reg);
+    vis_chart_data_free((vis_chart_data *)c.d);
     return rc;
 }

@@ -10,7 +10,7 @@
 
 /* A qualitative palette (Tableau 10 and 20 tones, red and grey removed so
  * the red peak marker and the grey "other" band stay unambiguous). */
-static const mt_rgb site_palette[] = {
+static const vis_rgb site_palette[] = {
     0x4E79A7, 0xF28E2B, 0x59A14F, 0xB07AA1, 0x76B7B2, 0xEDC948, 0xFF9DA7,
     0x9C755F, 0xA0CBE8, 0xFFBE7D, 0x8CD17D, 0xD4A6C8, 0x499894, 0xB6992D,
     0x86BCB6, 0xF1CE63,
@@ -164,7 +164,7 @@ static long location_start(const char *s)
     return -1;
 }
 
-char *mt_site_short_label(const char *raw, size_t max_fn_chars)
+char *vis_site_short_label(const char *raw, size_t max_fn_chars)
 {
     /* Address prefix "0x1234AB: ", kept aside for sites with no name. */
     const char *rest = vis_site_name(raw), *addr = NULL;
@@ -220,7 +220,7 @@ char *mt_site_short_label(const char *raw, size_t max_fn_chars)
 
 /* ---- decomposition ---------------------------------------------------------- */
 
-void mt_chart_data_free(mt_chart_data *d)
+void vis_chart_data_free(vis_chart_data *d)
 {
     if (!d)
         return;
@@ -231,14 +231,14 @@ void mt_chart_data_free(mt_chart_data *d)
     free(d);
 }
 
-static int add_band(mt_chart_data *d, mt_band_kind kind, const char *label,
-                    const char *raw, mt_rgb colour)
+static int add_band(vis_chart_data *d, vis_band_kind kind, const char *label,
+                    const char *raw, vis_rgb colour)
 {
-    mt_band *b = &d->bands[d->n_bands];
+    vis_band *b = &d->bands[d->n_bands];
     b->kind = kind;
     b->raw = raw;
     b->colour = colour;
-    b->label = raw ? mt_site_short_label(raw, 60) : strdup(label ? label : "");
+    b->label = raw ? vis_site_short_label(raw, 60) : strdup(label ? label : "");
     if (!b->label)
         return -1;
     d->n_bands++;
@@ -248,7 +248,7 @@ static int add_band(mt_chart_data *d, mt_band_kind kind, const char *label,
 /* Two sites whose short labels coincide (no debug info, same line reached
  * from two addresses) get their addresses appended so the legend stays
  * unambiguous. */
-static int disambiguate(mt_chart_data *d)
+static int disambiguate(vis_chart_data *d)
 {
     size_t n = d->n_bands;
     int dup[n ? n : 1];
@@ -279,7 +279,7 @@ static uint64_t heap_dist(uint64_t a, uint64_t b)
     return a > b ? a - b : b - a;
 }
 
-mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
+vis_chart_data *vis_chart_data_new(const vis_profile *p, int top_n,
                                  char *err, size_t errsz)
 {
     if (!p->n_snaps) {
@@ -288,7 +288,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
     }
     if (top_n < 0)
         top_n = 0;
-    mt_chart_data *d = calloc(1, sizeof *d);
+    vis_chart_data *d = calloc(1, sizeof *d);
     site_table t = { 0, 0, NULL };
     site_stat *ranked = NULL;
     double *ref_B = NULL;
@@ -470,7 +470,7 @@ mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
     }
     d->n_bands = nkeep;
     for (size_t b = 0; b < nkeep; b++)
-        d->bands[b].peak_B = mt_chart_value(d, p->peak < p->n_snaps ? p->peak : 0, b);
+        d->bands[b].peak_B = vis_chart_value(d, p->peak < p->n_snaps ? p->peak : 0, b);
 
     free(fwd);
     free(keep);
@@ -485,6 +485,6 @@ oom:
     free(ref_B);
     free(ranked);
     free(t.slot);
-    mt_chart_data_free(d);
+    vis_chart_data_free(d);
     return NULL;
 }

@@ -27,34 +27,34 @@ typedef enum {
     MT_BAND_HEAP,      /* the whole heap, when no snapshot is detailed */
     MT_BAND_EXTRA,     /* mem_heap_extra_B */
     MT_BAND_STACKS     /* mem_stacks_B */
-} mt_band_kind;
+} vis_band_kind;
 
 typedef struct {
-    mt_band_kind kind;
+    vis_band_kind kind;
     char *label;           /* legend text, e.g. "add_block (node.c:42)" */
     const char *raw;       /* sites: the verbatim label in the profile */
-    mt_rgb colour;
+    vis_rgb colour;
     double peak_B;         /* value at the profile's peak snapshot */
-} mt_band;
+} vis_band;
 
 typedef struct {
     size_t n_bands;
-    mt_band *bands;        /* stack order, bottom first */
+    vis_band *bands;        /* stack order, bottom first */
     size_t n_snaps;        /* = profile's n_snaps */
     double *value_B;       /* value_B[i * n_bands + b]: band b at snapshot i;
                               each row sums to that snapshot's total */
     size_t n_detailed;     /* detailed/peak snapshots in the profile */
     size_t n_sites;        /* distinct sites over all detailed snapshots */
     size_t rank_snap;      /* snapshot whose sites ranked the bands */
-} mt_chart_data;
+} vis_chart_data;
 
 /* Builds the decomposition. top_n < 0 is treated as 0. Returns NULL with err
  * only when out of memory or the profile has no snapshot. */
-mt_chart_data *mt_chart_data_new(const vis_profile *p, int top_n,
+vis_chart_data *vis_chart_data_new(const vis_profile *p, int top_n,
                                  char *err, size_t errsz);
-void mt_chart_data_free(mt_chart_data *d);
+void vis_chart_data_free(vis_chart_data *d);
 
-static inline double mt_chart_value(const mt_chart_data *d, size_t snap, size_t band)
+static inline double vis_chart_value(const vis_chart_data *d, size_t snap, size_t band)
 {
     return d->value_B[snap * d->n_bands + band];
 }
@@ -63,6 +63,6 @@ static inline double mt_chart_value(const mt_chart_data *d, size_t snap, size_t 
  * when out of memory): the "0x...: " address is dropped, "(in /a/b/lib.so)"
  * becomes "(in lib.so)", an argument list or template arguments longer than
  * max_fn_chars are elided to "(…)" / "<…>", and "???" keeps its address. */
-char *mt_site_short_label(const char *raw, size_t max_fn_chars);
+char *vis_site_short_label(const char *raw, size_t max_fn_chars);
 
 #endif

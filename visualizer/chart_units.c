@@ -7,9 +7,9 @@
 
 static const char *const byte_suffix[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 
-mt_scale mt_bytes_scale(double max_B)
+vis_scale vis_bytes_scale(double max_B)
 {
-    mt_scale s = { 1, "B" };
+    vis_scale s = { 1, "B" };
     for (int k = 1; k < 5 && max_B >= 1024.0; k++) {
         max_B /= 1024.0;
         s.div *= 1024.0;
@@ -18,9 +18,9 @@ mt_scale mt_bytes_scale(double max_B)
     return s;
 }
 
-mt_scale mt_time_scale(vis_unit unit, double max_t)
+vis_scale vis_time_scale(vis_unit unit, double max_t)
 {
-    mt_scale s = { 1, "" };
+    vis_scale s = { 1, "" };
     switch (unit) {
     case VIS_UNIT_MS:
         s.suffix = "ms";
@@ -28,7 +28,7 @@ mt_scale mt_time_scale(vis_unit unit, double max_t)
         else if (max_t >= 2000) { s.div = 1000; s.suffix = "s"; }
         break;
     case VIS_UNIT_B:
-        return mt_bytes_scale(max_t);
+        return vis_bytes_scale(max_t);
     case VIS_UNIT_I:
         if (max_t >= 2e9) { s.div = 1e9; s.suffix = "G"; }
         else if (max_t >= 2e6) { s.div = 1e6; s.suffix = "M"; }
@@ -38,7 +38,7 @@ mt_scale mt_time_scale(vis_unit unit, double max_t)
     return s;
 }
 
-void mt_time_title(vis_unit unit, mt_scale sc, char *out, size_t outsz)
+void vis_time_title(vis_unit unit, vis_scale sc, char *out, size_t outsz)
 {
     switch (unit) {
     case VIS_UNIT_MS:
@@ -56,7 +56,7 @@ void mt_time_title(vis_unit unit, mt_scale sc, char *out, size_t outsz)
     }
 }
 
-double mt_nice_step(double range, int max_ticks)
+double vis_nice_step(double range, int max_ticks)
 {
     if (!(range > 0) || max_ticks < 1)
         return 1;
@@ -71,7 +71,7 @@ double mt_nice_step(double range, int max_ticks)
     return p;
 }
 
-int mt_step_decimals(double step)
+int vis_step_decimals(double step)
 {
     for (int d = 0; d < 3; d++) {
         double scaled = step * pow(10, d);
@@ -81,7 +81,7 @@ int mt_step_decimals(double step)
     return 3;
 }
 
-void mt_fmt_scaled(double value, mt_scale sc, int decimals, char *out, size_t outsz)
+void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t outsz)
 {
     double v = value / sc.div;
     if (fabs(v) < 1e-9)
@@ -91,21 +91,21 @@ void mt_fmt_scaled(double value, mt_scale sc, int decimals, char *out, size_t ou
 }
 
 /* Three significant digits, no more decimals than needed for that. */
-static void fmt3(double v, mt_scale sc, char *out, size_t outsz)
+static void fmt3(double v, vis_scale sc, char *out, size_t outsz)
 {
     double x = v / sc.div;
     int dec = x >= 99.95 || sc.div == 1 ? 0 : x >= 9.995 ? 1 : 2;
     snprintf(out, outsz, "%.*f %s", dec, x, sc.suffix);
 }
 
-void mt_fmt_bytes(double bytes, char *out, size_t outsz)
+void vis_chart_fmt_bytes(double bytes, char *out, size_t outsz)
 {
-    fmt3(bytes, mt_bytes_scale(bytes), out, outsz);
+    fmt3(bytes, vis_bytes_scale(bytes), out, outsz);
 }
 
-void mt_fmt_time(vis_unit unit, double t, char *out, size_t outsz)
+void vis_chart_fmt_time(vis_unit unit, double t, char *out, size_t outsz)
 {
-    mt_scale sc = mt_time_scale(unit, t);
+    vis_scale sc = vis_time_scale(unit, t);
     if (unit == VIS_UNIT_I) {
         double x = t / sc.div;
         int dec = sc.div == 1 || x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;

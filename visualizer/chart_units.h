@@ -12,27 +12,27 @@
 typedef struct {
     double div;            /* value / div is shown */
     const char *suffix;    /* "MiB", "s", "M", ... ("" for plain counts) */
-} mt_scale;
+} vis_scale;
 
 /* The binary unit that shows max_B with at most four integer digits. */
-mt_scale mt_bytes_scale(double max_B);
+vis_scale vis_bytes_scale(double max_B);
 /* The unit for a time axis reaching max_t (in the file's unit). */
-mt_scale mt_time_scale(vis_unit unit, double max_t);
+vis_scale vis_time_scale(vis_unit unit, double max_t);
 /* Axis title for the time axis, e.g. "time (s)", "time (instructions, M)". */
-void mt_time_title(vis_unit unit, mt_scale sc, char *out, size_t outsz);
+void vis_time_title(vis_unit unit, vis_scale sc, char *out, size_t outsz);
 
 /* The smallest step of 1, 2, 2.5 or 5 x 10^k dividing range into at most
  * max_ticks intervals. */
-double mt_nice_step(double range, int max_ticks);
+double vis_nice_step(double range, int max_ticks);
 /* Decimals needed to print multiples of step exactly (0..3). */
-int mt_step_decimals(double step);
+int vis_step_decimals(double step);
 
 /* "21.6 MiB", "512 KiB", "0 B": three significant digits. */
-void mt_fmt_bytes(double bytes, char *out, size_t outsz);
+void vis_chart_fmt_bytes(double bytes, char *out, size_t outsz);
 /* A time in the file's unit, in the unit that suits it: "1.23 s",
  * "850 ms", "2.5 min", "12.3 M instructions", "4.0 MiB" (for time_unit B). */
-void mt_fmt_time(vis_unit unit, double t, char *out, size_t outsz);
+void vis_chart_fmt_time(vis_unit unit, double t, char *out, size_t outsz);
 /* value/sc.div with decimals digits and the suffix ("2.5 MiB", "0"). */
-void mt_fmt_scaled(double value, mt_scale sc, int decimals, char *out, size_t outsz);
+void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t outsz);
 
 #endif

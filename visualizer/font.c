@@ -13,15 +13,15 @@
 #include <ft2build.h>
 #include FT_FREETYPE_H
 
-struct mt_font {
+struct vis_font {
     FT_Library lib;
     FT_Face face;
     int size_px;            /* size the face is currently set to */
 };
 
-mt_font *mt_font_open(const char *path, char *err, size_t errsz)
+vis_font *vis_font_open(const char *path, char *err, size_t errsz)
 {
-    mt_font *f = calloc(1, sizeof *f);
+    vis_font *f = calloc(1, sizeof *f);
     if (!f) {
         snprintf(err, errsz, "out of memory");
         return NULL;
@@ -46,7 +46,7 @@ mt_font *mt_font_open(const char *path, char *err, size_t errsz)
     return f;
 }
 
-void mt_font_free(mt_font *f)
+void vis_font_free(vis_font *f)
 {
     if (!f)
         return;
@@ -55,7 +55,7 @@ void mt_font_free(mt_font *f)
     free(f);
 }
 
-static void set_size(mt_font *f, int size_px)
+static void set_size(vis_font *f, int size_px)
 {
     if (size_px < 4)
         size_px = 4;
@@ -87,7 +87,7 @@ static unsigned long next_cp(const char **s)
     return cp;
 }
 
-void mt_font_metrics(mt_font *f, int size_px, int *ascent_px, int *descent_px)
+void vis_font_metrics(vis_font *f, int size_px, int *ascent_px, int *descent_px)
 {
     set_size(f, size_px);
     *ascent_px = (int)((f->face->size->metrics.ascender + 63) >> 6);
@@ -98,7 +98,7 @@ void mt_font_metrics(mt_font *f, int size_px, int *ascent_px, int *descent_px)
  * and calls blit for each bitmap. Returns the advance in px. */
 typedef void (*blit_fn)(void *ctx, const FT_Bitmap *bm, int pen_x, int left, int top);
 
-static int walk(mt_font *f, int size_px, const char *s, blit_fn blit, void *ctx)
+static int walk(vis_font *f, int size_px, const char *s, blit_fn blit, void *ctx)
 {
     set_size(f, size_px);
     FT_Int32 flags = FT_LOAD_TARGET_LIGHT | (blit ? FT_LOAD_RENDER : 0);
@@ -124,15 +124,15 @@ static int walk(mt_font *f, int size_px, const char *s, blit_fn blit, void *ctx)
     return (int)((pen + 32) >> 6);
 }
 
-int mt_font_width(mt_font *f, int size_px, const char *utf8)
+int vis_font_width(vis_font *f, int size_px, const char *utf8)
 {
     return walk(f, size_px, utf8, NULL, NULL);
 }
 
 typedef struct {
-    mt_canvas *c;
+    vis_canvas *c;
     int x, y;
-    mt_rgb colour;
+    vis_rgb colour;
     int up;                         /* rotated 90 degrees counter-clockwise */
 } draw_ctx;
 
@@ -150,21 +150,21 @@ static void blit_canvas(void *vctx, const FT_Bitmap *bm, int pen_x, int left, in
              * the text's x runs up the canvas, its y runs right. */
             int gx = pen_x + left + (int)col, gy = -top + (int)r;
             if (d->up)
-                mt_canvas_blend(d->c, d->x + gy, d->y - gx, d->colour, a);
+                vis_canvas_blend(d->c, d->x + gy, d->y - gx, d->colour, a);
             else
-                mt_canvas_blend(d->c, d->x + gx, d->y + gy, d->colour, a);
+                vis_canvas_blend(d->c, d->x + gx, d->y + gy, d->colour, a);
         }
 }
 
-int mt_font_draw(mt_canvas *c, mt_font *f, int size_px, int x, int y,
-                 const char *utf8, mt_rgb colour)
+int vis_font_draw(vis_canvas *c, vis_font *f, int size_px, int x, int y,
+                 const char *utf8, vis_rgb colour)
 {
     draw_ctx d = { c, x, y, colour, 0 };
     return walk(f, size_px, utf8, blit_canvas, &d);
 }
 
-int mt_font_draw_up(mt_canvas *c, mt_font *f, int size_px, int x, int y,
-                    const char *utf8, mt_rgb colour)
+int vis_font_draw_up(vis_canvas *c, vis_font *f, int size_px, int x, int y,
+                    const char *utf8, vis_rgb colour)
 {
     draw_ctx d = { c, x, y, colour, 1 };
     return walk(f, size_px, utf8, blit_canvas, &d);
@@ -198,13 +198,13 @@ static void join_ellipsis(const char *s, size_t n_cp, size_t keep, char *out, si
     snprintf(out, outsz, "%.*s\xE2\x80\xA6%s", (int)hb, s, t);
 }
 
-char *mt_font_fit(mt_font *f, int size_px, const char *utf8, int max_px,
+char *vis_font_fit(vis_font *f, int size_px, const char *utf8, int max_px,
                   char *out, size_t outsz)
 {
     if (!outsz)
         return out;
     size_t n = cp_count(utf8);
-    if (mt_font_width(f, size_px, utf8) <= max_px && strlen(utf8) < outsz) {
+    if (vis_font_width(f, size_px, utf8) <= max_px && strlen(utf8) < outsz) {
         memcpy(out, utf8, strlen(utf8) + 1);
         return out;
     }
@@ -214,7 +214,7 @@ char *mt_font_fit(mt_font *f, int size_px, const char *utf8, int max_px,
     while (lo < hi) {
         size_t mid = (lo + hi + 1) / 2;
         join_ellipsis(utf8, n, mid, out, outsz);
-        if (mt_font_width(f, size_px, out) <= max_px && strlen(out) + 1 < outsz)
+        if (vis_font_width(f, size_px, out) <= max_px && strlen(out) + 1 < outsz)
             lo = mid;
         else
             hi = mid - 1;

@@ -53,7 +53,7 @@ static const char *ext_of(const char *path)
 
 /* The whole script. default_out: where the image goes unless the caller of
  * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set. */
-static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
+static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                          const vis_chart_opts *o, const char *default_out)
 {
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
@@ -61,12 +61,12 @@ static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
     for (size_t i = 0; i < p->n_snaps; i++)
         if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
-    mt_scale ys = mt_bytes_scale(peak_B > 0 ? peak_B : 1);
-    mt_scale ts = mt_time_scale(p->unit, tlast > 0 ? tlast : 1);
+    vis_scale ys = vis_bytes_scale(peak_B > 0 ? peak_B : 1);
+    vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
     char ttitle[96], bytes[32], when[48], buf[1024];
-    mt_time_title(p->unit, ts, ttitle, sizeof ttitle);
-    mt_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
-    mt_fmt_time(p->unit, (double)pk->time, when, sizeof when);
+    vis_time_title(p->unit, ts, ttitle, sizeof ttitle);
+    vis_chart_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
+    vis_chart_fmt_time(p->unit, (double)pk->time, when, sizeof when);
 
     fprintf(f, "# Memory timeline drawn by memtime-vis from ");
     put_str(f, p->path ? p->path : "(profile)");
@@ -133,7 +133,7 @@ static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
             double cum = 0;
             fprintf(f, "%.17g 0", t);
             for (size_t b = 0; b < nb; b++) {
-                cum += mt_chart_value(d, row, b);
+                cum += vis_chart_value(d, row, b);
                 fprintf(f, " %.17g", cum / ys.div);
             }
             fputc('\n', f);
@@ -141,14 +141,14 @@ static void write_script(FILE *f, const vis_profile *p, const mt_chart_data *d,
     }
     fprintf(f, "EOD\n\nplot \\\n");
     for (size_t b = 0; b < nb; b++) {
-        mt_fmt_bytes(d->bands[b].peak_B, bytes, sizeof bytes);
+        vis_chart_fmt_bytes(d->bands[b].peak_B, bytes, sizeof bytes);
         snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
         fprintf(f, "  $data using 1:%zu:%zu with filledcurves fc rgb \"#%06X\" title ", b + 2, b + 3,
                 (unsigned)d->bands[b].colour);
         put_str(f, buf);
         fprintf(f, ", \\\n");
     }
-    mt_fmt_bytes(peak_B, bytes, sizeof bytes);
+    vis_chart_fmt_bytes(peak_B, bytes, sizeof bytes);
     snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
     fprintf(f, "  $data using 1:%zu with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
     put_str(f, buf);
@@ -172,16 +172,16 @@ static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
 {
     if (check_opts(o, err, errsz))
         return -1;
-    mt_chart_data *d = mt_chart_data_new(p, o->top_n, err, errsz);
+    vis_chart_data *d = vis_chart_data_new(p, o->top_n, err, errsz);
     if (!d)
         return -1;
     vis_outfile out;
     if (vis_out_open(&out, path, "w", err, errsz) != 0) {
-        mt_chart_data_free(d);
+        vis_chart_data_free(d);
         return -1;
     }
     write_script(out.fp, p, d, o, default_out);
-    mt_chart_data_free(d);
+    vis_chart_data_free(d);
     return vis_out_commit(&out, err, errsz);
 }
 

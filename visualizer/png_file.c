@@ -9,7 +9,7 @@
 
 #include "outfile.h"
 
-int mt_png_write(const mt_canvas *c, const char *path, char *err, size_t errsz)
+int vis_png_write(const vis_canvas *c, const char *path, char *err, size_t errsz)
 {
     vis_outfile out;
     if (vis_out_open(&out, path, "wb", err, errsz) != 0)
@@ -18,10 +18,10 @@ int mt_png_write(const mt_canvas *c, const char *path, char *err, size_t errsz)
     png_image img;
     memset(&img, 0, sizeof img);
     img.version = PNG_IMAGE_VERSION;
-    img.width = (png_uint_32)mt_canvas_width(c);
-    img.height = (png_uint_32)mt_canvas_height(c);
+    img.width = (png_uint_32)vis_canvas_width(c);
+    img.height = (png_uint_32)vis_canvas_height(c);
     img.format = PNG_FORMAT_RGB;
-    int ok = png_image_write_to_stdio(&img, out.fp, 0, mt_canvas_pixels(c),
+    int ok = png_image_write_to_stdio(&img, out.fp, 0, vis_canvas_pixels(c),
                                       0 /* rows are packed */, NULL);
     if (!ok)
         snprintf(err, errsz, "cannot write %s: libpng: %s", path, img.message);

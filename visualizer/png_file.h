@@ -1,4 +1,4 @@
-/* png_file.h: writes an mt_canvas to a PNG file atomically (outfile.h): the
+/* png_file.h: writes an vis_canvas to a PNG file atomically (outfile.h): the
  * destination is replaced only once libpng and the close both succeeded.
  * Named png_file.h, not png.h: automake puts -I$(srcdir) first, so a local
  * png.h would shadow libpng's <png.h>. */
@@ -10,6 +10,6 @@
 
 /* Returns 0, or -1 with a one-line message in err; on failure no file is
  * left behind (neither the temporary nor a partial destination). */
-int mt_png_write(const mt_canvas *c, const char *path, char *err, size_t errsz);
+int vis_png_write(const vis_canvas *c, const char *path, char *err, size_t errsz);
 
 #endif
