@@ -19,13 +19,12 @@
 #include "pub_tool_xarray.h"
 
 #include "mt_children.h"
+#include "mt_compat.h"
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_snapshot.h"
 #include "mt_time.h"
 
-/* Exported by the core but missing from the tool headers. */
-extern Bool VG_(clo_trace_children);
 
 #define EXEC_COUNT_OPT "--memtime-exec-count"
 

@@ -41,6 +41,7 @@
 #include "memtime.h"
 #include "mt_alloc_api.h"
 #include "mt_children.h"
+#include "mt_compat.h"
 #include "mt_core.h"
 #include "mt_marks.h"
 #include "mt_monitor.h"
@@ -52,9 +53,6 @@
 #include "mt_time.h"
 #include "mt_tree.h"
 
-/* Exported by the core but missing from the tool headers: tools the core
-   does not know by name get no inlined frames unless they ask. */
-extern Bool VG_(clo_read_inline_info);
 
 /*------------------------------------------------------------*/
 /*--- Extension modules                                     ---*/

@@ -25,14 +25,13 @@
 #include "pub_tool_xtree.h"
 
 #include "mt_children.h"
+#include "mt_compat.h"
 #include "mt_companion.h"
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_snapshot.h"
 #include "mt_time.h"
 
-/* Exported by the core but missing from the tool headers. */
-extern const HChar* VG_(strerror)(UWord errnum);
 
 static HChar* out_path = NULL;   /* expanded name, for out_pid */
 static HChar* tmp_path = NULL;

@@ -1,0 +1,34 @@
+/* mt_compat.h: everything memtime takes from the Valgrind core outside the
+   tool API, in one place, checked against the core's version at compile
+   time (mt_compat.c). Each item says why the tool API is not enough.
+   When Valgrind changes one of these, this pair of files is the only
+   place to look. */
+#ifndef MT_COMPAT_H
+#define MT_COMPAT_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
+
+/* --read-inline-info: the core reads inlined-call info only for the tools
+   it knows by name; memtime's trees print inlined frames as Massif's do,
+   so mt_main.c turns it on before debug info is read. */
+extern Bool VG_(clo_read_inline_info);
+
+/* --trace-children: a forked child that will exec needs to know whether
+   the core will follow it (mt_children.c); no tool call tells. */
+extern Bool VG_(clo_trace_children);
+
+/* The text of an errno, for messages naming why a file could not be
+   written (mt_output.c); the tool headers declare no strerror. */
+extern const HChar* VG_(strerror)(UWord errnum);
+
+/* One inlined frame of ip (the frame iipc points at, or ip's only frame
+   when iipc is NULL), split into its function name and its source path
+   with every directory in full. *name is NULL when debug info has no name
+   ("???"); *path is NULL when there is no source location. Both point
+   into a buffer owned by this module, valid until the next call; there is
+   no limit on their length. */
+void mt_compat_frame_text(DiEpoch ep, Addr ip, const InlIPCursor* iipc,
+                          const HChar** name, const HChar** path);
+
+#endif /* MT_COMPAT_H */
