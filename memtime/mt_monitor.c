@@ -17,6 +17,7 @@
 #include "mt_marks.h"
 #include "mt_monitor.h"
 #include "mt_output.h"
+#include "mt_msprint.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
@@ -78,7 +79,7 @@ static void write_file(const HChar* path, WhatToWrite what)
 
    if (mt_output_path_is_special(path)) {
       /* /dev/null, a FIFO: write it directly (a rename would replace it). */
-      fp = VG_(XT_massif_open)(path, NULL, mt_args_for_desc, mt_time_unit_name());
+      fp = mt_ms_open(path, mt_args_for_desc, mt_time_unit_name());
       if (fp == NULL) {
          VG_(gdb_printf)("error: cannot write %s\n", path);
          return;
@@ -106,7 +107,7 @@ static void write_file(const HChar* path, WhatToWrite what)
       VG_(unlink)(companion);
    }
 
-   fp = VG_(XT_massif_open)(tmp, NULL, mt_args_for_desc, mt_time_unit_name());
+   fp = mt_ms_open(tmp, mt_args_for_desc, mt_time_unit_name());
    if (fp == NULL) {
       VG_(gdb_printf)("error: cannot write %s\n", tmp);
    } else {

@@ -28,16 +28,19 @@
    Cost: O(S log S) to sort S stacks, then each stack is visited once per
    depth; every printed line costs one describe_IP, like the core's. */
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
 
 #include "mt_msprint.h"
 
-/* VG_(XT_massif_open) opens its file with VG_(fopen): an MsFile is a
-   VgFile, so we can write to it between its open and its close. */
+/* An MsFile is a VgFile (VG_(XT_massif_close) is VG_(fclose)): we open it
+   with VG_(fopen) and write to it with VG_(fprintf). */
 #define FP(...) VG_(fprintf)(pr->fp, __VA_ARGS__)
 
 typedef struct {
@@ -180,6 +183,58 @@ static void print_group(const Printer* pr, UInt depth, UInt indent,
       print_group(pr, depth + 1, indent + 1, &kids[i]);
    if (kids != NULL)
       VG_(free)(kids);
+}
+
+/* " " and s, escaped (see mt_msprint.h). */
+static void put_arg(VgFile* fp, const HChar* s)
+{
+   static const HChar hex[] = "0123456789abcdef";
+   SizeT n = 0, i;
+   HChar *e, *o;
+   for (i = 0; s[i] != '\0'; i++)
+      n += (UChar)s[i] < 0x20 || s[i] == 0x7f ? 4 : s[i] == '\\' ? 2 : 1;
+   e = o = VG_(malloc)("mt.msprint.arg", n + 1);
+   for (i = 0; s[i] != '\0'; i++) {
+      UChar c = (UChar)s[i];
+      if (c == '\\' || c == '\n' || c == '\t' || c == '\r') {
+         *o++ = '\\';
+         *o++ = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+      } else if (c < 0x20 || c == 0x7f) {
+         *o++ = '\\';
+         *o++ = 'x';
+         *o++ = hex[c >> 4];
+         *o++ = hex[c & 15];
+      } else {
+         *o++ = (HChar)c;
+      }
+   }
+   *o = '\0';
+   VG_(fprintf)(fp, " %s", e);
+   VG_(free)(e);
+}
+
+MsFile* mt_ms_open(const HChar* path, const XArray* desc_args,
+                   const HChar* time_unit)
+{
+   VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
+                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
+   Word i, n = desc_args != NULL ? VG_(sizeXA)(desc_args) : 0;
+
+   if (fp == NULL) {
+      VG_(umsg)("memtime: cannot create the output file %s\n", path);
+      return NULL;
+   }
+   VG_(fprintf)(fp, "desc:");
+   for (i = 0; i < n; i++)
+      put_arg(fp, *(const HChar**)VG_(indexXA)(desc_args, i));
+   if (n == 0)
+      VG_(fprintf)(fp, " (none)");
+   VG_(fprintf)(fp, "\ncmd:");
+   put_arg(fp, VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
+      put_arg(fp, *(const HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   VG_(fprintf)(fp, "\ntime_unit: %s\n", time_unit);
+   return fp;
 }
 
 void mt_ms_print(MsFile* fp, const Massif_Header* h,

@@ -27,6 +27,7 @@
 #include "mt_children.h"
 #include "mt_compat.h"
 #include "mt_companion.h"
+#include "mt_msprint.h"
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_snapshot.h"
@@ -117,8 +118,7 @@ void mt_output_write(void)
 
    set_paths();
    if (out_special) {
-      fp = VG_(XT_massif_open)(out_path, NULL, mt_args_for_desc,
-                               mt_time_unit_name());
+      fp = mt_ms_open(out_path, mt_args_for_desc, mt_time_unit_name());
       if (fp == NULL)
          return;
       mt_snapshot_print_all(fp);
@@ -134,10 +134,9 @@ void mt_output_write(void)
       mt_snapshot_companion_all(c);
       mt_companion_close(c);
    }
-   fp = VG_(XT_massif_open)(tmp_path, NULL, mt_args_for_desc,
-                            mt_time_unit_name());
+   fp = mt_ms_open(tmp_path, mt_args_for_desc, mt_time_unit_name());
    if (fp == NULL)
-      return;   /* the core has reported why */
+      return;   /* mt_ms_open has said why */
    mt_snapshot_print_all(fp);
    VG_(XT_massif_close)(fp);
    if (VG_(rename)(tmp_path, out_path) != 0) {

@@ -2,7 +2,7 @@
  *
  * Grammar accepted (what Massif and memtime write):
  *   desc: <text>
- *   cmd: <text>
+ *   cmd: <text>          (Massif's may continue on more lines: see read_header)
  *   time_unit: i|ms|B
  *   then snapshots numbered 0..N-1, each
  *     snapshot=N  time=T  mem_heap_B=B  mem_heap_extra_B=B  mem_stacks_B=B
@@ -51,6 +51,7 @@ typedef struct {
     int partial;         /* at_eof because the last line has no '\n': a file
                             cut mid-line; line holds that unfinished text */
     int at_eof;
+    int keep_all;        /* return blank and '#' lines too (cmd: continuations) */
     int stop;            /* the callback's value after RD_STOP */
     uint64_t *rem;       /* tree walk: children still to come, per depth */
     char *err;
@@ -184,7 +185,7 @@ static int rd_next(reader *r)
         size_t i = 0;
         while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
             i++;
-        if (i == len || buf[i] == '#') {
+        if (!r->keep_all && (i == len || buf[i] == '#')) {
             if (r->run_off < 0) {
                 r->run_off = r->line_off;
                 r->run_line = r->lineno;
@@ -539,9 +540,34 @@ static int read_header(reader *r, vis_profile *p)
     v = rd_key_text(r, "cmd", &rc);
     if (!v || !(p->cmd = strdup(v)))
         return v ? nomem(r) : RD_ERR;
-    v = rd_key_text(r, "time_unit", &rc);
-    if (!v)
+    /* Massif writes the command line raw, so an argument holding a newline
+     * continues cmd: on the following lines, blank or '#' ones included, up
+     * to time_unit:. They are joined with "\n" (backslash, n), as memtime
+     * writes the same command, so the command stays one line wherever it is
+     * shown. */
+    r->keep_all = 1;
+    for (;;) {
+        rc = rd_next(r);
+        if (rc != 1 || strncmp(r->line, "time_unit:", 10) == 0)
+            break;
+        size_t have = strlen(p->cmd);
+        char *cmd = realloc(p->cmd, have + 2 + r->len + 1);
+        if (!cmd) {
+            r->keep_all = 0;
+            return nomem(r);
+        }
+        memcpy(cmd + have, "\\n", 2);
+        memcpy(cmd + have + 2, r->line, r->len + 1);
+        p->cmd = cmd;
+    }
+    r->keep_all = 0;
+    if (rc < 0)
         return RD_ERR;
+    if (rc == 0) {
+        rd_fail(r, "'time_unit: i|ms|B'");
+        return RD_ERR;
+    }
+    v = skip_blanks(r->line + 10);
     size_t n = strcspn(v, " \t");
     if (*skip_blanks(v + n) == '\0') {
         if (n == 1 && v[0] == 'i') {
