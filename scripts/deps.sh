@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages memtime needs that this machine lacks.
 #   scripts/deps.sh          what building, installing and the example need
-#   scripts/deps.sh --test   plus what the test suite needs (C++, jemalloc, fuzzing, gnuplot)
+#   scripts/deps.sh --test   plus everything any test uses (C++, static libc, jemalloc,
+#                            mimalloc, tcmalloc, clang for fuzzing, gnuplot, rustc, man):
+#                            under CI=true a test that lacks one fails instead of skipping
 set -eu
 pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev"
 if [ "${1:-}" = --test ]; then
-  pkgs="$pkgs g++ perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev gnuplot-nox binutils"
+  pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
+  pkgs="$pkgs gnuplot-nox binutils rustc man-db"
 fi
 missing=
 for p in $pkgs; do

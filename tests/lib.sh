@@ -1,6 +1,7 @@
 # Shared helpers for tests/t*.sh: TAP output, a scratch directory, and ways to
 # run the tool and the visualizer from the build tree (never installed copies).
-# Each test script sources this, calls plan N (or plan_skip "reason"), then ok/not_ok/is.
+# Each test script sources this, calls plan N (or plan_skip "reason"), then ok/not_ok/is,
+# and ends with finish.
 set -u
 MT_SRC=${MT_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 MT_BUILD=${MT_BUILD:-$MT_SRC/_build/check}
@@ -13,11 +14,21 @@ trap 'rm -rf "$T"' EXIT
 _tap_n=0
 _tap_fail=0
 
+# Under CI (CI=true) a skip is a failure: scripts/deps.sh --test installs
+# everything a test needs, so a missing dependency must turn CI red, never
+# green. Elsewhere a skip is reported as one (prove counts them).
+_tap_ci() { [ "${CI:-}" = true ]; }
 plan()      { echo "1..$1"; }
-plan_skip() { echo "1..0 # SKIP $*"; exit 0; }
+plan_skip() {
+  if _tap_ci; then echo "1..1"; echo "not ok 1 - skipped under CI=true (a skip is a failure there): $*"; exit 1; fi
+  echo "1..0 # SKIP $*"; exit 0
+}
 ok()        { _tap_n=$((_tap_n+1)); echo "ok $_tap_n - $*"; }
 not_ok()    { _tap_n=$((_tap_n+1)); _tap_fail=$((_tap_fail+1)); echo "not ok $_tap_n - $*"; }
-skip()      { _tap_n=$((_tap_n+1)); echo "ok $_tap_n # SKIP $*"; }
+skip()      {
+  if _tap_ci; then not_ok "skipped under CI=true (a skip is a failure there): $*"; return; fi
+  _tap_n=$((_tap_n+1)); echo "ok $_tap_n # SKIP $*"
+}
 diag()      { printf '%s\n' "$@" | sed 's/^/# /'; }
 # check DESCRIPTION COMMAND...: ok if the command succeeds.
 check()     { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }

@@ -57,7 +57,7 @@ fi
 # rust_prog SRC [LINK ARGS]: tests/progs/SRC at -C opt-level=2 with -g.
 rust_prog() {
   local src="$MT_SRC/tests/progs/$1"; shift
-  local out; out="$MT_PROGS/$(basename "$src" .rs)-O2"
+  local out; out="$MT_PROGS/$(basename "$src" .rs)-O2-$("$RUSTC" --version | md5sum | cut -c1-8)"
   if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
     "$RUSTC" -g -C opt-level=2 -o "$out.tmp.$$" "$src" "$@" >&2 \
       && mv -f "$out.tmp.$$" "$out" || return 1
@@ -84,7 +84,9 @@ ARCHIVE=$(je_rjem_archive 2>"$T/err") || {
   for i in $(seq 4); do skip "no libjemalloc_pic.a to rename: $(head -c 100 "$T/err")"; done
   finish; exit
 }
-rj=$(rust_prog rust_jemalloc.rs -C link-arg="$ARCHIVE" -C link-arg=-lm 2>"$T/rj.err") \
+# libc after the archive: rustc links with -nodefaultlibs and puts its own -lc
+# before link-args (rustc 1.63, Debian bookworm's).
+rj=$(rust_prog rust_jemalloc.rs -C link-arg="$ARCHIVE" -C link-arg=-lm -C link-arg=-lpthread -C link-arg=-lc 2>"$T/rj.err") \
   || { head -20 "$T/rj.err" | diag "$(cat)"; }
 check "rustc builds rust_jemalloc.rs against _rjem_ jemalloc at opt-level=2" test -x "$rj"
 memtime --massif-out-file="$T/rj.out" "$rj" >/dev/null 2>"$T/rj.err"

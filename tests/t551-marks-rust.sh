@@ -18,9 +18,9 @@ cat >>"$T/example.rs" <<'RS'
 
 fn main() {
     let big = vec![7u8; 100_000];
-    println!("mark {}", memtime_mark(c"state sync"));
+    println!("mark {}", memtime_mark(CStr::from_bytes_with_nul(b"state sync\0").unwrap()));
     println!("snapshot {}", memtime_snapshot());
-    println!("mark {}", memtime_mark(c"after sync"));
+    println!("mark {}", memtime_mark(CStr::from_bytes_with_nul(b"after sync\0").unwrap()));
     println!("kept {}", big.iter().map(|&b| b as u64).sum::<u64>());
 }
 RS
