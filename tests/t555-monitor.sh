@@ -21,9 +21,12 @@ start() {
   (cd "$T/$name" && "$run" -q --vgdb=yes --vgdb-prefix="$T/$name/vgdb" "$@" "$P" "$T/$name/stop") \
     >"$T/$name.stdout" 2>"$T/$name.stderr" &
   JOB=$! PID=
-  local i
-  for i in $(seq 300); do
-    PID=$(cat "$T/$name/stop.ready" 2>/dev/null)
+  # Polls for the ready file (renamed into place whole by the program).
+  # The limit only decides failure: the program waits for its stop file,
+  # not for a clock.
+  local end=$(( SECONDS + 300 ))
+  while [ "$SECONDS" -lt "$end" ]; do
+    PID=$(sed -n '/^[0-9][0-9]*$/p' "$T/$name/stop.ready" 2>/dev/null)
     [ -n "$PID" ] && return 0
     kill -0 "$JOB" 2>/dev/null || break
     sleep 0.1
@@ -31,7 +34,8 @@ start() {
   return 1
 }
 # cmd NAME COMMAND...: one monitor command to that program; its output.
-cmd() { local name=$1; shift; timeout 60 vgdb --vgdb-prefix="$T/$name/vgdb" --pid="$PID" "$@" 2>/dev/null; }
+# vgdb returns when the command is done; the timeout is failure-only.
+cmd() { local name=$1; shift; timeout 300 vgdb --vgdb-prefix="$T/$name/vgdb" --pid="$PID" "$@" 2>/dev/null; }
 stop() { touch "$T/$1/stop"; wait "$JOB"; }
 trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; rm -rf "$T"' EXIT
 

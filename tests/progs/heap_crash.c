@@ -1,5 +1,6 @@
 /* heap_crash.c segv|abort|kill: allocates, then dies: of SIGSEGV, of abort(),
-   or (kill) after allocating for about a second and a half, of SIGKILL,
+   or (kill) after allocating for about a second and a half (and at least
+   200000 times), of SIGKILL,
    which no exit handler sees. The profile must survive each death. */
 #include <signal.h>
 #include <stdlib.h>
@@ -24,7 +25,11 @@ int main(int argc, char** argv)
       keep[i] = malloc(1000 + i * 100);
    if (strcmp(how, "kill") == 0) {
       double end = now_s() + 1.5;
-      for (i = 0; now_s() < end; i++) {
+      /* At least 200000 rounds too: memtime reads its clock (and so
+         rewrites the profile) every 50000 blocks run, so however little
+         CPU a loaded machine gives the program, a periodic rewrite has
+         happened before the kill. */
+      for (i = 0; now_s() < end || i < 200000; i++) {
          free(keep[i % 64]);
          keep[i % 64] = malloc(500 + (i * 37) % 5000);
       }
