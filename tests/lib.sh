@@ -62,5 +62,17 @@ build_prog() {
   echo "$out"
 }
 
+# build_pngcheck: compiles tests/pngcheck.c (a libpng decoder, with ASan)
+# once into $MT_PROGS, prints its path.
+build_pngcheck() {
+  local out="$MT_PROGS/pngcheck"
+  if [ ! -x "$out" ] || [ "$MT_SRC/tests/pngcheck.c" -nt "$out" ]; then
+    cc -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+      -o "$out.tmp.$$" "$MT_SRC/tests/pngcheck.c" $(pkg-config --cflags --libs libpng) >&2 \
+      && mv -f "$out.tmp.$$" "$out" || return 1
+  fi
+  echo "$out"
+}
+
 # finish: exit status reflects failures (prove reads the TAP anyway).
 finish() { [ "$_tap_fail" -eq 0 ]; }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # t204-vis-cli: memtime-vis's command line: usage errors exit 2 with a hint,
 # data and I/O errors exit 1 with one line, stdout is checked on close, the
-# report and chart files are written whole (no temporary file left behind),
+# report and chart files are written whole (no temporary file left behind;
+# the chart decodes with libpng to a non-blank image),
 # and option spellings agree.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 28
 cd "$T" || exit 1
 cp "$MT_SRC/tests/data/massif-B.out" p.out
 
@@ -62,5 +63,15 @@ is_file a.txt b.txt "'--opt value' and '--opt=value' agree"
 
 vis p.out -o chart.png >out.txt 2>err.txt
 is "$?" 0 "-o chart.png: exit 0"
-check "-o chart.png: a PNG file, nothing printed" sh -c "head -c 8 chart.png | od -An -c | grep -q 'P   N   G' && [ ! -s out.txt ] && [ ! -s err.txt ]"
+check "-o chart.png: nothing printed" sh -c "[ ! -s out.txt ] && [ ! -s err.txt ]"
+# The whole PNG decodes (libpng, tests/pngcheck.c) to the default size and
+# holds a chart: the first site's colour and the total line, not a blank.
+PNGCHECK=$(build_pngcheck)
+is "$("$PNGCHECK" chart.png size 2>&1)" "1600 900" "-o chart.png: decodes whole, 1600x900"
+white=$("$PNGCHECK" chart.png count FFFFFF 2>&1)
+site=$("$PNGCHECK" chart.png count 4E79A7 2>&1)
+line=$("$PNGCHECK" chart.png count 1A1A1A 2>&1)
+check "-o chart.png: not blank ($white white, $site of the first site's colour, $line of the total line's)" \
+  test "$white" -lt $((1600 * 900)) -a "$site" -ge 10000 -a "$line" -ge 1000
+is "$(ls -A | grep -c tmp)" 0 "-o chart.png: no temporary file left"
 finish

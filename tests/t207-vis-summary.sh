@@ -2,15 +2,24 @@
 # t207-vis-summary: the summary memtime-vis prints first, against reviewed
 # expected files (tests/expected/summary/), for Massif files in two time
 # units with and without a marked peak that has a tree, with --top, and for a
-# profile with a companion file (phase marks). Also checks the summary's
-# numbers against the file itself: the peak total and its snapshot.
+# profile with a companion file (phase marks). Every summary, golden or not,
+# is also checked against an independent reading of the file
+# (tests/summary-oracle.pl, Perl, apart from memtime-vis's C parser): the
+# counts, the peak, its parts, the sites in file order with their bytes and
+# shares, the rest, the marks, each shown value the exact one rounded.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 13
+oracle() {   # SUMMARY-FILE DESCRIPTION [--top=N] FILE
+  local sum=$1 d=$2; shift 2
+  if perl "$MT_SRC/tests/summary-oracle.pl" "$@" "$sum" >"$T/oracle.err" 2>&1; then ok "$d"
+  else not_ok "$d"; diag "$(cat "$T/oracle.err")"; fi
+}
 cd "$MT_SRC/tests/data" || exit 1
 golden() {   # EXPECTED-NAME ARGS...
   local name=$1; shift
   vis --summary-only "$@" >"$T/$name.txt" 2>"$T/err"
   is_file "$T/$name.txt" "$MT_SRC/tests/expected/summary/$name.txt" "summary of $* as expected"
+  oracle "$T/$name.txt" "summary of $*: agrees with an independent reading of the file" "$@"
 }
 golden massif-B massif-B.out
 golden massif-pages-top3 --top=3 massif-pages.out
@@ -27,6 +36,8 @@ sed 's/^mem_heap_B=1000$/mem_heap_B=20000/' small.out >"$T/late.out"
 vis --summary-only "$T/late.out" >"$T/late.txt"
 is "$(grep -c '^The peak has no tree. Top allocation sites at snapshot 2 (8.00 KiB at 8.00 KiB), marked as the peak in the file:$' "$T/late.txt")" 1 \
   "a peak without a tree: says so, shows the marked peak's sites"
+oracle "$T/late.txt" "a peak without a tree: agrees with an independent reading" "$T/late.out"
 vis --summary-only --top=2 massif-cxx.out >"$T/top2.txt"
 is "$(grep -c '^  *[0-9]*\. ' "$T/top2.txt")" 2 "--top=2 lists two sites"
+oracle "$T/top2.txt" "--top=2: agrees with an independent reading (the rest summed)" --top=2 massif-cxx.out
 finish

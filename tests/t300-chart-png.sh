@@ -9,12 +9,7 @@
 # axis ranges) and the mapping stated in chart.c.
 . "$(dirname "$0")/lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-PNGCHECK="$MT_PROGS/pngcheck"
-if [ ! -x "$PNGCHECK" ] || [ "$MT_SRC/tests/pngcheck.c" -nt "$PNGCHECK" ]; then
-  cc -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    -o "$PNGCHECK.tmp.$$" "$MT_SRC/tests/pngcheck.c" $(pkg-config --cflags --libs libpng) \
-    && mv -f "$PNGCHECK.tmp.$$" "$PNGCHECK" || plan_skip "cannot build tests/pngcheck.c"
-fi
+PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
 plan 31
 FIX="$T/chart-steps.massif"
 cp "$MT_SRC/tests/data/chart-steps.massif" "$FIX"

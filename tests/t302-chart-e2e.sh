@@ -7,12 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 command -v valgrind >/dev/null || plan_skip "valgrind not installed"
-PNGCHECK="$MT_PROGS/pngcheck"
-if [ ! -x "$PNGCHECK" ] || [ "$MT_SRC/tests/pngcheck.c" -nt "$PNGCHECK" ]; then
-  cc -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    -o "$PNGCHECK.tmp.$$" "$MT_SRC/tests/pngcheck.c" $(pkg-config --cflags --libs libpng) \
-    && mv -f "$PNGCHECK.tmp.$$" "$PNGCHECK" || plan_skip "cannot build tests/pngcheck.c"
-fi
+PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
 PROG=$(build_prog chart_phases.c) || plan_skip "cannot build chart_phases.c"
 tools="massif"
 [ -x "$MT_INPLACE/memtime-amd64-linux" ] && tools="$tools memtime"

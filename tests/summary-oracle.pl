@@ -1,0 +1,189 @@
+#!/usr/bin/perl
+# tests/summary-oracle.pl: an independent reading of a Massif-format file
+# for t207, written apart from memtime-vis's C parser. It reads FILE (and
+# FILE.memtime when present), works out what memtime-vis's summary must say
+# (the command, the time unit, the last snapshot, the snapshot counts, the
+# peak by total of heap, extra heap and stacks with the marked peak winning
+# a tie, the snapshot whose tree gives the top sites, those sites in file
+# order with their share, the rest summed, the phase marks) and checks the
+# summary text SUMMARY line by line against it:
+#   perl summary-oracle.pl [--top=N] FILE SUMMARY
+# Exact numbers (byte counts, snapshot numbers, times after "time=") must be
+# equal; human-readable quantities ("240.4 KiB", "1.00 s", "298.64 k
+# instr") must be the exact value rounded to the digits shown; percentages
+# within 0.05 of the exact share. Prints each disagreement; exit 0 when
+# there is none, 1 otherwise.
+use strict;
+use warnings;
+
+my $top = 8;
+if (@ARGV && $ARGV[0] =~ /^--top=(\d+)$/) { $top = $1; shift @ARGV; }
+@ARGV == 2 or die "usage: summary-oracle.pl [--top=N] FILE SUMMARY\n";
+my ($file, $summary) = @ARGV;
+
+# --- the file
+my ($cmd, $unit, @snaps, $cur, $depth1);
+open my $fh, '<', $file or die "$file: $!\n";
+while (my $l = <$fh>) {
+    chomp $l;
+    if    ($l =~ /^cmd: (.*)$/)        { $cmd = $1 }
+    elsif ($l =~ /^time_unit: (\S+)$/) { $unit = $1 }
+    elsif ($l =~ /^snapshot=(\d+)$/)   { $cur = { n => $1, sites => [] }; push @snaps, $cur }
+    elsif ($l =~ /^(time|mem_heap_B|mem_heap_extra_B|mem_stacks_B)=(\d+)$/) { $cur->{$1} = $2 }
+    elsif ($l =~ /^heap_tree=(\w+)$/)  { $cur->{kind} = $1 }
+    elsif ($l =~ /^ n\d+: (\d+) (.*)$/) {
+        my ($b, $label) = ($1, $2);
+        $label =~ s/^0x[0-9A-Fa-f]+: //;     # the site's name without its address
+        push @{ $cur->{sites} }, [ $b, $label ];
+    }
+}
+close $fh;
+die "$file: no snapshot\n" unless @snaps;
+my @marks;
+if (open my $ch, '<', "$file.memtime") {
+    while (my $l = <$ch>) { push @marks, [ $1, $2 ] if $l =~ /^mark: time=(\d+) (.*)$/ }
+    close $ch;
+}
+
+sub total { my $s = shift; $s->{mem_heap_B} + $s->{mem_heap_extra_B} + $s->{mem_stacks_B} }
+sub has_tree { my $s = shift; $s->{kind} eq 'detailed' || $s->{kind} eq 'peak' }
+
+my ($peak, $marked, $best_tree);
+for my $s (@snaps) {
+    $peak = $s if !$peak || total($s) > total($peak)
+                  || (total($s) == total($peak) && $s->{kind} eq 'peak');
+    $marked = $s if $s->{kind} eq 'peak';
+    $best_tree = $s if has_tree($s) && (!$best_tree || total($s) > total($best_tree));
+}
+my $tree = has_tree($peak) ? $peak : $marked ? $marked : $best_tree;
+my $n_detailed = grep { has_tree($_) } @snaps;
+
+# --- checking quantities
+my @bad;
+sub bad { push @bad, join '', @_ }
+sub commify { my $v = reverse shift; $v =~ s/(\d{3})(?=\d)/$1,/g; scalar reverse $v }
+my %mult = (B => 1, KiB => 1024, MiB => 1024**2, GiB => 1024**3, TiB => 1024**4,
+            ms => 1, s => 1000, min => 60000, h => 3600000,
+            instr => 1, 'k instr' => 1e3, 'M instr' => 1e6, 'G instr' => 1e9, 'T instr' => 1e12);
+# near TEXT EXACT WHAT: TEXT ("240.4 KiB") is EXACT rounded to its digits.
+sub near {
+    my ($text, $exact, $what) = @_;
+    $text =~ s/^\s+//;
+    my ($num, $u) = $text =~ /^(\d+(?:\.(\d+))?) (B|KiB|MiB|GiB|TiB|ms|s|min|h|instr|[kMGT] instr)$/
+        or return bad("$what: '$text' is not a number with a unit");
+    my $digits = defined $2 ? length $2 : 0;
+    $u = $3;
+    my $slack = 0.5 * 10**(-$digits) * $mult{$u} * (1 + 1e-9);
+    abs($num * $mult{$u} - $exact) <= $slack
+        or bad("$what: '$text' is not $exact rounded");
+}
+sub pct {
+    my ($text, $part, $whole, $what) = @_;
+    my $want = $whole ? 100 * $part / $whole : 0;
+    abs($text - $want) <= 0.05 + 1e-9 or bad("$what: $text% is not " . sprintf('%.3f', $want) . '%');
+}
+
+# --- the summary, line by line
+open my $sh, '<', $summary or die "$summary: $!\n";
+my @lines = map { chomp; $_ } <$sh>;
+close $sh;
+my $i = 0;
+sub line { $i < @lines ? $lines[$i++] : '' }
+sub expect_re {
+    my ($re, $what) = @_;
+    my $l = line();
+    my @m = $l =~ $re;
+    bad("$what: line " . $i . " is '$l'") unless @m;
+    return @m;
+}
+my %unit_text = (i => 'i (instructions executed)', ms => 'ms (milliseconds)', B => 'B (bytes allocated and freed)');
+my $last = $snaps[-1];
+
+expect_re(qr/^memtime-vis summary of (.+)$/, 'title');
+my ($c) = expect_re(qr/^  Command:    (.*)$/, 'command');
+bad("command: '$c', file says '$cmd'") if defined $c && $c ne $cmd;
+my ($u) = expect_re(qr/^  Time unit:  (.*)$/, 'time unit');
+bad("time unit: '$u'") if defined $u && $u ne $unit_text{$unit};
+my ($dur, $ln, $lt) = expect_re(qr/^  Duration:   (.+) \(last snapshot, (\d+), at time=([\d,]+)\)$/, 'duration');
+if (defined $ln) {
+    bad("duration: last snapshot $ln, file's is $last->{n}") if $ln != $last->{n};
+    bad("duration: time=$lt, file says " . commify($last->{time})) if $lt ne commify($last->{time});
+    near($dur, $last->{time}, 'duration');
+}
+my ($ns, $nd) = expect_re(qr/^  Snapshots:  (\d+), (\d+) detailed$/, 'snapshots');
+bad("snapshots: $ns, $nd detailed; the file has " . scalar(@snaps) . ", $n_detailed")
+    if defined $ns && ($ns != @snaps || $nd != $n_detailed);
+my ($ph, $pb, $pt, $pn) = expect_re(qr/^  Peak:       (.+) \(([\d,]+) B\) at (.+), snapshot (\d+)$/, 'peak');
+if (defined $pn) {
+    bad("peak: snapshot $pn, the file's peak is $peak->{n}") if $pn != $peak->{n};
+    bad("peak: $pb B, the file's peak is " . commify(total($peak))) if $pb ne commify(total($peak));
+    near($ph, total($peak), 'peak total');
+    near($pt, $peak->{time}, 'peak time');
+}
+my ($hh, $hx, $hs) = expect_re(qr/^              heap (.+), extra heap (.+), stacks (.+)$/, 'peak parts');
+if (defined $hs) {
+    near($hh, $peak->{mem_heap_B}, 'peak heap');
+    near($hx, $peak->{mem_heap_extra_B}, 'peak extra heap');
+    near($hs, $peak->{mem_stacks_B}, 'peak stacks');
+}
+if (-e "$file.memtime") {
+    my ($cf) = expect_re(qr/^  Companion:  (.+)$/, 'companion');
+    bad("companion: '$cf'") if defined $cf && $cf !~ /\.memtime$/;
+}
+expect_re(qr/^()$/, 'blank line before the sites');
+if (!$tree) {
+    expect_re(qr/^(Top allocation sites: none \(no detailed snapshot\))$/, 'no tree');
+} else {
+    if ($tree == $peak) {
+        my ($sn, $st) = expect_re(qr/^Top allocation sites at the peak \(snapshot (\d+), (.+)\):$/, 'sites heading');
+        bad("sites heading: snapshot $sn") if defined $sn && $sn != $peak->{n};
+        near($st, total($peak), 'sites heading total') if defined $st;
+    } else {
+        my $why = $tree == $marked ? 'marked as the peak in the file' : 'the largest detailed one';
+        my ($sn, $st, $stt, $w) = expect_re(
+            qr/^The peak has no tree\. Top allocation sites at snapshot (\d+) \((.+) at (.+)\), (.+):$/, 'sites heading');
+        if (defined $sn) {
+            bad("sites heading: snapshot $sn, expected $tree->{n}") if $sn != $tree->{n};
+            near($st, total($tree), 'sites heading total');
+            near($stt, $tree->{time}, 'sites heading time');
+            bad("sites heading: '$w', expected '$why'") if $w ne $why;
+        }
+    }
+    my @sites = @{ $tree->{sites} };
+    my $whole = total($tree);
+    expect_re(qr/^(  \(none: the heap is empty there\))$/, 'no sites') unless @sites;
+    for my $k (0 .. $#sites) {
+        last if $k >= $top;
+        my ($b, $label) = @{ $sites[$k] };
+        my ($no, $h, $p, $lab) = expect_re(qr/^  ([ \d]\d)\. (.{10}) ([ \d]{3}\.\d)%  (.*)$/, "site " . ($k + 1));
+        next unless defined $lab;
+        bad("site " . ($k + 1) . ": numbered $no") if $no != $k + 1;
+        bad("site " . ($k + 1) . ": '$lab', the file says '$label'") if $lab ne $label;
+        near($h, $b, "site " . ($k + 1) . " bytes");
+        pct($p, $b, $whole, "site " . ($k + 1) . " share");
+    }
+    if (@sites > $top) {
+        my ($rb, $n) = (0, @sites - $top);
+        $rb += $_->[0] for @sites[$top .. $#sites];
+        my ($h, $p, $m, $s) = expect_re(qr/^      (.{10}) ([ \d]{3}\.\d)%  (\d+) more site(s?)$/, 'the rest');
+        if (defined $m) {
+            bad("the rest: $m more sites, expected $n") if $m != $n || ($n == 1) != ($s eq '');
+            near($h, $rb, 'the rest, bytes');
+            pct($p, $rb, $whole, 'the rest, share');
+        }
+    }
+}
+if (@marks) {
+    expect_re(qr/^()$/, 'blank line before the marks');
+    expect_re(qr/^(Phase marks:)$/, 'marks heading');
+    for my $m (@marks) {
+        my ($t, $lab) = expect_re(qr/^  (.{12})  (.*)$/, "mark '$m->[1]'");
+        next unless defined $lab;
+        bad("mark: '$lab', the companion says '$m->[1]'") if $lab ne $m->[1];
+        near($t, $m->[0], "mark '$m->[1]' time");
+    }
+}
+bad("line " . ($i + 1) . " is more than expected: '$lines[$i]'") if $i < @lines;
+
+print "$_\n" for @bad;
+exit(@bad ? 1 : 0);
