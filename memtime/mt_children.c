@@ -7,7 +7,9 @@
    the core's execve wrapper builds the new command line, so appending an
    option there reaches the new image and nothing else. The option is
    replaced, not appended again, if an exec fails and the program execs
-   once more. */
+   once more. mt_options parses it (clo_exec_count); this module only
+   reads it, and tells the output writer the name's suffix rather than
+   rewriting --memtime-out-file. */
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_libcbase.h"
@@ -21,25 +23,14 @@
 #include "mt_children.h"
 #include "mt_compat.h"
 #include "mt_options.h"
-#include "mt_output.h"
 #include "mt_snapshot.h"
-#include "mt_time.h"
 
-
-#define EXEC_COUNT_OPT "--memtime-exec-count"
 
 static Int   exec_count = 0;          /* execs of this pid before this image */
+static Int   image_exec_count = 0;    /* clo_exec_count: this image's suffix */
 static Bool  is_forked_child = False; /* this process was forked under us */
 static ULong generation_at_fork = 0;  /* mt_snapshot_generation then */
 static Bool  warned_shared_name = False;
-
-Bool mt_children_process_cmd_line_option(const HChar* arg)
-{
-   if VG_BINT_CLO(arg, EXEC_COUNT_OPT, exec_count, 0, 1000000) {}
-   else
-      return False;
-   return True;
-}
 
 /* Whether every process writes the same expanded name: only %p tells
    processes apart (%n restarts for each pid; %q{VAR} is inherited). */
@@ -58,21 +49,25 @@ static void child_after_fork(ThreadId tid)
 
 void mt_children_post_clo_init(void)
 {
-   if (exec_count > 0) {
-      SizeT n = VG_(strlen)(clo_out_file) + 32;
-      HChar* name = VG_(malloc)("mt.children.name", n);
-      VG_(snprintf)(name, n, "%s.exec%d", clo_out_file, exec_count);
-      clo_out_file = name;    /* never freed: options live for the run */
-   }
+   exec_count = image_exec_count = clo_exec_count;
    if (name_is_shared() && VG_(clo_trace_children))
-      VG_(umsg)("warning: memtime: --memtime-out-file=%s has no %%p: a forked "
-                "child writes the same file as its parent, so the file holds "
-                "whichever process rewrote it last (each rewrite is a "
+      VG_(umsg)("warning: memtime: --memtime-out-file=%s%s has no %%p: a "
+                "forked child writes the same file as its parent, so the file "
+                "holds whichever process rewrote it last (each rewrite is a "
                 "complete profile). Programs exec'd under "
                 "--trace-children=yes write <name>.exec1, .exec2, ... "
                 "Add %%p to the name for one profile per process.\n",
-                clo_out_file);
+                clo_out_file, mt_children_out_suffix());
    VG_(atfork)(NULL, NULL, child_after_fork);
+}
+
+const HChar* mt_children_out_suffix(void)
+{
+   static HChar suffix[32];
+   if (image_exec_count == 0)
+      return "";
+   VG_(snprintf)(suffix, sizeof suffix, ".exec%d", image_exec_count);
+   return suffix;
 }
 
 void mt_children_before_write(const HChar* out_path)
@@ -95,12 +90,12 @@ static void pass_exec_count(void)
    HChar opt[64];
    HChar* copy;
    Word i, n = VG_(sizeXA)(args);
-   VG_(snprintf)(opt, sizeof opt, EXEC_COUNT_OPT "=%d", exec_count + 1);
+   VG_(snprintf)(opt, sizeof opt, MT_EXEC_COUNT_OPT "=%d", exec_count + 1);
    copy = VG_(strdup)("mt.children.opt", opt);
    for (i = 0; i < n; i++) {
       HChar** slot = VG_(indexXA)(args, i);
-      if (VG_(strncmp)(*slot, EXEC_COUNT_OPT "=",
-                       sizeof EXEC_COUNT_OPT) == 0) {
+      if (VG_(strncmp)(*slot, MT_EXEC_COUNT_OPT "=",
+                       sizeof MT_EXEC_COUNT_OPT) == 0) {
          *slot = copy;        /* the old string is the core's to keep */
          return;
       }
@@ -108,37 +103,11 @@ static void pass_exec_count(void)
    VG_(addToXA)(args, &copy);
 }
 
-static void before_exec(void)
+Bool mt_children_pre_syscall(UInt sysno)
 {
-   /* An execve that fails once it reached us leaves the program running
-      and may be retried: if nothing changed since, the profile on disk is
-      current, and another final snapshot would only repeat the last one.
-      (Attempts on missing files, as execvp() makes along PATH, fail in
-      Valgrind's own checks and never get here.) */
-   static ULong generation_written = (ULong)-1;
-   /* A forked child that only execs has nothing of its own to show. */
-   Bool write = (!is_forked_child
-                 || mt_snapshot_generation != generation_at_fork)
-                && mt_snapshot_generation != generation_written;
-   if (write && mt_snapshot_started()) {
-      if (clo_time_unit == TimeMS) {
-         mt_time_tick(0, True);
-         mt_snapshot_final();
-      }
-      mt_output_write();
-      generation_written = mt_snapshot_generation;
-   }
+   if (sysno != __NR_execve && sysno != __NR_execveat)
+      return False;
    pass_exec_count();
-}
-
-void mt_children_pre_syscall(UInt sysno)
-{
-   switch (sysno) {
-   case __NR_execve:
-   case __NR_execveat:
-      before_exec();
-      break;
-   default:
-      break;
-   }
+   /* A forked child that only execs has nothing of its own to show. */
+   return !is_forked_child || mt_snapshot_generation != generation_at_fork;
 }

@@ -24,16 +24,17 @@
 
 #include "pub_tool_basics.h"
 
-/* Takes --memtime-exec-count=N; False for any other option. Called before
-   the other options are parsed and recorded for the desc: line. */
-Bool mt_children_process_cmd_line_option(const HChar* arg);
-/* post_clo_init, before the output file is first opened: adds the .execN
-   suffix to clo_out_file, warns about a name without %p, registers the
-   fork handler. */
+/* post_clo_init, before the output file is first opened: warns about a
+   name without %p, registers the fork handler. */
 void mt_children_post_clo_init(void);
-/* pre_syscall hook: for execve and execveat, writes the profile and passes
-   the exec count on. Other system calls are ignored. */
-void mt_children_pre_syscall(UInt sysno);
+/* What this image adds to the expanded --memtime-out-file: "" or
+   ".execN" (static). */
+const HChar* mt_children_out_suffix(void);
+/* pre_syscall hook: for execve and execveat, passes the exec count on to
+   the next image and returns True when this process has a profile of its
+   own to leave before the image goes (the caller writes it). False for
+   any other system call. */
+Bool mt_children_pre_syscall(UInt sysno);
 /* Called by the output writer before each rewrite of 'out_path': in a
    forked child that shares its parent's file name, warns once. */
 void mt_children_before_write(const HChar* out_path);

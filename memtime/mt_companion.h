@@ -21,30 +21,31 @@
 
 #include "pub_tool_basics.h"
 
+#include "mt_file.h"
+
 struct MtStackSample;   /* mt_stacks.h */
 
 /* Records a phase mark at 'time' (in the profile's time unit). The label is
    copied; newlines and other control characters in it become spaces so the
    mark stays one line. Marks are never culled. */
 void mt_companion_add_mark(ULong time, const HChar* label);
-UInt mt_companion_n_marks(void);
 
-/* One rewrite of the companion of the profile at 'profile_path'. Usage, while
-   the profile itself is being written:
-      MtCompanion* c = mt_companion_open(path, time_unit);   (NULL: nothing
-                                                               to write, or error)
+/* One rewrite of the companion of the profile at 'profile_path', written
+   while the profile is, and committed with it (mt_file_commit, companion
+   first):
+      MtFile* c = mt_companion_open(path, time_unit);   header, threads, marks
       for each snapshot i written:  mt_companion_snapshot(c, i, time, sample);
-      mt_companion_close(c);      renames the temporary file into place
-   The temporary file is "<dir>/.<profile base>.memtime.tmp.<pid>", which no
-   reader looks for. When there is nothing to record (no --stacks=yes and no marks) open
+   When there is nothing to record (no --stacks=yes and no marks) open
    returns NULL and removes a companion of that name left by an earlier run,
-   so a stale one is never paired with the new profile. */
-typedef struct MtCompanion MtCompanion;
-MtCompanion* mt_companion_open(const HChar* profile_path, const HChar* time_unit);
-void         mt_companion_snapshot(MtCompanion* c, UInt snapshot_n, ULong time,
-                                   const struct MtStackSample* sample);
-/* Returns False (after a warning to the user) if writing or renaming failed;
-   the previous companion, if any, is then left intact. Frees c. */
-Bool         mt_companion_close(MtCompanion* c);
+   so a stale one is never paired with the new profile. Every function here
+   accepts c == NULL and then does nothing. */
+MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit);
+void    mt_companion_snapshot(MtFile* c, UInt snapshot_n, ULong time,
+                              const struct MtStackSample* sample);
+/* Appends one record line "<kind>: <text>\n", text from fmt (any length).
+   The way to add a record kind: the text must hold no newline, and a
+   reader skips kinds it does not know (docs/file-format.md). */
+void    mt_companion_line(MtFile* c, const HChar* kind, const HChar* fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 
 #endif /* MT_COMPANION_H */

@@ -19,8 +19,16 @@ extern Bool VG_(clo_read_inline_info);
 extern Bool VG_(clo_trace_children);
 
 /* The text of an errno, for messages naming why a file could not be
-   written (mt_output.c); the tool headers declare no strerror. */
+   written (mt_file.c); the tool headers declare no strerror. */
 extern const HChar* VG_(strerror)(UWord errnum);
+
+/* A raw system call, for the file writer (mt_file.c): the tool API has no
+   fsync, and its VG_(rename) drops the errno the user should be told.
+   The core's prototype on amd64 and the other 64-bit Linux targets since
+   3.15 (eight register-sized arguments). */
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3,
+                              UWord a4, UWord a5, UWord a6, UWord a7,
+                              UWord a8);
 
 /* One inlined frame of ip (the frame iipc points at, or ip's only frame
    when iipc is NULL), split into its function name and its source path

@@ -23,7 +23,6 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
-#include "mt_core.h"
 #include "mt_heap.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
@@ -40,13 +39,19 @@ typedef struct _MtBlock {
 
 static PoolAlloc*   block_pool = NULL;
 static VgHashTable* live_blocks = NULL;
-static ULong        n_live_blocks = 0;
 
 void mt_heap_init(void)
 {
    block_pool  = VG_(newPA)(sizeof(MtBlock), 1000, VG_(malloc),
                             "mt.heap.blocks", VG_(free));
    live_blocks = VG_(HT_construct)("memtime's live blocks");
+}
+
+/* Bytes of allocator bookkeeping charged per block: --heap-admin, none
+   for pages (--pages-as-heap counts whole pages, as Massif does). */
+static SSizeT admin_szB(void)
+{
+   return clo_pages_as_heap ? 0 : clo_heap_admin;
 }
 
 /* Records p (already allocated) as live, charged to tid's stack. */
@@ -60,12 +65,11 @@ static void* record_block(ThreadId tid, void* p, SizeT req_szB,
    b->slop_szB = slop_szB;
    b->where    = 0;
    VG_(HT_add_node)(live_blocks, b);
-   n_live_blocks++;
 
    if (clo_heap) {
       b->where = mt_tree_add(tid, req_szB, exclude_first_entry);
       if (!mt_tree_is_ignored(b->where)) {
-         mt_mem_update_heap(req_szB, clo_heap_admin + slop_szB);
+         mt_mem_update_heap(req_szB, admin_szB() + slop_szB);
          if (maybe_snapshot)
             mt_snapshot_maybe(MtNormal);
       }
@@ -79,14 +83,13 @@ static Bool unrecord_block(void* p, Bool maybe_snapshot)
    MtBlock* b = VG_(HT_remove)(live_blocks, (UWord)p);
    if (b == NULL)
       return False;
-   n_live_blocks--;
 
    if (clo_heap && !mt_tree_is_ignored(b->where)) {
       /* Coming down from a possible peak: check it first. */
       if (maybe_snapshot)
          mt_snapshot_maybe(MtPeak);
       mt_mem_update_heap(-(SSizeT)b->req_szB,
-                         -clo_heap_admin - (SSizeT)b->slop_szB);
+                         -admin_szB() - (SSizeT)b->slop_szB);
       mt_tree_sub(b->where, b->req_szB);
       if (maybe_snapshot)
          mt_snapshot_maybe(MtNormal);
@@ -285,7 +288,7 @@ Bool mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 }
 
 /*------------------------------------------------------------*/
-/*--- The API for other modules (mt_heap.h, mt_core.h)      ---*/
+/*--- The API for other modules (mt_heap.h)                ---*/
 /*------------------------------------------------------------*/
 
 void* mt_heap_alloc(ThreadId tid, SizeT req_szB, SizeT align, Bool zero)
@@ -344,19 +347,4 @@ void mt_heap_record(ThreadId tid, Addr a, SizeT szB, Bool maybe_snapshot)
 Bool mt_heap_unrecord(Addr a, Bool maybe_snapshot)
 {
    return unrecord_block((void*)a, maybe_snapshot);
-}
-
-void mt_heap_iterate(void (*fn)(Addr a, SizeT req_szB, SizeT slop_szB,
-                                void* opaque),
-                     void* opaque)
-{
-   MtBlock* b;
-   VG_(HT_ResetIter)(live_blocks);
-   while ((b = VG_(HT_Next)(live_blocks)) != NULL)
-      fn(b->data, b->req_szB, b->slop_szB, opaque);
-}
-
-ULong mt_heap_n_live_blocks(void)
-{
-   return n_live_blocks;
 }

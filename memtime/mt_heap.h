@@ -10,6 +10,12 @@
 
 #include "pub_tool_basics.h"
 
+/* Set-up, called by mt_main.c. */
+void  mt_heap_init(void);            /* pre_clo_init: block table */
+void  mt_heap_pre_clo_init(void);    /* registers the malloc replacement */
+/* VALGRIND_MALLOCLIKE_BLOCK and friends; False for other requests. */
+Bool  mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);
+
 /* All record the block against the current thread's stack like malloc does
    and trigger snapshot logic; they return NULL on failure. */
 void* mt_heap_alloc  (ThreadId tid, SizeT req_szB, SizeT align, Bool zero);
@@ -23,5 +29,11 @@ Bool  mt_heap_is_block(void* p);
    allocation stack, like malloc. */
 void  mt_alloc_fns_add(const HChar* fn_pattern);
 void  mt_alloc_paths_add(const HChar* path_pattern);
+
+/* For pages-as-heap (mt_pages.c): records [a, a+szB) as a block charged
+   to tid's whole current stack (no frame excluded, no slop, no
+   --heap-admin), and forgets the block at a (False if there is none). */
+void  mt_heap_record(ThreadId tid, Addr a, SizeT szB, Bool maybe_snapshot);
+Bool  mt_heap_unrecord(Addr a, Bool maybe_snapshot);
 
 #endif /* MT_HEAP_H */

@@ -42,7 +42,7 @@
 #include "mt_alloc_api.h"
 #include "mt_children.h"
 #include "mt_compat.h"
-#include "mt_core.h"
+#include "mt_heap.h"
 #include "mt_marks.h"
 #include "mt_monitor.h"
 #include "mt_options.h"
@@ -116,12 +116,13 @@ static Bool may_block(UInt sysno)
    }
 }
 
-/* execve: the profile is written before the image goes (mt_children.c).
+/* execve: the profile is written before the image goes (mt_children.h).
    Before a long wait: the timeline gets a snapshot at the present and the
    file on disk is brought up to date, since nothing may run for a while. */
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
-   mt_children_pre_syscall(sysno);
+   if (mt_children_pre_syscall(sysno))
+      mt_output_before_exec();
    if (!mt_snapshot_started() || !waits_long(sysno))
       return;
    mt_time_tick(0, True);
@@ -186,7 +187,7 @@ static void mt_fini(Int exitcode)
       mt_time_tick(0, True);
       mt_snapshot_final();
    }
-   mt_output_write();
+   mt_output_write_final();
 }
 
 static void mt_post_clo_init(void)

@@ -9,7 +9,6 @@
 
 #include "memtime.h"
 #include "mt_companion.h"
-#include "mt_core.h"
 #include "mt_marks.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"

@@ -12,12 +12,11 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xtree.h"
 
-#include "mt_companion.h"
-#include "mt_core.h"
+#include "mt_file.h"
 #include "mt_marks.h"
 #include "mt_monitor.h"
-#include "mt_output.h"
 #include "mt_msprint.h"
+#include "mt_output.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
@@ -47,7 +46,7 @@ MT_MONITOR_DEFAULT_FILE ")\n"
 
 /* One snapshot of the live totals (and tree if detailed), numbered 0, as
    the only snapshot of a file. Not added to the profile's list. */
-static void print_current(MsFile* fp, Bool detailed)
+static void print_current(MtFile* fp, Bool detailed)
 {
    MtTreeSnap* xt = (detailed && clo_heap) ? mt_tree_snapshot() : NULL;
    const Massif_Header header = {
@@ -58,11 +57,9 @@ static void print_current(MsFile* fp, Bool detailed)
       .stacks_B      = mt_stacks_current_szB(),
       .detailed      = xt != NULL,
       .peak          = False,
-      /* The root label must be the one the profile itself uses
-         (mt_snapshot.c), so both files read alike. */
-      .top_node_desc = clo_pages_as_heap
-         ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
-         : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
+      /* The root label must be the one the profile itself uses, so both
+         files read alike. */
+      .top_node_desc = mt_snapshot_top_node_desc(),
       .sig_threshold = clo_threshold,
    };
    mt_tree_print(fp, xt, &header);
@@ -73,58 +70,31 @@ typedef enum { OneNormal, OneDetailed, AllSnapshots } WhatToWrite;
 
 static void write_file(const HChar* path, WhatToWrite what)
 {
-   HChar* tmp;
-   HChar* companion;
-   MsFile* fp;
+   const HChar* why;
+   Bool ok;
 
-   if (mt_output_path_is_special(path)) {
-      /* /dev/null, a FIFO: write it directly (a rename would replace it). */
-      fp = mt_ms_open(path, mt_args_for_desc, mt_time_unit_name());
-      if (fp == NULL) {
-         VG_(gdb_printf)("error: cannot write %s\n", path);
-         return;
-      }
-      if (what == AllSnapshots)
-         mt_snapshot_print_all(fp);
-      else
-         print_current(fp, what == OneDetailed);
-      VG_(XT_massif_close)(fp);
-      VG_(gdb_printf)("memtime: wrote %s\n", path);
-      return;
-   }
-   tmp = mt_output_tmp_name(path);
-   companion = VG_(malloc)("mt.monitor.companion",
-                           VG_(strlen)(path) + sizeof ".memtime");
-   VG_(sprintf)(companion, "%s.memtime", path);
    if (what == AllSnapshots) {
-      /* Companion first, as for the profile itself (mt_output.c). */
-      MtCompanion* c = mt_companion_open(path, mt_time_unit_name());
-      mt_snapshot_companion_all(c);
-      mt_companion_close(c);
+      ok = mt_output_write_file(path, &why);
    } else {
-      /* A one-snapshot file has no companion; one left at that name by an
-         earlier all_snapshots would be paired with it. */
-      VG_(unlink)(companion);
-   }
-
-   fp = mt_ms_open(tmp, mt_args_for_desc, mt_time_unit_name());
-   if (fp == NULL) {
-      VG_(gdb_printf)("error: cannot write %s\n", tmp);
-   } else {
-      if (what == AllSnapshots)
-         mt_snapshot_print_all(fp);
-      else
-         print_current(fp, what == OneDetailed);
-      VG_(XT_massif_close)(fp);
-      if (VG_(rename)(tmp, path) != 0) {
-         VG_(gdb_printf)("error: cannot rename %s to %s\n", tmp, path);
-         VG_(unlink)(tmp);
-      } else {
-         VG_(gdb_printf)("memtime: wrote %s\n", path);
+      MtFile* f;
+      if (!mt_file_is_special(path)) {
+         /* A one-snapshot file has no companion; one left at that name by
+            an earlier all_snapshots would be paired with it. */
+         HChar* companion = VG_(malloc)("mt.monitor.companion",
+                                        VG_(strlen)(path) + sizeof ".memtime");
+         VG_(sprintf)(companion, "%s.memtime", path);
+         VG_(unlink)(companion);
+         VG_(free)(companion);
       }
+      f = mt_file_open(path);
+      mt_ms_print_file_header(f, mt_args_for_desc, mt_time_unit_name());
+      print_current(f, what == OneDetailed);
+      ok = mt_file_commit(&f, 1, &why);
    }
-   VG_(free)(companion);
-   VG_(free)(tmp);
+   if (ok)
+      VG_(gdb_printf)("memtime: wrote %s\n", path);
+   else
+      VG_(gdb_printf)("error: %s; %s is left as it was\n", why, path);
 }
 
 /*------------------------------------------------------------*/

@@ -37,14 +37,13 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
+#include "mt_file.h"
 #include "mt_msprint.h"
 
-/* An MsFile is a VgFile (VG_(XT_massif_close) is VG_(fclose)): we open it
-   with VG_(fopen) and write to it with VG_(fprintf). */
-#define FP(...) VG_(fprintf)(pr->fp, __VA_ARGS__)
+#define FP(...) mt_file_printf(pr->fp, __VA_ARGS__)
 
 typedef struct {
-   VgFile* fp;
+   MtFile* fp;
    ULong   sig_szB;
    double  threshold;
    UInt  (*n_hidden)(Addr ip);
@@ -186,58 +185,47 @@ static void print_group(const Printer* pr, UInt depth, UInt indent,
 }
 
 /* " " and s, escaped (see mt_msprint.h). */
-static void put_arg(VgFile* fp, const HChar* s)
+static void put_arg(MtFile* f, const HChar* s)
 {
    static const HChar hex[] = "0123456789abcdef";
-   SizeT n = 0, i;
-   HChar *e, *o;
-   for (i = 0; s[i] != '\0'; i++)
-      n += (UChar)s[i] < 0x20 || s[i] == 0x7f ? 4 : s[i] == '\\' ? 2 : 1;
-   e = o = VG_(malloc)("mt.msprint.arg", n + 1);
+   SizeT i;
+   mt_file_puts(f, " ");
    for (i = 0; s[i] != '\0'; i++) {
       UChar c = (UChar)s[i];
+      HChar e[4];
       if (c == '\\' || c == '\n' || c == '\t' || c == '\r') {
-         *o++ = '\\';
-         *o++ = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+         e[0] = '\\';
+         e[1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+         mt_file_write(f, e, 2);
       } else if (c < 0x20 || c == 0x7f) {
-         *o++ = '\\';
-         *o++ = 'x';
-         *o++ = hex[c >> 4];
-         *o++ = hex[c & 15];
+         e[0] = '\\';
+         e[1] = 'x';
+         e[2] = hex[c >> 4];
+         e[3] = hex[c & 15];
+         mt_file_write(f, e, 4);
       } else {
-         *o++ = (HChar)c;
+         mt_file_write(f, &s[i], 1);
       }
    }
-   *o = '\0';
-   VG_(fprintf)(fp, " %s", e);
-   VG_(free)(e);
 }
 
-MsFile* mt_ms_open(const HChar* path, const XArray* desc_args,
-                   const HChar* time_unit)
+void mt_ms_print_file_header(MtFile* f, const XArray* desc_args,
+                             const HChar* time_unit)
 {
-   VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
-                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
    Word i, n = desc_args != NULL ? VG_(sizeXA)(desc_args) : 0;
-
-   if (fp == NULL) {
-      VG_(umsg)("memtime: cannot create the output file %s\n", path);
-      return NULL;
-   }
-   VG_(fprintf)(fp, "desc:");
+   mt_file_puts(f, "desc:");
    for (i = 0; i < n; i++)
-      put_arg(fp, *(const HChar**)VG_(indexXA)(desc_args, i));
+      put_arg(f, *(const HChar**)VG_(indexXA)(desc_args, i));
    if (n == 0)
-      VG_(fprintf)(fp, " (none)");
-   VG_(fprintf)(fp, "\ncmd:");
-   put_arg(fp, VG_(args_the_exename));
+      mt_file_puts(f, " (none)");
+   mt_file_puts(f, "\ncmd:");
+   put_arg(f, VG_(args_the_exename));
    for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
-      put_arg(fp, *(const HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   VG_(fprintf)(fp, "\ntime_unit: %s\n", time_unit);
-   return fp;
+      put_arg(f, *(const HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   mt_file_printf(f, "\ntime_unit: %s\n", time_unit);
 }
 
-void mt_ms_print(MsFile* fp, const Massif_Header* h,
+void mt_ms_print(MtFile* fp, const Massif_Header* h,
                  MtMsStack* stacks, UInt n_stacks,
                  UInt (*n_hidden)(Addr ip))
 {
@@ -246,9 +234,7 @@ void mt_ms_print(MsFile* fp, const Massif_Header* h,
    ULong heap_szB = h->sz_B;
    UInt i;
 
-   if (fp == NULL)
-      return;   /* VG_(XT_massif_open) has reported why */
-   pr->fp = (VgFile*)fp;
+   pr->fp = fp;
    pr->threshold = h->sig_threshold;
    pr->n_hidden = n_hidden;
    pr->ep = VG_(current_DiEpoch)();

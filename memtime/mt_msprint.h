@@ -8,7 +8,10 @@
 #define MT_MSPRINT_H
 
 #include "pub_tool_basics.h"
-#include "pub_tool_xtree.h"
+#include "pub_tool_xarray.h"
+#include "pub_tool_xtree.h"   /* Massif_Header */
+
+#include "mt_file.h"
 
 /* One allocation stack as the tree shows it. */
 typedef struct {
@@ -17,25 +20,22 @@ typedef struct {
    ULong       szB;     /* live bytes charged to it (0 is allowed) */
 } MtMsStack;
 
-/* Creates (truncating) the file at path and writes the header lines as
-   the core's VG_(XT_massif_open) does ("desc:" with each of desc_args,
-   "cmd:" with the client's executable and arguments, "time_unit:"), with
-   one difference: control characters and backslashes in desc: and cmd:
-   are escaped ("\n", "\t", "\r", "\\", others "\xHH") so each stays one
-   line (Massif writes them raw, and a newline in an argument breaks every
-   reader). Returns NULL, having said why, if the file cannot be created.
-   Close it with VG_(XT_massif_close). */
-MsFile* mt_ms_open(const HChar* path, const XArray* desc_args,
-                   const HChar* time_unit);
-
-/* Writes the snapshot described by h to fp (an MsFile from
-   mt_ms_open). When h->detailed, the tree is built from
+/* The file's three header lines, as the core's VG_(XT_massif_open) writes
+   them ("desc:" with each of desc_args, HChar* each, or " (none)"; "cmd:"
+   with the client's executable and arguments; "time_unit:"), with one
+   difference: control characters and backslashes in desc: and cmd: are
+   escaped ("\n", "\t", "\r", "\\", others "\xHH") so each stays one line
+   (Massif writes them raw, and a newline in an argument breaks every
+   reader). */
+void mt_ms_print_file_header(MtFile* f, const XArray* desc_args,
+                             const HChar* time_unit);
+/* Writes the snapshot described by h to fp. When h->detailed, the tree is built from
    stacks[0 .. n_stacks-1], which are sorted in place, and mem_heap_B is
    their sum; otherwise mem_heap_B is h->sz_B and stacks are not read.
    n_hidden(ip) tells how many of ip's inlined frames, innermost first, to
    leave out when ip is a top-level node (NULL: none); it must leave at
    least the outermost frame. */
-void mt_ms_print(MsFile* fp, const Massif_Header* h,
+void mt_ms_print(MtFile* fp, const Massif_Header* h,
                  MtMsStack* stacks, UInt n_stacks,
                  UInt (*n_hidden)(Addr ip));
 

@@ -11,7 +11,6 @@
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_xarray.h"
 
-#include "mt_children.h"
 #include "mt_options.h"
 #include "mt_tree.h"
 
@@ -26,6 +25,10 @@ MtTimeUnit   clo_time_unit          = TimeMS;   /* Massif's default is i */
 Int          clo_detailed_freq      = 10;
 Int          clo_max_snapshots      = 100;
 const HChar* clo_out_file           = "memtime.out.%p";
+Int          clo_exec_count         = 0;
+MtTestPoint  clo_test_pause_point   = MtTestNone;
+const HChar* clo_test_pause_file    = NULL;
+const HChar* clo_test_log_file      = NULL;
 Int          clo_sample_interval_ms = 100;
 Int          clo_flush_interval_ms  = 1000;
 
@@ -37,13 +40,39 @@ void mt_options_init(void)
                                  VG_(free), sizeof(HChar*));
 }
 
+/* --test-hook-pause=<point>:<file> (see mt_file.h and docs/memtime.1). */
+static void parse_test_hook(const HChar* arg, const HChar* val)
+{
+   static const struct { const HChar* name; MtTestPoint point; } points[] = {
+      { "mid-rewrite:", MtTestMidRewrite },
+      { "rewritten:",   MtTestRewritten },
+   };
+   UInt i;
+   for (i = 0; i < sizeof points / sizeof points[0]; i++) {
+      SizeT n = VG_(strlen)(points[i].name);
+      if (VG_(strncmp)(val, points[i].name, n) == 0 && val[n] != '\0') {
+         clo_test_pause_point = points[i].point;
+         clo_test_pause_file  = val + n;
+         return;
+      }
+   }
+   VG_(fmsg_bad_option)(arg, "expected --test-hook-pause=mid-rewrite:<file> "
+                        "or rewritten:<file>\n");
+}
+
 Bool mt_process_cmd_line_option(const HChar* arg)
 {
    const HChar* tmp_str;
 
-   /* Internal options memtime passes to itself across exec: not the
-      user's, so not on the desc: line. */
-   if (mt_children_process_cmd_line_option(arg))
+   /* Internal options (memtime passes the first to itself across exec;
+      the others are for tests): not the user's, so not on the desc: line. */
+   if VG_BINT_CLO(arg, MT_EXEC_COUNT_OPT, clo_exec_count, 0, 1000000)
+      return True;
+   if VG_STR_CLO(arg, "--test-hook-pause", tmp_str) {
+      parse_test_hook(arg, tmp_str);
+      return True;
+   }
+   if VG_STR_CLO(arg, "--test-hook-log", clo_test_log_file)
       return True;
 
    /* Remembered for the desc: line, as Massif does (even if rejected later:

@@ -29,6 +29,18 @@ extern const HChar* clo_out_file;        /* --memtime-out-file / --massif-out-fi
 extern Int          clo_sample_interval_ms; /* --sample-interval (ms unit only) */
 extern Int          clo_flush_interval_ms;  /* --flush-interval: periodic rewrite */
 
+/* Internal: how many times this process exec'd before this image, passed
+   by memtime to itself across exec (mt_children.h). */
+#define MT_EXEC_COUNT_OPT "--memtime-exec-count"
+extern Int          clo_exec_count;
+/* Internal, for tests: --test-hook-pause=<point>:<file> makes the file
+   writer stop at <point> until <file> is gone (mt_file.h). */
+typedef enum { MtTestNone, MtTestMidRewrite, MtTestRewritten } MtTestPoint;
+extern MtTestPoint  clo_test_pause_point;
+extern const HChar* clo_test_pause_file;
+/* Internal, for tests: --test-hook-log=<file> gets a line per commit. */
+extern const HChar* clo_test_log_file;
+
 /* Every option the tool accepted, in order: written to the desc: line. */
 extern XArray*      mt_args_for_desc;
 

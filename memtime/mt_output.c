@@ -1,173 +1,194 @@
-/* mt_output.c: the profile file (see mt_output.h).
+/* mt_output.c: when and under which name the profile is written (see
+   mt_output.h); the writing itself is mt_file's, the text mt_msprint's
+   and mt_companion's.
 
    Names: --memtime-out-file is expanded (%p, %n, %q{VAR}, %%) once per
    process: %n would otherwise give every periodic rewrite a new name, and
    after fork() the child must get its own %p name, so the name is expanded
-   again only when the pid changes. The temporary file is
-   "<dir>/.<basename>.tmp.<pid>": it starts with a dot so no glob for the
-   profile's name (memtime.out.*) picks it up, and carries the pid so two
-   processes writing the same profile name never share it.
+   again only when the pid changes. An exec'd image adds the suffix
+   mt_children gives (".exec1", ...).
 
-   A name that exists and is not a regular file (/dev/null, a FIFO, a
-   terminal), anything under /dev or /proc, and a symlink are written
-   directly, once, at exit: renaming a temporary over them would replace the
-   device or the link with a file (as root, /dev/null itself), and they have
-   no directory of their own to hold a companion. */
+   A special name (mt_file.h: /dev/null, a FIFO, a symlink) is written
+   once, at exit: it has no directory of its own to hold a companion, and a
+   FIFO's reader wants one profile.
+
+   Failures: a rewrite that fails (full disk, directory gone or read-only)
+   leaves the previous complete profile and companion in place. The user
+   is warned once, at the first failure, and told once when a rewrite
+   succeeds again; later failures stay quiet (when culling shrinks the
+   profile on a nearly full disk, rewrites fail and succeed in turn, and a
+   message each time would bury the program's output), unless the final
+   write at exit fails. Rewrites are retried on the usual
+   schedule, each attempt counting as a write for the back-off, so a disk
+   that stays full does not cost a rewrite at every client-code hook. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
-#include "pub_tool_vki.h"
-#include "pub_tool_xtree.h"
 
 #include "mt_children.h"
-#include "mt_compat.h"
 #include "mt_companion.h"
+#include "mt_file.h"
 #include "mt_msprint.h"
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_snapshot.h"
 #include "mt_time.h"
 
+/* A rewrite waits at least this many times the last one's cost, so no
+   more than about 1/20 = 5% of the run goes to rewriting. */
+#define MT_REWRITE_BACKOFF       20
+/* Before a long wait: no rewrite if one happened this recently (ms). */
+#define MT_BLOCK_FLUSH_MIN_MS    100
+#define MT_NO_GENERATION         ((ULong)-1)
 
 static HChar* out_path = NULL;   /* expanded name, for out_pid */
-static HChar* tmp_path = NULL;
 static Int    out_pid  = -1;
-static Bool   out_special = False;   /* exists, not a regular file */
+static Bool   out_special = False;
 
-static ULong  written_generation = (ULong)-1;
-static ULong  last_write_ms = 0;
-static ULong  last_write_cost_ms = 0;
+static ULong  written_generation = MT_NO_GENERATION;
+static Bool   attempted = False;      /* a write was tried in this process */
+static ULong  last_attempt_ms = 0;
+static ULong  last_cost_ms = 0;
+static Bool   failing = False;        /* the last write failed */
+static UInt   n_failed = 0;           /* writes failed in this run of them */
+static Bool   warned = False;         /* the one warning was given */
+static Bool   recovered = False;      /* a write succeeded after a failure */
 
-Bool mt_output_path_is_special(const HChar* path)
-{
-   struct vg_stat st;
-   HChar link[8];
-   SysRes sr;
-   /* /dev/stdout is a symlink to a regular file when stdout is redirected:
-      a rename would replace the link itself. Any symlink is written
-      through, in place, for the same reason. */
-   if (VG_(strncmp)(path, "/dev/", 5) == 0 || VG_(strncmp)(path, "/proc/", 6) == 0
-       || VG_(readlink)(path, link, sizeof link) >= 0)
-      return True;
-   sr = VG_(stat)(path, &st);
-   return !sr_isError(sr) && !VKI_S_ISREG(st.mode);
-}
-
-HChar* mt_output_tmp_name(const HChar* path)
-{
-   const HChar* slash = VG_(strrchr)(path, '/');
-   SizeT dir_len = slash ? (SizeT)(slash - path) + 1 : 0;
-   SizeT n = VG_(strlen)(path) + 32;
-   HChar* tmp = VG_(malloc)("mt.output.tmp", n);
-   VG_(memcpy)(tmp, path, dir_len);
-   VG_(snprintf)(tmp + dir_len, n - dir_len, ".%s.tmp.%d",
-                 path + dir_len, VG_(getpid)());
-   return tmp;
-}
-
-/* (Re)computes out_path and tmp_path for the current process. */
+/* (Re)computes out_path for the current process. */
 static void set_paths(void)
 {
    Int pid = VG_(getpid)();
+   const HChar* suffix = mt_children_out_suffix();
+   HChar* expanded;
 
    if (out_path != NULL && pid == out_pid)
       return;
    if (out_path) VG_(free)(out_path);
-   if (tmp_path) VG_(free)(tmp_path);
    out_pid  = pid;
-   out_path = VG_(expand_file_name)("--memtime-out-file", clo_out_file);
-
-   tmp_path = mt_output_tmp_name(out_path);
-   out_special = mt_output_path_is_special(out_path);
+   expanded = VG_(expand_file_name)("--memtime-out-file", clo_out_file);
+   out_path = VG_(malloc)("mt.output.path",
+                          VG_(strlen)(expanded) + VG_(strlen)(suffix) + 1);
+   VG_(sprintf)(out_path, "%s%s", expanded, suffix);
+   VG_(free)(expanded);
+   out_special = mt_file_is_special(out_path);
+   /* A forked child starts its own record of writes. */
+   attempted = False;
+   failing = warned = recovered = False;
+   n_failed = 0;
 }
 
 void mt_output_post_clo_init(void)
 {
-   SysRes sr;
-   struct vg_stat st;
+   const HChar* why;
    set_paths();
-   /* A FIFO is not opened to check it: opening and closing it would end
-      its reader's input before the profile is written. */
-   if (out_special && !sr_isError(VG_(stat)(out_path, &st))
-       && VKI_S_ISFIFO(st.mode))
-      return;
-   if (out_special)
-      sr = VG_(open)(out_path, VKI_O_WRONLY, 0);
-   else
-      sr = VG_(open)(tmp_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
-                     VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
-   if (sr_isError(sr)) {
+   why = mt_file_check_writable(out_path);
+   if (why != NULL) {
       VG_(fmsg)("memtime: cannot write the output file %s: %s\n",
-                out_path, VG_(strerror)(sr_Err(sr)));
+                out_path, why);
       VG_(exit)(1);
    }
-   VG_(close)(sr_Res(sr));
+}
+
+/* The profile at path, with its companion if asked, as one set. */
+static Bool write_files(const HChar* path, Bool with_companion,
+                        const HChar** why)
+{
+   MtFile* files[2] = { NULL, NULL };
+   HChar note[96];
+   /* For the test hooks: the present and the end of what is written, in
+      the profile's time unit. */
+   VG_(snprintf)(note, sizeof note, "time=%lld last=%lld",
+                 mt_snapshot_started() ? (Long)mt_time_now() : 0LL,
+                 (Long)mt_snapshot_last_time());
+   mt_file_set_test_note(note);
+   if (with_companion) {
+      /* The companion first: once the profile is renamed into place, its
+         companion is at least as recent. */
+      files[0] = mt_companion_open(path, mt_time_unit_name());
+      mt_snapshot_companion_all(files[0]);
+   }
+   files[1] = mt_file_open(path);
+   mt_ms_print_file_header(files[1], mt_args_for_desc, mt_time_unit_name());
+   mt_snapshot_print_all(files[1]);
+   return mt_file_commit(files, 2, why);
+}
+
+Bool mt_output_write_file(const HChar* path, const HChar** why)
+{
+   return write_files(path, !mt_file_is_special(path), why);
+}
+
+/* The profile under its own name, with the failure reports. */
+static void write_profile(Bool final)
+{
+   const HChar* why;
+   UInt t0 = VG_(read_millisecond_timer)();
+   Bool ok;
+
+   set_paths();
    if (!out_special)
-      VG_(unlink)(tmp_path);
+      mt_children_before_write(out_path);
+   ok = write_files(out_path, !out_special, &why);
+   attempted = True;
+   last_attempt_ms = mt_time_wall_ms();
+   last_cost_ms = VG_(read_millisecond_timer)() - t0;
+   if (ok) {
+      written_generation = mt_snapshot_generation;
+      if (failing && !recovered)
+         VG_(umsg)("memtime: %s is written again, after %u failed "
+                   "rewrite%s; later failures, if any, are only reported "
+                   "if the final write fails\n",
+                   out_path, n_failed, n_failed == 1 ? "" : "s");
+      recovered = recovered || failing;
+      failing = False;
+      n_failed = 0;
+      return;
+   }
+   if (!warned)
+      VG_(umsg)("warning: memtime: %s; %s keeps its previous complete "
+                "profile, if any. memtime retries at each rewrite and says "
+                "so when one succeeds; if none does, that is the profile "
+                "this run leaves.\n", why, out_path);
+   else if (final && recovered)
+      VG_(umsg)("warning: memtime: the final profile could not be written "
+                "(%s); %s holds the last complete one\n", why, out_path);
+   warned = True;
+   failing = True;
+   n_failed++;
 }
 
 void mt_output_write(void)
 {
-   MsFile* fp;
-   UInt t0 = VG_(read_millisecond_timer)();
-
-   set_paths();
-   if (out_special) {
-      fp = mt_ms_open(out_path, mt_args_for_desc, mt_time_unit_name());
-      if (fp == NULL)
-         return;
-      mt_snapshot_print_all(fp);
-      VG_(XT_massif_close)(fp);
-      written_generation = mt_snapshot_generation;
-      return;
-   }
-   mt_children_before_write(out_path);
-   /* The companion first: once the profile is renamed into place, its
-      companion is at least as recent. */
-   {
-      MtCompanion* c = mt_companion_open(out_path, mt_time_unit_name());
-      mt_snapshot_companion_all(c);
-      mt_companion_close(c);
-   }
-   fp = mt_ms_open(tmp_path, mt_args_for_desc, mt_time_unit_name());
-   if (fp == NULL)
-      return;   /* mt_ms_open has said why */
-   mt_snapshot_print_all(fp);
-   VG_(XT_massif_close)(fp);
-   if (VG_(rename)(tmp_path, out_path) != 0) {
-      VG_(umsg)("memtime: cannot rename %s to %s\n", tmp_path, out_path);
-      VG_(unlink)(tmp_path);
-      return;
-   }
-   written_generation = mt_snapshot_generation;
-   last_write_cost_ms = VG_(read_millisecond_timer)() - t0;
-   last_write_ms = mt_time_wall_ms();
+   write_profile(False);
 }
 
-/* True when periodic writes are on and at least min_interval_ms (or 20
-   times the last write's cost: never more than about 5% of the run spent
-   rewriting) passed since the last write. The first write is never
-   delayed: the profile is small then, and from there on a SIGKILL (even
-   one during a later, bigger rewrite) always finds a complete profile
-   under the real name. */
+void mt_output_write_final(void)
+{
+   write_profile(True);
+}
+
+/* True when periodic writes are on and at least min_interval_ms (or
+   MT_REWRITE_BACKOFF times the last write's cost) passed since the last
+   attempt. The first write is never delayed: the profile is small then,
+   and from there on a SIGKILL (even one during a later, bigger rewrite)
+   always finds a complete profile under the real name. */
 static Bool write_due(ULong min_interval_ms)
 {
    ULong interval_ms = min_interval_ms;
    if (clo_flush_interval_ms == 0 || out_special)
       return False;
-   if (interval_ms < 20 * last_write_cost_ms)
-      interval_ms = 20 * last_write_cost_ms;
-   return written_generation == (ULong)-1
-          || mt_time_wall_ms() - last_write_ms >= interval_ms;
+   if (interval_ms < MT_REWRITE_BACKOFF * last_cost_ms)
+      interval_ms = MT_REWRITE_BACKOFF * last_cost_ms;
+   return !attempted || mt_time_wall_ms() - last_attempt_ms >= interval_ms;
 }
 
 void mt_output_maybe_flush(void)
 {
+   set_paths();
    if (!write_due(clo_flush_interval_ms))
       return;
    /* With the ms clock time passes even when nothing is allocated: end
@@ -180,7 +201,30 @@ void mt_output_maybe_flush(void)
 
 void mt_output_flush_before_block(void)
 {
-   if (written_generation == mt_snapshot_generation || !write_due(100))
+   set_paths();
+   if (!write_due(MT_BLOCK_FLUSH_MIN_MS))
+      return;
+   /* As for a periodic rewrite: the file ends near the present. */
+   mt_snapshot_catch_up();
+   if (written_generation == mt_snapshot_generation)
       return;
    mt_output_write();
+}
+
+void mt_output_before_exec(void)
+{
+   /* An execve that fails once it reached us leaves the program running
+      and may be retried: if nothing changed since, the profile on disk is
+      current, and another final snapshot would only repeat the last one.
+      (Attempts on missing files, as execvp() makes along PATH, fail in
+      Valgrind's own checks and never get here.) */
+   static ULong generation_at_exec = MT_NO_GENERATION;
+   if (!mt_snapshot_started() || mt_snapshot_generation == generation_at_exec)
+      return;
+   if (clo_time_unit == TimeMS) {
+      mt_time_tick(0, True);
+      mt_snapshot_final();
+   }
+   mt_output_write();
+   generation_at_exec = mt_snapshot_generation;
 }

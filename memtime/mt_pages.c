@@ -1,5 +1,5 @@
 /* mt_pages.c: --pages-as-heap=yes (see mt_pages.h). Each client page is one
-   block in the heap model (mt_core.h's mt_heap_record/unrecord), keyed by
+   block in the heap model (mt_heap.h's mt_heap_record/unrecord), keyed by
    its address, so a partial munmap or mremap removes exactly the pages it
    unmaps. That costs one block per page, as in Massif; the trees then match
    Massif's page for page. */
@@ -12,7 +12,6 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 
-#include "mt_core.h"
 #include "mt_heap.h"
 #include "mt_options.h"
 #include "mt_pages.h"
@@ -133,7 +132,6 @@ static void remove_preload(void)
 void mt_pages_init(void)
 {
    tl_assert(clo_pages_as_heap);
-   clo_heap_admin = 0;
    remove_preload();
    VG_(track_new_mem_startup)(pages_new_startup);
    VG_(track_new_mem_mmap)   (pages_new_mmap);

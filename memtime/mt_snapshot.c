@@ -338,7 +338,19 @@ void mt_snapshot_now(Bool detailed)
    take_snapshot(MtNormal, mt_time_now(), detailed);
 }
 
-void mt_snapshot_print_all(MsFile* fp)
+Time mt_snapshot_last_time(void)
+{
+   return n_snapshots > 0 ? snapshots[n_snapshots - 1].time : 0;
+}
+
+const HChar* mt_snapshot_top_node_desc(void)
+{
+   return clo_pages_as_heap
+      ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
+      : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.";
+}
+
+void mt_snapshot_print_all(MtFile* fp)
 {
    Int i;
    for (i = 0; i < n_snapshots; i++) {
@@ -351,16 +363,14 @@ void mt_snapshot_print_all(MsFile* fp)
          .stacks_B      = s->stacks_szB,
          .detailed      = s->xt != NULL,
          .peak          = s->kind == MtPeak,
-         .top_node_desc = clo_pages_as_heap
-            ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
-            : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
+         .top_node_desc = mt_snapshot_top_node_desc(),
          .sig_threshold = clo_threshold,
       };
       mt_tree_print(fp, s->xt, &header);
    }
 }
 
-void mt_snapshot_companion_all(MtCompanion* c)
+void mt_snapshot_companion_all(MtFile* c)
 {
    Int i;
    for (i = 0; i < n_snapshots; i++)

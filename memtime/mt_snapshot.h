@@ -9,7 +9,9 @@
 #define MT_SNAPSHOT_H
 
 #include "pub_tool_basics.h"
-#include "pub_tool_xtree.h"
+#include "pub_tool_xtree.h"   /* Time */
+
+#include "mt_file.h"
 
 typedef enum { MtNormal = 77, MtPeak, MtUnused } MtSnapshotKind;
 
@@ -50,11 +52,14 @@ void  mt_snapshot_now(Bool detailed);
 
 /* Bumped whenever the list changes: the output is stale if it differs. */
 extern ULong mt_snapshot_generation;
-/* Writes every snapshot, in order, with VG_(XT_massif_print). */
-void  mt_snapshot_print_all(MsFile* fp);
-/* Gives the companion file each snapshot's number, time and per-thread
-   stacks, in the same order (mt_companion.h). */
-struct MtCompanion;
-void  mt_snapshot_companion_all(struct MtCompanion* c);
+/* The time of the last snapshot in the list (0 if none). */
+Time  mt_snapshot_last_time(void);
+/* The label of a detailed tree's root line, as Massif's for the mode. */
+const HChar* mt_snapshot_top_node_desc(void);
+/* Writes every snapshot, in order, in Massif's format (mt_msprint.h). */
+void  mt_snapshot_print_all(MtFile* fp);
+/* Gives the companion file being written (mt_companion_open; NULL: none)
+   each snapshot's number, time and per-thread stacks, in the same order. */
+void  mt_snapshot_companion_all(MtFile* c);
 
 #endif /* MT_SNAPSHOT_H */

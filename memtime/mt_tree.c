@@ -239,7 +239,7 @@ static UInt n_hidden_frames(Addr ip)
    return n < n_frames ? n : n_frames - 1;
 }
 
-void mt_tree_print(MsFile* fp, const MtTreeSnap* snap,
+void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
                    const Massif_Header* header)
 {
    MtMsStack* ms = NULL;

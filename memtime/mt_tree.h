@@ -12,6 +12,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_xtree.h"
 
+#include "mt_file.h"
 #include "mt_frames.h"   /* mt_alloc_fn_add_exact, for --alloc-fn */
 
 void  mt_tree_init(void);                    /* pre_clo_init */
@@ -33,10 +34,10 @@ typedef struct MtTreeSnap MtTreeSnap;
 MtTreeSnap* mt_tree_snapshot(void);
 void        mt_tree_snap_delete(MtTreeSnap* snap);
 /* Writes one snapshot (header lines, and the tree when header->detailed,
-   which requires snap) to fp, a file from VG_(XT_massif_open). The heap
+   which requires snap) to fp. The heap
    total of a detailed snapshot is the sum of its stacks, as Massif's is;
    otherwise header->sz_B. */
-void  mt_tree_print(MsFile* fp, const MtTreeSnap* snap,
+void  mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
                     const Massif_Header* header);
 
 #endif /* MT_TREE_H */
