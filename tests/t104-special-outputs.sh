@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # t104: outputs that are not regular files (/dev/null, a FIFO) are written in
 # place, never replaced by the temporary-then-rename dance (as root that would
-# turn /dev/null into a file), by the tool and by memtime-vis alike.
+# turn /dev/null into a file), by the tool and by memtime-vis alike. The
+# tool is held still at the moment it writes (a test hook), so what is seen
+# then does not depend on winning a race.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 19
 prog=$(build_prog heap_sleep.c) || plan_skip "cannot build heap_sleep.c"
 fix="$MT_SRC/tests/data/massif-ms.out"
 
@@ -15,9 +17,22 @@ devnull_ok() {
   return 1
 }
 
-memtime --memtime-out-file=/dev/null --flush-interval=10 "$prog" >/dev/null 2>"$T/err1"
+# memtime holds still while it writes /dev/null (--test-hook-pause, see
+# docs/memtime.1 FOR TESTS): the device must be a device then, and no
+# temporary of this process may exist in /dev, at that moment and after.
+# (Only this run's pid is looked for: other runs may share the machine.)
+memtime --memtime-out-file=/dev/null --flush-interval=10 \
+  --test-hook-pause=mid-rewrite:"$T/pause" "$prog" >/dev/null 2>"$T/err1" &
+job=$!
+while kill -0 "$job" 2>/dev/null && ! grep -q last= "$T/pause" 2>/dev/null; do sleep 0.01; done
+pid=$(sed -n 's/^mid-rewrite pid=\([0-9]*\) .*/\1/p' "$T/pause" 2>/dev/null)
+check "tool: caught memtime writing /dev/null" test -n "$pid"
+check "tool: /dev/null is a device while memtime writes it" test -c /dev/null
+check "tool: no temporary in /dev while memtime writes /dev/null" test ! -e "/dev/.null.tmp.$pid"
+rm -f "$T/pause"
+wait "$job"
 check "tool: /dev/null stays a device" devnull_ok
-check "tool: no temporary left in /dev" bash -c '! ls -a /dev | grep -q "^\.null\.tmp"'
+check "tool: no temporary left in /dev" test ! -e "/dev/.null.tmp.$pid"
 
 mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/got" &
