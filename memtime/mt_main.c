@@ -21,9 +21,10 @@
      --detailed-freq, peak before deallocations, culling at
      --max-snapshots). With B or i the list is exactly Massif's.
    - Time (mt_time.c): i counts instructions, B counts bytes allocated and
-     freed, ms (our default) reads a clock cached from the client-code
-     hook. With ms, memtime also samples while no allocation happens
-     (--sample-interval) and adds a final snapshot at exit.
+     freed, ms (our default) is the kernel's clock, re-read whenever the
+     CPU's time-stamp counter says the last reading is 1 ms old. With ms,
+     memtime also samples while no allocation happens (--sample-interval)
+     and adds a final snapshot at exit.
    - Output (mt_output.c): the whole file is written to a temporary name
      and renamed, at exit (including deaths by signal) and periodically
      (--flush-interval), so a SIGKILLed program leaves a recent profile.
@@ -73,7 +74,7 @@ static void extensions_post_clo_init(void)
 
 /* Runs before each stretch of client code: after every client request
    (so after every malloc), system call and time slice. Cheap unless the
-   clock is due: see mt_time_tick. */
+   clock moved on (at most once per ms): see mt_time_tick. */
 static void on_start_client_code(ThreadId tid, ULong blocks_dispatched)
 {
    if (!mt_snapshot_started())
@@ -100,11 +101,10 @@ static Bool waits_long(UInt sysno)
    }
 }
 
-/* System calls that can block for long: nothing runs meanwhile, so the
-   blocks count stands still and the clock must be read when they return.
-   read, recv, accept and futex also block, but are frequent and mostly
-   return at once, and while another thread runs the client-code hook keeps
-   the clock going: they get only the cheap after-call read. */
+/* System calls that can block for long: when they return, a sample may be
+   due. read, recv, accept and futex also block, but are frequent and
+   mostly return at once: the clock check costs a counter read, and a
+   kernel clock read only if the call took 1 ms or more. */
 static Bool may_block(UInt sysno)
 {
    switch (sysno) {
@@ -125,7 +125,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
       mt_output_before_exec();
    if (!mt_snapshot_started() || !waits_long(sysno))
       return;
-   mt_time_tick(0, True);
+   mt_time_tick(0, False);
    mt_snapshot_before_block();
    mt_output_flush_before_block();
 }
@@ -135,11 +135,10 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
 {
    if (!mt_snapshot_started() || !may_block(sysno))
       return;
-   /* A futex or read usually returns at once: only a forced read is
-      exact, but one clock read per such call is cheap next to the call. */
-   mt_time_tick(0, True);
-   mt_snapshot_sample();
-   mt_output_maybe_flush();
+   if (mt_time_tick(0, False)) {
+      mt_snapshot_sample();
+      mt_output_maybe_flush();
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -188,6 +187,8 @@ static void mt_fini(Int exitcode)
       mt_snapshot_final();
    }
    mt_output_write_final();
+   if (VG_(clo_verbosity) > 1)
+      VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());
 }
 
 static void mt_post_clo_init(void)

@@ -1,11 +1,11 @@
-/* mt_time.h: the three time units and the cached wall clock.
+/* mt_time.h: the three time units and the wall clock.
    i  = guest instructions executed (counted by instrumentation, as Massif);
    B  = running sum of |change| of heap + extra (+ stacks) bytes;
-   ms = milliseconds since the first snapshot. Under Valgrind every clock
-   read is a real system call, so the clock is read only from the
-   client-code hook when enough blocks ran since the last read (and after
-   system calls that can block), and allocation events use the cached
-   value. */
+   ms = milliseconds since the first snapshot, from the kernel's monotonic
+        clock. Under Valgrind every clock read is a real system call, so the
+        reading is cached and re-read whenever the CPU's time-stamp counter
+        says it is MT_CLOCK_MAX_AGE_MS (1 ms) old: every time handed out is
+        at most 2 ms behind the wall clock (mt_time.c says why and how). */
 #ifndef MT_TIME_H
 #define MT_TIME_H
 
@@ -19,11 +19,16 @@ void  mt_time_start(void);
 Time  mt_time_now(void);
 /* Counts a heap/stack size change for --time-unit=B. */
 void  mt_time_add_bytes(SSizeT delta_szB);
-/* Wall milliseconds since mt_time_start (cached; see mt_time_tick). */
+/* Wall milliseconds since mt_time_start (re-read first if 1 ms old). */
 ULong mt_time_wall_ms(void);
-/* Re-reads the clock if at least MT_CLOCK_BLOCKS blocks ran since the last
-   read, or if force. Returns True if it read the clock. */
+/* Brings the clock up to date: reads it if force, if it is 1 ms old, or
+   (from the client-code hook, which passes the blocks dispatched so far;
+   others pass 0) if MT_CLOCK_BLOCKS blocks ran since the hook last read
+   it. Returns True if the time moved on since the last call that returned
+   True: the hooks then try a sample and a periodic rewrite. */
 Bool  mt_time_tick(ULong blocks_dispatched, Bool force);
+/* Kernel clock reads so far (reported with -v -v). */
+ULong mt_time_n_clock_reads(void);
 /* Adds instruction counting for --time-unit=i (identity otherwise). */
 IRSB* mt_time_instrument(IRSB* sbIn);
 

@@ -8,7 +8,7 @@ set -eu
 pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev"
 if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
-  pkgs="$pkgs gnuplot-nox binutils rustc man-db"
+  pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6"
 fi
 missing=
 for p in $pkgs; do
