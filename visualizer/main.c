@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "chart.h"
 #include "companion.h"
+#include "export.h"
 #include "massif.h"
 #include "outfile.h"
 #include "profile.h"
@@ -30,6 +31,11 @@ static const char usage_text[] =
     "\n"
     "  -o, --output=IMG      write the chart: .png (built in), .svg or .pdf (gnuplot)\n"
     "      --gnuplot=SCRIPT  write a self-contained gnuplot script with its data\n"
+    "      --flamegraph=SVG  write one snapshot's tree as an interactive flamegraph\n"
+    "      --collapsed=TXT   write it as folded stacks (flamegraph.pl, speedscope)\n"
+    "      --pprof=PB_GZ     write it as a gzipped pprof profile (go tool pprof)\n"
+    "      --snapshot=WHEN   the snapshot exported: #N, peak, end, a time (1.5s), a mark\n"
+    "                        [peak]; the last detailed one at or before it\n"
     "      --report=TXT      write the text report to TXT ('-' for stdout)\n"
     "      --summary-only    text report: only the summary\n"
     "      --ms-print-only   text report: only the ms_print-compatible part\n"
@@ -77,6 +83,7 @@ typedef struct {
     const char *gnuplot;
     const char *report;
     const char *companion;
+    const char *flamegraph, *collapsed, *pprof, *snapshot;
     int no_companion;
     int summary_only, ms_print_only;
     vis_report_opts rep;
@@ -161,7 +168,8 @@ static void parse_args(options *o, int argc, char **argv)
             continue;
         }
         static const char *const known[] = { "o", "output", "gnuplot", "report", "threshold",
-                                             "x", "y", "top", "width", "height", "companion" };
+                                             "x", "y", "top", "width", "height", "companion",
+                                             "flamegraph", "collapsed", "pprof", "snapshot" };
         int ok = 0;   /* "-o" is the only short option with a value */
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)
             ok |= !strcmp(name, known[k]) && (a[1] == '-') == (strcmp(name, "o") != 0);
@@ -180,6 +188,14 @@ static void parse_args(options *o, int argc, char **argv)
             o->report = val;
         } else if (!strcmp(name, "companion")) {
             o->companion = val;
+        } else if (!strcmp(name, "flamegraph")) {
+            o->flamegraph = val;
+        } else if (!strcmp(name, "collapsed")) {
+            o->collapsed = val;
+        } else if (!strcmp(name, "pprof")) {
+            o->pprof = val;
+        } else if (!strcmp(name, "snapshot")) {
+            o->snapshot = val;
         } else if (!strcmp(name, "threshold")) {
             /* ms_print's syntax: digits and dots, an optional trailing '%'. */
             char *end;
@@ -207,6 +223,9 @@ static void parse_args(options *o, int argc, char **argv)
         usage_error("expected an input FILE");
     if (o->summary_only && o->ms_print_only)
         usage_error("--summary-only and --ms-print-only exclude each other");
+    if (o->snapshot && !o->flamegraph && !o->collapsed && !o->pprof)
+        usage_error("--snapshot picks the snapshot of --flamegraph, --collapsed or --pprof; "
+                    "none was given");
     o->rep.ms_print_args = o->ms_print_args;
 }
 
@@ -271,6 +290,46 @@ static void write_charts(const vis_profile *p, const options *o)
     }
 }
 
+/* ---------------------------------------------------------------- exports */
+
+/* The flamegraph, folded stacks and pprof files of one snapshot (export.h). */
+static void write_exports(const vis_profile *p, const options *o)
+{
+    const struct { const char *path; vis_export_fn fn; const char *mode; } out[] = {
+        { o->flamegraph, vis_flamegraph_write, "w" },
+        { o->collapsed, vis_collapsed_write, "w" },
+        { o->pprof, vis_pprof_write, "wb" },
+    };
+    if (!o->flamegraph && !o->collapsed && !o->pprof)
+        return;
+    char err[1024];
+    static vis_export e;   /* static: what it owns stays reachable on die() */
+    FILE *in = fopen(o->input, "r");
+    if (!in)
+        die(EXIT_DATA, "%s: cannot open: %s", o->input, strerror(errno));
+    int rc = vis_export_prepare(&e, in, p, o->snapshot, err, sizeof err);
+    fclose(in);
+    if (rc == -2)
+        usage_error("--snapshot: %s", err);
+    if (rc != 0)
+        die(EXIT_DATA, "%s", err);
+    for (size_t i = 0; i < sizeof out / sizeof *out; i++) {
+        vis_outfile f;
+        if (!out[i].path)
+            continue;
+        rc = vis_out_open(&f, out[i].path, out[i].mode, err, sizeof err);
+        if (rc == 0 && (rc = out[i].fn(f.fp, &e, err, sizeof err)) != 0)
+            vis_out_abort(&f);
+        if (rc == 0)
+            rc = vis_out_commit(&f, err, sizeof err);
+        if (rc != 0) {
+            vis_export_free(&e);
+            die(EXIT_DATA, "%s", err);
+        }
+    }
+    vis_export_free(&e);
+}
+
 /* ------------------------------------------------------------------- main */
 
 
@@ -287,7 +346,7 @@ int main(int argc, char **argv)
             usage_error("-o expects a file name ending in .png, .svg or .pdf, got '%s'", o.image);
     }
 
-    int text = o.report || (!o.image && !o.gnuplot);
+    int text = o.report || (!o.image && !o.gnuplot && !o.flamegraph && !o.collapsed && !o.pprof);
     vis_massif_observer obs = { NULL, NULL, NULL };
     if (text && !o.summary_only && !(body = vis_ms_print_body_new(&o.rep, &obs)))
         die(EXIT_DATA, "cannot create a temporary file for the report in %s: %s",
@@ -330,6 +389,7 @@ int main(int argc, char **argv)
     }
 
     write_charts(p, &o);
+    write_exports(p, &o);
 
     if (text && o.report && strcmp(o.report, "-") != 0) {
         report_to_file(o.report, p, &o);

@@ -54,6 +54,7 @@ typedef struct {
     int keep_all;        /* return blank and '#' lines too (cmd: continuations) */
     int stop;            /* the callback's value after RD_STOP */
     uint64_t *rem;       /* tree walk: children still to come, per depth */
+    size_t *node_line;   /* tree walk: set to each node's line before fn */
     char *err;
     size_t errsz;
 } reader;
@@ -367,6 +368,8 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
             s++;
         if (n_kids > 0 && depth + 1 >= VIS_MAX_TREE_DEPTH)
             return rd_fail(r, "a tree at most %d levels deep", VIS_MAX_TREE_DEPTH);
+        if (r->node_line)
+            *r->node_line = r->lineno;
         if (fn && (r->stop = fn(ctx, depth, bytes, s, (size_t)n_kids)) != 0)
             return RD_STOP;
         if (depth > 0)
@@ -679,8 +682,16 @@ vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observe
 int vis_massif_walk_tree(FILE *f, const vis_profile *p, size_t snap,
                          vis_node_fn fn, void *ctx, char *err, size_t errsz)
 {
+    return vis_massif_walk_tree_lines(f, p, snap, fn, ctx, NULL, err, errsz);
+}
+
+int vis_massif_walk_tree_lines(FILE *f, const vis_profile *p, size_t snap,
+                               vis_node_fn fn, void *ctx, size_t *node_line,
+                               char *err, size_t errsz)
+{
     reader r;
     rd_init(&r, f, p->path, err, errsz);
+    r.node_line = node_line;
     int rc = RD_ERR;
     if (snap < p->n_snaps && p->snaps[snap].kind != VIS_TREE_EMPTY &&
         rd_reread_header(&r, p, snap) == RD_OK) {

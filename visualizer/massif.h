@@ -65,5 +65,10 @@ vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observe
  * the file changed under us or cannot be read. */
 int vis_massif_walk_tree(FILE *f, const vis_profile *p, size_t snap,
                          vis_node_fn fn, void *ctx, char *err, size_t errsz);
+/* The same, and *node_line holds the file's line number of the node passed
+ * to fn during each call, for a reader's own "PATH:LINE:" messages. */
+int vis_massif_walk_tree_lines(FILE *f, const vis_profile *p, size_t snap,
+                               vis_node_fn fn, void *ctx, size_t *node_line,
+                               char *err, size_t errsz);
 
 #endif

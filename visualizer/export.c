@@ -1,0 +1,93 @@
+/* export.c: chooses the snapshot the exports show and says which it is
+ * (see export.h); the writers themselves are flamegraph.c, collapsed.c and
+ * pprof.c. */
+#include <stdlib.h>
+#include <string.h>
+#include "export.h"
+#include "report.h"
+#include "when.h"
+
+size_t vis_flame_path(const vis_stacks *s, size_t node, size_t *path)
+{
+    size_t n = 0;
+    for (size_t i = node; i != 0 && i != SIZE_MAX; i = s->flame[i].parent)
+        n++;
+    size_t k = n;
+    for (size_t i = node; i != 0 && i != SIZE_MAX; i = s->flame[i].parent)
+        path[--k] = i;
+    return n;
+}
+
+static const char *when_words(const vis_profile *p, const char *spec, const vis_when *w,
+                              char *buf, size_t n)
+{
+    char t[64];
+    switch (w->kind) {
+    case VIS_WHEN_SNAPSHOT: snprintf(buf, n, "snapshot %s", spec); break;
+    case VIS_WHEN_PEAK: snprintf(buf, n, "the peak"); break;
+    case VIS_WHEN_END: snprintf(buf, n, "the end"); break;
+    case VIS_WHEN_MARK:
+        snprintf(buf, n, "mark '%s' (%s)", p->marks[w->mark].label,
+                 vis_fmt_time(t, sizeof t, p->unit, w->time));
+        break;
+    default:
+        snprintf(buf, n, "%s", vis_fmt_time(t, sizeof t, p->unit, w->time));
+        break;
+    }
+    return buf;
+}
+
+int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char *when,
+                       char *err, size_t errsz)
+{
+    memset(e, 0, sizeof *e);
+    e->p = p;
+    size_t snap = p->peak_tree_snap;
+    char why[256] = "";
+    int want_peak = 1;
+    if (when) {
+        vis_when w;
+        if (vis_when_parse(p, when, &w, err, errsz) != 0)
+            return -2;
+        char words[192];
+        when_words(p, when, &w, words, sizeof words);
+        if (w.kind == VIS_WHEN_PEAK) {
+            snap = p->peak_tree_snap;
+        } else {
+            want_peak = 0;
+            snap = vis_when_detailed_at_or_before(p, w.snap);
+            if (snap == SIZE_MAX) {
+                snprintf(err, errsz, "'%s': no detailed snapshot at or before %s", when, words);
+                return -2;
+            }
+            if (snap != w.snap || w.kind != VIS_WHEN_SNAPSHOT)
+                snprintf(why, sizeof why, ", the last detailed one at or before %s", words);
+        }
+    }
+    if (snap == SIZE_MAX || snap >= p->n_snaps) {
+        snprintf(err, errsz, "%s: no detailed snapshot: the file has no allocation tree to "
+                 "export", p->path);
+        return -1;
+    }
+    if (!(e->s = vis_stacks_read(f, p, snap, err, errsz)))
+        return -1;
+    const vis_snapshot *sn = &p->snaps[snap];
+    char t[64], b[64];
+    char peak[128] = "";
+    if (snap == p->peak)
+        snprintf(peak, sizeof peak, " (the peak)");
+    else if (want_peak)
+        snprintf(peak, sizeof peak, " (the largest detailed one; the peak, snapshot %u, has "
+                 "no tree)", p->snaps[p->peak].index);
+    snprintf(e->moment, sizeof e->moment, "snapshot %u%s at %s%s%s: heap %s",
+             sn->index, peak, vis_fmt_time(t, sizeof t, p->unit, sn->time),
+             p->unit == VIS_UNIT_B ? " allocated" : "", why,
+             vis_fmt_bytes(b, sizeof b, sn->heap_B));
+    return 0;
+}
+
+void vis_export_free(vis_export *e)
+{
+    vis_stacks_free(e->s);
+    e->s = NULL;
+}

@@ -1,0 +1,39 @@
+/* export.h: the exports of one snapshot's allocation tree into the formats
+ * other viewers read: an interactive flamegraph SVG (flamegraph.c), folded
+ * stacks for flamegraph.pl, inferno and speedscope (collapsed.c), and a
+ * gzipped profile.proto for pprof (pprof.c). All read the same vis_stacks
+ * (stacks.h) of the snapshot chosen here. */
+#ifndef MT_EXPORT_H
+#define MT_EXPORT_H
+
+#include <stdio.h>
+#include "profile.h"
+#include "stacks.h"
+
+typedef struct {
+    const vis_profile *p;
+    vis_stacks *s;
+    char moment[512];   /* which snapshot and why: "snapshot 56 (the peak)
+                           at 427 ms: heap 14.0 MiB" */
+} vis_export;
+
+/* Picks the snapshot (when: a WHEN, see when.h, or NULL for the peak's tree;
+ * the last detailed snapshot at or before that moment) and reads its tree
+ * from f, the profile's file. Returns 0; -2 with err if when names no
+ * usable moment (a usage error); -1 with err for bad data. */
+int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char *when,
+                       char *err, size_t errsz);
+void vis_export_free(vis_export *e);
+
+/* The writers: each writes its whole file to out, returning 0, or -1 with a
+ * one-line err. */
+typedef int (*vis_export_fn)(FILE *out, const vis_export *e, char *err, size_t errsz);
+int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz);
+int vis_collapsed_write(FILE *out, const vis_export *e, char *err, size_t errsz);
+int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz);
+
+/* A flame tree node's path from the outermost frame to it, into path
+ * (s->flame_depth entries); returns its length. */
+size_t vis_flame_path(const vis_stacks *s, size_t node, size_t *path);
+
+#endif
