@@ -377,7 +377,7 @@ static void blind_check(void)
              anon_mmap_szB >> 20, heap_max_szB >> 10);
 }
 
-static void alloc_api_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+void mt_alloc_api_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
                                ULong di_handle)
 {
    NSegment const* seg = VG_(am_find_nsegment)(a);
@@ -396,6 +396,4 @@ void mt_alloc_api_init(void)
    for (i = 0; alloc_path_patterns[i] != NULL; i++)
       mt_alloc_paths_add(alloc_path_patterns[i]);
    check_executable();
-   if (!clo_pages_as_heap)
-      VG_(track_new_mem_mmap)(alloc_api_new_mmap);
 }

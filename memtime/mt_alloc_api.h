@@ -71,6 +71,10 @@ typedef enum {
    entry points, Rust's allocator shims and alloc plumbing) and checks the
    executable has a symbol table. */
 void mt_alloc_api_init(void);
+/* A client mmap (registered by mt_main.c; not with --pages-as-heap):
+   counts anonymous mappings for the invisible-allocator warning. */
+void mt_alloc_api_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                           ULong di_handle);
 /* Called first from the tool's client-request handler. Returns True (and sets
    *ret) when arg[0] is one of the requests above. */
 Bool mt_alloc_api_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);

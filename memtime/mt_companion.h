@@ -2,7 +2,7 @@
 
    The Massif-format profile must stay inside Massif's grammar (massif-visualizer
    rejects any other line), so what Massif's format cannot hold (phase marks,
-   each thread's stack size at each snapshot) goes into a line-based text file
+   each thread's stack size at each snapshot, resident memory) goes into a line-based text file
    next to it, rewritten atomically each time the profile is, companion first:
 
       memtime-companion: 1
@@ -11,6 +11,8 @@
       thread: tid=1 name=main
       mark: time=<T> <label to end of line>
       stacks: snapshot=<N> time=<T> <tid>=<bytes> <tid>=<bytes> ...
+      rss: ..., rss-peak: ..., rss-mapping: ..., rss-mapping-frame: ...
+                                                      (mt_rss.c)
 
    docs/file-format.md is the reference for readers. Marks are kept here (the
    mark API is for the client-request and monitor-command code); per-thread
@@ -35,7 +37,8 @@ void mt_companion_add_mark(ULong time, const HChar* label);
    first):
       MtFile* c = mt_companion_open(path, time_unit);   header, threads, marks
       for each snapshot i written:  mt_companion_snapshot(c, i, time, sample);
-   When there is nothing to record (no --stacks=yes and no marks) open
+   When there is nothing to record (no --stacks=yes, no marks, no
+   resident-memory reading) open
    returns NULL and removes a companion of that name left by an earlier run,
    so a stale one is never paired with the new profile. Every function here
    accepts c == NULL and then does nothing. */

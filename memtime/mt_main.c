@@ -49,6 +49,7 @@
 #include "mt_options.h"
 #include "mt_output.h"
 #include "mt_pages.h"
+#include "mt_rss.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
 #include "mt_time.h"
@@ -59,13 +60,50 @@
 /*--- Extension modules                                     ---*/
 /*------------------------------------------------------------*/
 
-/* --stacks=yes (mt_stacks.c) and --pages-as-heap=yes (mt_pages.c). */
+/* The core keeps one callback per address-space event: those several
+   modules follow are fanned out here. */
+static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                        ULong di_handle)
+{
+   if (clo_pages_as_heap)
+      mt_pages_new_mmap(a, len, rr, ww, xx, di_handle);
+   else
+      mt_alloc_api_new_mmap(a, len, rr, ww, xx, di_handle);
+   if (clo_rss)
+      mt_rss_new_mmap(a, len);
+}
+
+static void on_copy_remap(Addr from, Addr to, SizeT len)
+{
+   if (clo_rss)
+      mt_rss_copy_remap(from, to, len);
+   if (clo_pages_as_heap)
+      mt_pages_copy_remap(from, to, len);
+}
+
+static void on_die_munmap(Addr a, SizeT len)
+{
+   if (clo_pages_as_heap)
+      mt_pages_die_munmap(a, len);
+   if (clo_rss)
+      mt_rss_die_munmap(a, len);
+}
+
+/* --stacks=yes (mt_stacks.c), --pages-as-heap=yes (mt_pages.c),
+   --rss=yes (mt_rss.c). */
 static void extensions_post_clo_init(void)
 {
    if (clo_stacks)
       mt_stacks_init();
    if (clo_pages_as_heap)
       mt_pages_init();
+   if (clo_rss)
+      mt_rss_init();
+   VG_(track_new_mem_mmap)(on_new_mmap);
+   if (clo_pages_as_heap || clo_rss) {
+      VG_(track_copy_mem_remap)(on_copy_remap);
+      VG_(track_die_mem_munmap)(on_die_munmap);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -186,9 +224,11 @@ static void mt_fini(Int exitcode)
       mt_time_tick(0, True);
       mt_snapshot_final();
    }
+   mt_snapshot_rss_at_exit();
    mt_output_write_final();
    if (VG_(clo_verbosity) > 1)
       VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());
+   mt_rss_fini();
 }
 
 static void mt_post_clo_init(void)

@@ -63,7 +63,7 @@ static void unrecord_pages(Addr a, SizeT len)
 /*--- Address-space events                                 ---*/
 /*------------------------------------------------------------*/
 
-static void pages_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+void mt_pages_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
                            ULong di_handle)
 {
    record_pages(a, VG_PGROUNDUP(len));
@@ -80,13 +80,13 @@ static void pages_new_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 /* mremap that moves: the pages leave 'from' and appear at 'to', charged to
    the mremap's stack (as Massif). Growth and shrinking in place arrive as
    new_mmap / munmap events. */
-static void pages_copy_remap(Addr from, Addr to, SizeT len)
+void mt_pages_copy_remap(Addr from, Addr to, SizeT len)
 {
    unrecord_pages(from, VG_PGROUNDUP(len));
    record_pages(to, VG_PGROUNDUP(len));
 }
 
-static void pages_die_munmap(Addr a, SizeT len)
+void mt_pages_die_munmap(Addr a, SizeT len)
 {
    unrecord_pages(a, VG_PGROUNDUP(len));
 }
@@ -134,9 +134,6 @@ void mt_pages_init(void)
    tl_assert(clo_pages_as_heap);
    remove_preload();
    VG_(track_new_mem_startup)(pages_new_startup);
-   VG_(track_new_mem_mmap)   (pages_new_mmap);
-   VG_(track_copy_mem_remap) (pages_copy_remap);
-   VG_(track_die_mem_munmap) (pages_die_munmap);
    VG_(track_new_mem_brk)    (pages_new_brk);
    VG_(track_die_mem_brk)    (pages_die_brk);
 }

@@ -14,9 +14,17 @@
 #ifndef MT_PAGES_H
 #define MT_PAGES_H
 
-/* post_clo_init, only when clo_pages_as_heap: registers the address-space
-   hooks, sets --heap-admin to 0 (pages have no allocator overhead) and takes
+/* post_clo_init, only when clo_pages_as_heap: registers the start-up and
+   brk hooks, sets --heap-admin to 0 (pages have no allocator overhead) and takes
    memtime's preload out of LD_PRELOAD so malloc is the client's own. */
 void mt_pages_init(void);
+
+/* mmap, mremap (moving) and munmap events, registered by mt_main.c (which
+   also hands them to mt_rss.c): called only with --pages-as-heap=yes. */
+#include "pub_tool_basics.h"
+void mt_pages_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
+                       ULong di_handle);
+void mt_pages_copy_remap(Addr from, Addr to, SizeT len);
+void mt_pages_die_munmap(Addr a, SizeT len);
 
 #endif /* MT_PAGES_H */

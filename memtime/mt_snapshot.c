@@ -26,6 +26,7 @@
 
 #include "mt_companion.h"
 #include "mt_options.h"
+#include "mt_rss.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
 #include "mt_time.h"
@@ -44,11 +45,15 @@ typedef struct {
    SizeT  stacks_szB;
    MtTreeSnap* xt;        /* the heap tree's bytes if detailed */
    MtStackSample* stacks; /* per-thread stacks (--stacks=yes), else NULL */
+   MtRss  rss;            /* resident memory, when read at this snapshot */
 } Snapshot;
 
 static Snapshot* snapshots;           /* clo_max_snapshots entries */
 static Int       n_snapshots = 0;     /* used: snapshots[0 .. n-1] */
 static Bool      started = False;
+/* The snapshot being taken was asked for (client request, vgdb): its
+   resident-memory reading is taken whatever the budget (mt_rss.h). */
+static Bool      explicit_snapshot = False;
 
 static SizeT peak_snapshot_total_szB = 0;  /* total of the last peak taken */
 static Time  min_time_interval = 0;
@@ -93,6 +98,7 @@ static void clear_snapshot(Snapshot* s)
    s->heap_szB = s->heap_extra_szB = s->stacks_szB = 0;
    s->xt = NULL;
    s->stacks = NULL;
+   s->rss.valid = False;
 }
 
 /* --stacks=yes: mt_stacks_szB follows the threads' stacks, read when a
@@ -193,6 +199,7 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    s->stacks_szB = mt_stacks_szB;
    s->stacks = mt_stacks_sample();   /* resets the low-water marks */
    tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
+   mt_rss_sample(&s->rss, now, detailed, explicit_snapshot);
 
    if (detailed) {
       n_snapshots_since_last_detailed = 0;
@@ -330,12 +337,27 @@ void mt_snapshot_final(void)
    take_snapshot(is_new_peak() ? MtPeak : MtNormal, mt_time_now(), True);
 }
 
+void mt_snapshot_rss_at_exit(void)
+{
+   Snapshot* s;
+   if (!started || n_snapshots == 0)
+      return;
+   s = &snapshots[n_snapshots - 1];
+   if (!s->rss.valid) {
+      mt_rss_sample(&s->rss, s->time, True, True);
+      if (s->rss.valid)
+         mt_snapshot_generation++;
+   }
+}
+
 void mt_snapshot_now(Bool detailed)
 {
    if (!started)
       return;
    refresh_stacks();
+   explicit_snapshot = True;
    take_snapshot(MtNormal, mt_time_now(), detailed);
+   explicit_snapshot = False;
 }
 
 Time mt_snapshot_last_time(void)
@@ -373,6 +395,9 @@ void mt_snapshot_print_all(MtFile* fp)
 void mt_snapshot_companion_all(MtFile* c)
 {
    Int i;
-   for (i = 0; i < n_snapshots; i++)
+   for (i = 0; i < n_snapshots; i++) {
       mt_companion_snapshot(c, i, snapshots[i].time, snapshots[i].stacks);
+      mt_rss_companion_snapshot(c, i, snapshots[i].time, &snapshots[i].rss);
+   }
+   mt_rss_companion_peak(c);
 }

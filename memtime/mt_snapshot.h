@@ -46,6 +46,9 @@ void  mt_snapshot_catch_up(void);
 /* --time-unit=ms, at exit: one last detailed snapshot (the peak if the
    total is a new peak), so the end of the run is on the timeline. */
 void  mt_snapshot_final(void);
+/* At exit, after the last snapshot: a reading of the resident memory for
+   it if it has none (--rss=yes; mt_rss.h), whatever the time unit. */
+void  mt_snapshot_rss_at_exit(void);
 /* Takes a snapshot now, outside Massif's schedule (extensions, client
    requests). */
 void  mt_snapshot_now(Bool detailed);

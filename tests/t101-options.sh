@@ -56,7 +56,7 @@ is "$n" 1 "%q{VAR}, %p and %% expanded"
 (cd "$T" && mkdir -p dflt && cd dflt && memtime -q "$prog" >/dev/null 2>&1)
 n=$(ls "$T/dflt" | grep -c '^memtime\.out\.[0-9][0-9]*$')
 is "$n" 1 "default output name memtime.out.<pid>"
-is "$(ls -A "$T/dflt" | wc -l)" 1 "nothing else in the directory (no temporary file left)"
+is "$(ls -A "$T/dflt" | grep -v '^memtime\.out\.[0-9]*\.memtime$' | wc -l)" 1 "nothing else in the directory but the companion (no temporary file left)"
 # The synonym.
 memtime -q --time-unit=B --massif-out-file="$T/syn.out" "$prog" >/dev/null 2>&1
 check "--massif-out-file is a synonym" test -s "$T/syn.out"

@@ -11,7 +11,7 @@
 # - no %p: warnings at start-up and when a forked child writes the shared
 #   file, which stays a complete profile.
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 30
 
 grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 valid() { grammar "$1" && ms_print "$1" >/dev/null; }
@@ -19,13 +19,17 @@ heaps() { sed -n 's/^mem_heap_B=//p' "$1" | tr '\n' ' '; }
 has_heap() { grep -qx "mem_heap_B=$2" "$1"; }
 P=$(build_prog fork_exec.c) || { not_ok "build fork_exec.c"; exit 1; }
 pid_of() { sed -n "s/^pid $2 //p" "$1"; }
+# The profiles in a directory (companions, <profile>.memtime, left out).
+lsp() { ls "$1" | grep -v '\.memtime$'; }
 
 # --- fork, %p --------------------------------------------------------------
 d=$T/fork; mkdir -p "$d"
 memtime -q --memtime-out-file="$d/p.%p" "$P" fork >"$T/fork.txt" 2>"$T/fork.err"
 parent=$(pid_of "$T/fork.txt" parent); child=$(pid_of "$T/fork.txt" child)
-is "$(ls "$d" | sort | tr '\n' ' ')" "$(printf '%s\n' "p.$parent" "p.$child" | sort | tr '\n' ' ')" \
+is "$(lsp "$d" | sort | tr '\n' ' ')" "$(printf '%s\n' "p.$parent" "p.$child" | sort | tr '\n' ' ')" \
   "fork: one profile per process"
+check "fork: each process's profile has its own companion (resident memory)" \
+  grep -q '^profile: p\.'"$child"'$' "$d/p.$child.memtime"
 check "fork: the parent's profile is complete" valid "$d/p.$parent"
 check "fork: the child's profile is complete" valid "$d/p.$child"
 # 100000 before the fork (both), 100000+200000 in the child only,
@@ -46,7 +50,7 @@ d=$T/exec; mkdir -p "$d"
 memtime -q --trace-children=yes --memtime-out-file="$d/e.%p" "$P" exec 2 >"$T/exec.txt" 2>"$T/exec.err"
 pids=$(sed -n 's/^pid [a-z-]* //p' "$T/exec.txt" | sort -u)
 is "$(wc -l <<<"$pids")" 1 "exec: three images, one pid ($pids)"
-is "$(ls "$d" | tr '\n' ' ')" "e.$pids e.$pids.exec1 e.$pids.exec2 " \
+is "$(lsp "$d" | tr '\n' ' ')" "e.$pids e.$pids.exec1 e.$pids.exec2 " \
   "exec: <name>, <name>.exec1, <name>.exec2"
 for f in "e.$pids" "e.$pids.exec1" "e.$pids.exec2"; do
   check "exec: $f is complete" valid "$d/$f"
@@ -67,7 +71,7 @@ d=$T/execvp; mkdir -p "$d"
 PATH="$T/none1:$T/none2:$T/none3:$(dirname "$P"):$PATH" \
   memtime -q --trace-children=yes --detailed-freq=1000000 --memtime-out-file="$d/v.%p" "$P" execvp >"$T/execvp.txt" 2>&1
 pid=$(pid_of "$T/execvp.txt" pre-exec)
-is "$(ls "$d" | tr '\n' ' ')" "v.$pid v.$pid.exec1 " "execvp: the pre-exec profile and the new image's"
+is "$(lsp "$d" | tr '\n' ' ')" "v.$pid v.$pid.exec1 " "execvp: the pre-exec profile and the new image's"
 is "$(grep -c -E '^heap_tree=(detailed|peak)$' "$d/v.$pid" 2>/dev/null)" 1 \
   "execvp: one final pre-exec snapshot after three failed attempts"
 
@@ -76,20 +80,20 @@ is "$(grep -c -E '^heap_tree=(detailed|peak)$' "$d/v.$pid" 2>/dev/null)" 1 \
 d=$T/untraced; mkdir -p "$d"
 memtime -q --memtime-out-file="$d/u.%p" "$P" exec 1 >"$T/untraced.txt" 2>&1
 pid=$(pid_of "$T/untraced.txt" pre-exec)
-is "$(ls "$d" | tr '\n' ' ')" "u.$pid " "untraced exec: the pre-exec profile, alone"
+is "$(lsp "$d" | tr '\n' ' ')" "u.$pid " "untraced exec: the pre-exec profile, alone"
 check "untraced exec: complete" valid "$d/u.$pid"
 massif -q --massif-out-file="$d/massif.%p" "$P" exec 1 >/dev/null 2>&1
-is "$(ls "$d" | grep -c massif)" 0 "untraced exec: (Massif leaves no profile at all)"
+is "$(lsp "$d" | grep -c massif)" 0 "untraced exec: (Massif leaves no profile at all)"
 
 # --- fork then exec at once -----------------------------------------------
 d=$T/fx; mkdir -p "$d"
 memtime -q --memtime-out-file="$d/x.%p" "$P" forkexec >"$T/fx.txt" 2>&1
 parent=$(pid_of "$T/fx.txt" parent)
-is "$(ls "$d" | tr '\n' ' ')" "x.$parent " "fork+exec, untraced: only the parent's profile"
+is "$(lsp "$d" | tr '\n' ' ')" "x.$parent " "fork+exec, untraced: only the parent's profile"
 d=$T/fxt; mkdir -p "$d"
 memtime -q --trace-children=yes --memtime-out-file="$d/x.%p" "$P" forkexec >"$T/fxt.txt" 2>&1
 parent=$(pid_of "$T/fxt.txt" parent); child=$(pid_of "$T/fxt.txt" post-exec)
-is "$(ls "$d" | tr '\n' ' ')" "x.$parent x.$child.exec1 " \
+is "$(lsp "$d" | tr '\n' ' ')" "x.$parent x.$child.exec1 " \
   "fork+exec, traced: the parent's and the exec'd child image's (.exec1), no copy of the parent"
 
 # --- no %p ------------------------------------------------------------------

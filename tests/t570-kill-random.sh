@@ -54,7 +54,8 @@ judge() {
     ok "$what: (no companion to read)"
     return
   fi
-  # The companion appears with the first mark, so it may not exist yet.
+  # The companion appears with the first resident-memory reading or mark, so
+  # it may not exist yet.
   case $visible in
     "k.out "|"k.out k.out.memtime ") ok "$what: visible files: $visible(the profile, and its companion if any)";;
     *) not_ok "$what: visible files are the profile and its companion"; diag "got: $visible";;
@@ -67,7 +68,7 @@ judge() {
   fi
   if [ -e "$d/k.out.memtime" ]; then
     check "$what: memtime-vis reads the profile with its companion" \
-      sh -c "'$MT_VIS' --summary-only '$d/k.out' 2>&1 | grep -q 'Phase marks:'"
+      sh -c "'$MT_VIS' --summary-only '$d/k.out' 2>&1 | grep -q '^  Companion:  '"
   else
     check "$what: memtime-vis reads the profile" sh -c "'$MT_VIS' --summary-only '$d/k.out' >/dev/null"
   fi

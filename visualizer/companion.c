@@ -3,8 +3,10 @@
  * Line-based text; the first line is exactly "memtime-companion: 1". Blank
  * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
  * Known keys: profile, time_unit (must match the profile's), thread, mark,
- * stacks. A "stacks:" line whose snapshot number or time does not match the
- * profile is ignored: the two files may be one rewrite apart. */
+ * stacks, and the resident memory's rss, rss-peak, rss-mapping and
+ * rss-mapping-frame. A "stacks:" or "rss:" line whose snapshot number or time
+ * does not match the profile is ignored: the two files may be one rewrite
+ * apart. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +18,9 @@
 /* A hostile file could name endless thread ids, each costing a slot per
  * snapshot; real programs stay far below this. */
 #define MAX_THREADS 4096
+/* memtime writes 10 mappings at the RSS peak and 12 frames each. */
+#define MAX_RSS_MAPS 1000
+#define MAX_RSS_FRAMES 256
 
 typedef struct {
     const char *path;
@@ -105,6 +110,103 @@ static int add_mark(vis_profile *p, uint64_t time, const char *label, cctx *c)
     return 0;
 }
 
+static int nomem(cctx *c)
+{
+    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+    return -1;
+}
+
+/* "rss: snapshot=<n> time=<n> anon=<B> file=<B> shmem=<B>" */
+static int rss_line(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t n, t, a, f, sh;
+    if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0 ||
+        key_num(&v, "anon", &a) != 0 || key_num(&v, "file", &f) != 0 ||
+        key_num(&v, "shmem", &sh) != 0 || a > UINT64_MAX - f || a + f > UINT64_MAX - sh)
+        return cfail(c, "'rss: snapshot=<n> time=<n> anon=<bytes> file=<bytes> shmem=<bytes>'");
+    if (n >= p->n_snaps || p->snaps[n].time != t)
+        return 0;   /* one rewrite apart, like "stacks:" */
+    if (!p->rss && !(p->rss = calloc(p->n_snaps, sizeof *p->rss)))
+        return nomem(c);
+    vis_rss *r = &p->rss[n];
+    if (!r->valid)
+        p->n_rss++;
+    r->valid = 1;
+    r->anon_B = a;
+    r->file_B = f;
+    r->shmem_B = sh;
+    return 0;
+}
+
+/* "rss-peak: time=<n> anon=<B> file=<B> shmem=<B> heap=<B>" */
+static int rss_peak_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_rss_peak *k = &p->rss_peak;
+    uint64_t t, a, f, sh, h;
+    if (key_num(&v, "time", &t) != 0 || key_num(&v, "anon", &a) != 0 ||
+        key_num(&v, "file", &f) != 0 || key_num(&v, "shmem", &sh) != 0 ||
+        key_num(&v, "heap", &h) != 0 || a > UINT64_MAX - f || a + f > UINT64_MAX - sh)
+        return cfail(c, "'rss-peak: time=<n> anon=<bytes> file=<bytes> shmem=<bytes> heap=<bytes>'");
+    if (k->present)
+        return cfail(c, "one 'rss-peak:' line");
+    k->present = 1;
+    k->time = t;
+    k->anon_B = a;
+    k->file_B = f;
+    k->shmem_B = sh;
+    k->heap_B = h;
+    return 0;
+}
+
+/* "rss-mapping: anon=<B> file=<B> shmem=<B> mappings=<n> <name>", after the
+ * "rss-peak:" line it belongs to. */
+static int rss_mapping_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_rss_peak *k = &p->rss_peak;
+    uint64_t a, f, sh, n;
+    if (key_num(&v, "anon", &a) != 0 || key_num(&v, "file", &f) != 0 ||
+        key_num(&v, "shmem", &sh) != 0 || key_num(&v, "mappings", &n) != 0 || !*v ||
+        a > UINT64_MAX - f || a + f > UINT64_MAX - sh)
+        return cfail(c, "'rss-mapping: anon=<bytes> file=<bytes> shmem=<bytes> mappings=<n> <name>'");
+    if (!k->present)
+        return cfail(c, "'rss-peak:' before 'rss-mapping:'");
+    if (k->n_maps >= MAX_RSS_MAPS)
+        return cfail(c, "at most %d 'rss-mapping:' lines", MAX_RSS_MAPS);
+    vis_rss_mapping *m = realloc(k->maps, (k->n_maps + 1) * sizeof *m);
+    if (!m)
+        return nomem(c);
+    k->maps = m;
+    m = &m[k->n_maps];
+    memset(m, 0, sizeof *m);
+    if (!(m->name = strdup(v)))
+        return nomem(c);
+    m->anon_B = a;
+    m->file_B = f;
+    m->shmem_B = sh;
+    m->n_maps = n;
+    k->n_maps++;
+    return 0;
+}
+
+/* "rss-mapping-frame: <frame>": the next frame of the last mapping's mmap. */
+static int rss_frame_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_rss_peak *k = &p->rss_peak;
+    if (k->n_maps == 0)
+        return cfail(c, "'rss-mapping:' before 'rss-mapping-frame:'");
+    vis_rss_mapping *m = &k->maps[k->n_maps - 1];
+    if (m->n_frames >= MAX_RSS_FRAMES)
+        return cfail(c, "at most %d frames per mapping", MAX_RSS_FRAMES);
+    char **fr = realloc(m->frames, (m->n_frames + 1) * sizeof *fr);
+    if (!fr)
+        return nomem(c);
+    m->frames = fr;
+    if (!(fr[m->n_frames] = strdup(v)))
+        return nomem(c);
+    m->n_frames++;
+    return 0;
+}
+
 static int do_line(vis_profile *p, char *line, cctx *c)
 {
     const char *v;
@@ -170,6 +272,14 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         }
         return 0;
     }
+    if (strncmp(line, "rss:", 4) == 0)
+        return rss_line(p, line + 4 + strspn(line + 4, " \t"), c);
+    if (strncmp(line, "rss-peak:", 9) == 0)
+        return rss_peak_line(p, line + 9 + strspn(line + 9, " \t"), c);
+    if (strncmp(line, "rss-mapping:", 12) == 0)
+        return rss_mapping_line(p, line + 12 + strspn(line + 12, " \t"), c);
+    if (strncmp(line, "rss-mapping-frame:", 18) == 0)
+        return rss_frame_line(p, line + 18 + strspn(line + 18, " \t"), c);
     return 0;   /* "profile:" is informational; unknown keys are skipped */
 }
 

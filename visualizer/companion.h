@@ -1,6 +1,6 @@
 /* companion.h: reader of memtime's companion file "<profile>.memtime", which
- * holds what Massif's grammar has no room for: phase marks, thread names and
- * per-thread stack sizes (format: docs/file-format.md). */
+ * holds what Massif's grammar has no room for: phase marks, thread names,
+ * per-thread stack sizes and resident memory (format: docs/file-format.md). */
 #ifndef MT_COMPANION_H
 #define MT_COMPANION_H
 

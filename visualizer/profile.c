@@ -171,6 +171,15 @@ void vis_profile_free(vis_profile *p)
     free(p->cmd);
     free(p->companion);
     free(p->truncated_msg);
+    free(p->rss);
+    for (size_t i = 0; i < p->rss_peak.n_maps; i++) {
+        vis_rss_mapping *m = &p->rss_peak.maps[i];
+        for (size_t j = 0; j < m->n_frames; j++)
+            free(m->frames[j]);
+        free(m->frames);
+        free(m->name);
+    }
+    free(p->rss_peak.maps);
     free(p);
 }
 

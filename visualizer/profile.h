@@ -60,6 +60,39 @@ typedef struct {
     char *name;              /* added: from a "thread:" line, or NULL */
 } vis_thread_stack;
 
+/* The program's resident memory at one snapshot (memtime --rss=yes), from the
+ * companion file's "rss:" lines; split as /proc/PID/status splits it. */
+typedef struct {
+    int valid;               /* a reading was taken at this snapshot */
+    uint64_t anon_B, file_B, shmem_B;
+} vis_rss;
+
+/* One of the largest non-heap groups of mappings resident at the RSS peak
+ * ("rss-mapping:" lines): every mapping of a file, or every anonymous mapping
+ * made by one mmap stack. */
+typedef struct {
+    uint64_t anon_B, file_B, shmem_B;
+    uint64_t n_maps;
+    char *name;              /* file path, "[anon]", "[stack]", ... */
+    size_t n_frames;
+    char **frames;           /* the mmap's stack, innermost first (anonymous) */
+} vis_rss_mapping;
+
+/* The largest reading ("rss-peak:"), kept even when its snapshot was culled. */
+typedef struct {
+    int present;
+    uint64_t time;           /* in the profile's unit */
+    uint64_t anon_B, file_B, shmem_B;
+    uint64_t heap_B;         /* heap + extra when it was read */
+    size_t n_maps;
+    vis_rss_mapping *maps;   /* largest first */
+} vis_rss_peak;
+
+static inline uint64_t vis_rss_total(const vis_rss *r)
+{
+    return r->anon_B + r->file_B + r->shmem_B;
+}
+
 typedef struct {
     char *path;              /* the profile's file name as given */
     char *desc;              /* text after "desc: " */
@@ -89,6 +122,10 @@ typedef struct {
                                 found end of file", for the warning */
     struct vis_strpool *labels; /* interned site labels: every vis_site.label
                                    points into it, so never free one alone */
+    /* Resident memory (memtime --rss=yes), from the companion: */
+    vis_rss *rss;            /* n_snaps entries, or NULL when none was read */
+    size_t n_rss;            /* snapshots with a reading */
+    vis_rss_peak rss_peak;
 } vis_profile;
 
 static inline uint64_t vis_snap_total(const vis_snapshot *s)

@@ -106,6 +106,77 @@ static const char *unit_name(vis_unit u)
 
 /* --------------------------------------------------------------- summary */
 
+/* Resident memory (memtime --rss=yes): the RSS peak, how much of it the heap
+ * explains, and the largest mappings outside the heap resident then. */
+static void summary_rss(FILE *out, const vis_profile *p)
+{
+    char a[64], b[64], c[64], d[64], e[64];
+    const vis_rss_peak *k = &p->rss_peak;
+    if (!k->present)
+        return;
+    vis_rss r = { 1, k->anon_B, k->file_B, k->shmem_B };
+    uint64_t total = vis_rss_total(&r);
+    fprintf(out, "\nResident memory (RSS; the program's own mappings):\n");
+    fprintf(out, "  Peak RSS:   %s at %s: anonymous %s, file %s, shared %s\n",
+            vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, k->time),
+            vis_fmt_bytes(c, sizeof c, k->anon_B), vis_fmt_bytes(d, sizeof d, k->file_B),
+            vis_fmt_bytes(e, sizeof e, k->shmem_B));
+    fprintf(out, "              heap (with extra) %s there: it explains %.1f%% of the RSS; "
+            "%s is outside the heap\n",
+            vis_fmt_bytes(a, sizeof a, k->heap_B),
+            total ? 100.0 * (double)k->heap_B / (double)total : 0.0,
+            vis_fmt_bytes(c, sizeof c, total > k->heap_B ? total - k->heap_B : 0));
+    const vis_snapshot *pk = &p->snaps[p->peak];
+    if (p->rss && p->rss[p->peak].valid) {
+        uint64_t at = vis_rss_total(&p->rss[p->peak]);
+        fprintf(out, "  At the heap peak (snapshot %zu): RSS %s, heap %s (%.1f%%)\n", p->peak,
+                vis_fmt_bytes(a, sizeof a, at),
+                vis_fmt_bytes(b, sizeof b, pk->heap_B + pk->heap_extra_B),
+                at ? 100.0 * (double)(pk->heap_B + pk->heap_extra_B) / (double)at : 0.0);
+    }
+    size_t last = SIZE_MAX;
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;)
+        if (p->rss[i].valid) {
+            last = i;
+            break;
+        }
+    if (last != SIZE_MAX) {
+        const vis_snapshot *ls = &p->snaps[last];
+        uint64_t at = vis_rss_total(&p->rss[last]);
+        fprintf(out, "  Last reading (snapshot %zu, %s): RSS %s, heap %s (%.1f%%)\n", last,
+                vis_fmt_time(c, sizeof c, p->unit, ls->time), vis_fmt_bytes(a, sizeof a, at),
+                vis_fmt_bytes(b, sizeof b, ls->heap_B + ls->heap_extra_B),
+                at ? 100.0 * (double)(ls->heap_B + ls->heap_extra_B) / (double)at : 0.0);
+    }
+    if (k->n_maps == 0)
+        return;
+    /* The few that matter: at most 5, none under 1% of the peak. */
+    fprintf(out, "  Largest mappings at the RSS peak outside the malloc heap:\n");
+    size_t shown = 0;
+    uint64_t rest = 0;
+    for (size_t i = 0; i < k->n_maps; i++) {
+        const vis_rss_mapping *m = &k->maps[i];
+        uint64_t t = m->anon_B + m->file_B + m->shmem_B;
+        if (shown == 5 || (shown > 0 && t * 100 < total)) {
+            rest += t;
+            continue;
+        }
+        shown++;
+        const char *kind = m->shmem_B >= m->anon_B && m->shmem_B >= m->file_B ? "shared"
+                           : m->file_B >= m->anon_B                           ? "file"
+                                                                              : "anon";
+        fprintf(out, "  %2zu. %10s  %-6s %s", i + 1, vis_fmt_bytes(a, sizeof a, t), kind, m->name);
+        if (m->n_maps > 1)
+            fprintf(out, " (%" PRIu64 " mappings)", m->n_maps);
+        fputc('\n', out);
+        for (size_t j = 0; j < m->n_frames && j < 3; j++)
+            fprintf(out, "      %s %s\n", j ? "  by" : "mmap at", vis_site_name(m->frames[j]));
+    }
+    if (shown < k->n_maps)
+        fprintf(out, "      %10s  in %zu smaller mapping group%s\n", vis_fmt_bytes(a, sizeof a, rest),
+                k->n_maps - shown, k->n_maps - shown == 1 ? "" : "s");
+}
+
 void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *o)
 {
     char a[64], b[64], c[64], d[32];
@@ -168,6 +239,8 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
                     total ? 100.0 * (double)rest / (double)total : 0.0, n_rest,
                     n_rest == 1 ? "" : "s");
     }
+
+    summary_rss(out, p);
 
     if (p->n_marks) {
         fprintf(out, "\nPhase marks:\n");

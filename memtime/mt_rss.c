@@ -1,0 +1,566 @@
+/* mt_rss.c: the client's resident memory (see mt_rss.h).
+
+   How a reading is made: the address-space manager lists the client's
+   segments (SkAnonC, SkFileC, SkShmC); for each one with any permission
+   (PROT_NONE reservations hold nothing) the kernel's page map,
+   /proc/self/pagemap, gives one 64-bit entry per page: bit 63 says the page
+   is mapped in this process's page tables (what RSS counts, unlike mincore,
+   which reports page-cache residency of files whether or not this process
+   touched them), bit 61 that it is a file page or shared anonymous memory
+   (so the private, copied-on-write pages of a file mapping count as
+   anonymous, as the kernel counts them). Only the client's ranges are
+   read, so the cost follows the client's size, not Valgrind's: 8 bytes of
+   page map per 4 KiB page, a few ms per GiB. smaps would walk every
+   mapping, Valgrind's included, and format text for each.
+
+   The page map is opened for each reading: after fork() a descriptor
+   opened earlier would still read the parent.
+
+   Budget: readings stop being taken (except the one at exit) while their
+   total cost exceeds 5% of the wall time since start-up plus 1 ms, so the
+   default cannot cost more than about 5% of a run whatever its size.
+
+   Names at the peak: a file mapping is named by its file; an anonymous
+   mapping by the stack of the client mmap that created it (recorded at
+   every client mmap in a sorted table of ranges); the core's own client
+   mappings are the malloc arena of memtime's replacement allocator (the
+   heap, marked isCH by the core), the main stack and the executable's
+   bss. */
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_execontext.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_vki.h"
+
+#include "mt_companion.h"
+#include "mt_file.h"
+#include "mt_options.h"
+#include "mt_rss.h"
+#include "mt_snapshot.h"
+#include "mt_time.h"
+
+#define PM_PRESENT (1ULL << 63)
+#define PM_FILE_OR_SHARED (1ULL << 61)
+
+/* Mappings named at the peak (the rest are summed in the totals only). */
+#define MT_RSS_TOP 10
+/* Frames written per anonymous mapping's mmap stack. */
+#define MT_RSS_FRAMES 12
+
+/*------------------------------------------------------------*/
+/*--- Where anonymous mappings came from                   ---*/
+/*------------------------------------------------------------*/
+
+/* Disjoint ranges sorted by start, each with the stack of the mmap that
+   made it. A segment split later (mprotect) still falls inside its range. */
+typedef struct { Addr start, end; ExeContext* ec; } Origin;
+
+static Origin* origins;
+static UInt    n_origins, max_origins;
+
+/* Index of the first origin with start >= a. */
+static UInt origin_lower_bound(Addr a)
+{
+   UInt lo = 0, hi = n_origins;
+   while (lo < hi) {
+      UInt mid = lo + (hi - lo) / 2;
+      if (origins[mid].start < a) lo = mid + 1; else hi = mid;
+   }
+   return lo;
+}
+
+static Origin* origin_find(Addr a)
+{
+   UInt i = origin_lower_bound(a + 1);   /* first with start > a */
+   if (i == 0) return NULL;
+   return a < origins[i - 1].end ? &origins[i - 1] : NULL;
+}
+
+static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec)
+{
+   if (n_origins == max_origins) {
+      max_origins = max_origins ? 2 * max_origins : 64;
+      origins = VG_(realloc)("mt.rss.origins", origins,
+                             max_origins * sizeof *origins);
+   }
+   VG_(memmove)(&origins[i + 1], &origins[i], (n_origins - i) * sizeof *origins);
+   origins[i].start = start;
+   origins[i].end = end;
+   origins[i].ec = ec;
+   n_origins++;
+}
+
+/* Forgets [a, a+len): ranges inside go, ranges across its edges shrink
+   (one across both edges splits in two). */
+static void origin_remove(Addr a, SizeT len)
+{
+   Addr end = a + len;
+   UInt i = origin_lower_bound(a), j;
+   if (len == 0) return;
+   if (i > 0 && origins[i - 1].end > a) {
+      Origin* o = &origins[i - 1];
+      if (o->end > end) {
+         Addr tail_end = o->end;
+         o->end = a;
+         origin_insert_at(i, end, tail_end, o->ec);
+         return;
+      }
+      o->end = a;
+   }
+   for (j = i; j < n_origins && origins[j].start < end; j++) { }
+   if (j > i && origins[j - 1].end > end) {
+      /* The last one sticks out past the end: keep its tail. */
+      origins[j - 1].start = end;
+      j--;
+   }
+   VG_(memmove)(&origins[i], &origins[j], (n_origins - j) * sizeof *origins);
+   n_origins -= j - i;
+}
+
+static void origin_add(Addr a, SizeT len, ExeContext* ec)
+{
+   origin_remove(a, len);
+   origin_insert_at(origin_lower_bound(a), a, a + len, ec);
+}
+
+void mt_rss_new_mmap(Addr a, SizeT len)
+{
+   NSegment const* seg = VG_(am_find_nsegment)(a);
+   ThreadId tid = VG_(get_running_tid)();
+   len = VG_PGROUNDUP(len);
+   if (seg == NULL || seg->kind != SkAnonC || tid == VG_INVALID_THREADID) {
+      origin_remove(a, len);   /* a file mapped over an anonymous range */
+      return;
+   }
+   origin_add(a, len, VG_(record_ExeContext)(tid, 0));
+}
+
+void mt_rss_copy_remap(Addr from, Addr to, SizeT len)
+{
+   Origin* o = origin_find(from);
+   ExeContext* ec = o ? o->ec : NULL;
+   len = VG_PGROUNDUP(len);
+   if (ec) origin_add(to, len, ec);
+   else    origin_remove(to, len);
+}
+
+void mt_rss_die_munmap(Addr a, SizeT len)
+{
+   origin_remove(a, VG_PGROUNDUP(len));
+}
+
+/*------------------------------------------------------------*/
+/*--- Readings                                             ---*/
+/*------------------------------------------------------------*/
+
+/* One client segment's resident bytes, from the last reading. */
+typedef struct {
+   Addr  start, end;      /* [start, end) */
+   ULong anon_B, file_B, shmem_B;
+} SegRss;
+
+static Addr*   starts;
+static Int     max_starts;
+static SegRss* segs;
+static UInt    n_segs, max_segs;
+
+static ULong   pm_buf[8192];   /* 32 MiB of address space per read */
+
+static ULong   start_ns;       /* monotonic clock at init */
+static ULong   spent_ns;       /* total cost of readings so far */
+static ULong   last_read_ms;   /* mt_time_wall_ms() at the last reading */
+static Bool    any_reading;
+static ULong   n_readings;
+
+static ULong now_ns(void)
+{
+   struct vki_timespec ts;
+   VG_(clock_gettime)(&ts, VKI_CLOCK_MONOTONIC);
+   return (ULong)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Files the kernel counts as shared memory, not file pages. */
+static Bool is_shmem_file(const HChar* name)
+{
+   return name != NULL
+          && (VG_(strncmp)(name, "/dev/shm/", 9) == 0
+              || VG_(strncmp)(name, "/memfd:", 7) == 0
+              || VG_(strncmp)(name, "/SYSV", 5) == 0);
+}
+
+/* A copy of s fit for one companion line: control characters (a newline
+   would end the line) become '?'. */
+static HChar* line_safe_copy(const HChar* s)
+{
+   HChar* c = VG_(strdup)("mt.rss.name", s);
+   HChar* p;
+   for (p = c; *p; p++)
+      if ((UChar)*p < 0x20 || *p == 0x7f) *p = '?';
+   return c;
+}
+
+/* memtime's and Valgrind's preloads are mapped into the client, and the
+   core keeps a page of the tool's executable among the client's segments:
+   none of them is the program's. */
+static Bool is_ours(const HChar* name)
+{
+   const HChar* base;
+   if (name == NULL)
+      return False;
+   base = VG_(strrchr)(name, '/');
+   base = base ? base + 1 : name;
+   return VG_(strncmp)(base, "vgpreload_", 10) == 0
+          || VG_(strncmp)(base, "memtime-", 8) == 0;
+}
+
+/* Adds the resident pages of [start, end) to s, by class. */
+static Bool read_range(Int fd, SegKind kind, Bool shmem_file, SegRss* s)
+{
+   Addr a = s->start;
+   while (a < s->end) {
+      UInt n_pages = (s->end - a) / VKI_PAGE_SIZE, i;
+      Int got;
+      if (n_pages > sizeof pm_buf / sizeof pm_buf[0])
+         n_pages = sizeof pm_buf / sizeof pm_buf[0];
+      if (VG_(lseek)(fd, (Off64T)(a / VKI_PAGE_SIZE) * 8, VKI_SEEK_SET) < 0)
+         return False;
+      got = VG_(read)(fd, pm_buf, n_pages * 8);
+      if (got <= 0)
+         return False;
+      n_pages = got / 8;
+      for (i = 0; i < n_pages; i++) {
+         ULong e = pm_buf[i];
+         if (!(e & PM_PRESENT))
+            continue;
+         if (kind == SkShmC || (shmem_file && (e & PM_FILE_OR_SHARED)))
+            s->shmem_B += VKI_PAGE_SIZE;
+         else if ((e & PM_FILE_OR_SHARED) && kind == SkFileC)
+            s->file_B += VKI_PAGE_SIZE;
+         else if (e & PM_FILE_OR_SHARED)
+            /* An anonymous segment's shared page is MAP_SHARED memory. */
+            s->shmem_B += VKI_PAGE_SIZE;
+         else
+            s->anon_B += VKI_PAGE_SIZE;
+      }
+      a += (Addr)n_pages * VKI_PAGE_SIZE;
+   }
+   return True;
+}
+
+/* Fills segs[] and r with the client's resident memory now. */
+static Bool read_all(MtRss* r)
+{
+   Int n, i, fd;
+   SysRes sr;
+
+   if (starts == NULL) {   /* the core asserts a non-empty buffer */
+      max_starts = 256;
+      starts = VG_(malloc)("mt.rss.starts", max_starts * sizeof *starts);
+   }
+   while ((n = VG_(am_get_segment_starts)(SkAnonC | SkFileC | SkShmC,
+                                          starts, max_starts)) < 0) {
+      max_starts = -n + 64;
+      starts = VG_(realloc)("mt.rss.starts", starts, max_starts * sizeof *starts);
+   }
+   if ((UInt)n > max_segs) {
+      max_segs = n + 64;
+      segs = VG_(realloc)("mt.rss.segs", segs, max_segs * sizeof *segs);
+   }
+   sr = VG_(open)("/proc/self/pagemap", VKI_O_RDONLY, 0);
+   if (sr_isError(sr))
+      return False;
+   fd = sr_Res(sr);
+   r->anon_B = r->file_B = r->shmem_B = 0;
+   n_segs = 0;
+   for (i = 0; i < n; i++) {
+      NSegment const* seg = VG_(am_find_nsegment)(starts[i]);
+      const HChar* name;
+      SegRss* s;
+      if (seg == NULL || !(seg->hasR || seg->hasW || seg->hasX))
+         continue;
+      name = seg->kind == SkAnonC ? NULL : VG_(am_get_filename)(seg);
+      if (is_ours(name))
+         continue;
+      s = &segs[n_segs];
+      s->start = seg->start;
+      s->end = seg->end + 1;
+      s->anon_B = s->file_B = s->shmem_B = 0;
+      if (!read_range(fd, seg->kind, is_shmem_file(name), s)) {
+         VG_(close)(fd);
+         return False;
+      }
+      r->anon_B += s->anon_B;
+      r->file_B += s->file_B;
+      r->shmem_B += s->shmem_B;
+      if (s->anon_B + s->file_B + s->shmem_B > 0)
+         n_segs++;
+   }
+   VG_(close)(fd);
+   return True;
+}
+
+/*------------------------------------------------------------*/
+/*--- The peak and its largest mappings                    ---*/
+/*------------------------------------------------------------*/
+
+/* Mappings at the peak, grouped: every mapping of one file, or every
+   anonymous mapping made by one mmap stack, is one group. */
+typedef struct {
+   HChar*      name;      /* file path, "[anon]", "[stack]", ... */
+   ExeContext* ec;        /* [anon] made by a client mmap, else NULL */
+   ULong       anon_B, file_B, shmem_B;
+   UInt        n_maps;
+} Group;
+
+static MtRss peak;             /* valid once a reading was taken */
+static Long  peak_time;
+static ULong peak_heap_B;      /* heap + extra at the peak reading */
+static Group peak_groups[MT_RSS_TOP];
+static UInt  n_peak_groups;
+
+static ULong rss_total(const MtRss* r)
+{
+   return r->anon_B + r->file_B + r->shmem_B;
+}
+
+static ULong group_total(const Group* g)
+{
+   return g->anon_B + g->file_B + g->shmem_B;
+}
+
+/* The group name of a segment, or NULL for the heap (memtime's malloc
+   arena), which the peak's list leaves out: the heap is drawn on its own. */
+static const HChar* segment_name(const SegRss* s, ExeContext** ec,
+                                 HChar* buf, SizeT bufsz)
+{
+   NSegment const* seg = VG_(am_find_nsegment)(s->start);
+   Origin* o;
+   ThreadId tid;
+   *ec = NULL;
+   if (seg == NULL)
+      return "[unmapped]";
+   if (seg->kind != SkAnonC) {
+      const HChar* f = VG_(am_get_filename)(seg);
+      if (f == NULL)
+         return seg->kind == SkShmC ? "[shm]" : "[file]";
+      VG_(snprintf)(buf, bufsz, "%s", f);
+      return buf;
+   }
+   if (seg->isCH)
+      return NULL;
+   o = origin_find(s->start);
+   if (o != NULL) {
+      *ec = o->ec;
+      return "[anon]";
+   }
+   /* Mapped by the core for the client: the main stack, the executable's
+      bss, the brk area. */
+   for (tid = 1; tid < VG_N_THREADS; tid++) {
+      Addr top;
+      if (!VG_(is_valid_tid)(tid))
+         continue;
+      top = VG_(thread_get_stack_max)(tid);
+      if (top > s->start && top - 1 < s->end)
+         return "[stack]";
+   }
+   return "[anon]";
+}
+
+static void clear_peak_groups(void)
+{
+   UInt i;
+   for (i = 0; i < n_peak_groups; i++)
+      VG_(free)(peak_groups[i].name);
+   n_peak_groups = 0;
+}
+
+/* Groups segs[] and keeps the MT_RSS_TOP largest non-heap groups. */
+static void record_peak_groups(void)
+{
+   Group* groups = NULL;
+   UInt n_groups = 0, i, j, k;
+   HChar namebuf[VKI_PATH_MAX];
+
+   if (n_segs > 0)
+      groups = VG_(malloc)("mt.rss.groups", n_segs * sizeof *groups);
+   /* Names are compared while the segment table is stable (no allocation
+      in this loop), then copied. */
+   for (i = 0; i < n_segs; i++) {
+      ExeContext* ec;
+      const HChar* name = segment_name(&segs[i], &ec, namebuf, sizeof namebuf);
+      if (name == NULL)
+         continue;
+      for (j = 0; j < n_groups; j++)
+         if (groups[j].ec == ec && VG_(strcmp)(groups[j].name, name) == 0)
+            break;
+      if (j == n_groups) {
+         groups[j].name = line_safe_copy(name);
+         groups[j].ec = ec;
+         groups[j].anon_B = groups[j].file_B = groups[j].shmem_B = 0;
+         groups[j].n_maps = 0;
+         n_groups++;
+      }
+      groups[j].anon_B += segs[i].anon_B;
+      groups[j].file_B += segs[i].file_B;
+      groups[j].shmem_B += segs[i].shmem_B;
+      groups[j].n_maps++;
+   }
+   clear_peak_groups();
+   /* Selection of the largest (the list is short). */
+   for (k = 0; k < MT_RSS_TOP && k < n_groups; k++) {
+      UInt best = k;
+      Group tmp;
+      for (j = k + 1; j < n_groups; j++)
+         if (group_total(&groups[j]) > group_total(&groups[best]))
+            best = j;
+      tmp = groups[k]; groups[k] = groups[best]; groups[best] = tmp;
+      peak_groups[k] = groups[k];
+      n_peak_groups++;
+   }
+   for (; k < n_groups; k++)
+      VG_(free)(groups[k].name);
+   if (groups) VG_(free)(groups);
+}
+
+/*------------------------------------------------------------*/
+/*--- Sampling                                             ---*/
+/*------------------------------------------------------------*/
+
+void mt_rss_init(void)
+{
+   start_ns = now_ns();
+}
+
+Bool mt_rss_any(void)
+{
+   return any_reading;
+}
+
+void mt_rss_sample(MtRss* out, Long time, Bool detailed, Bool force)
+{
+   ULong t0, t1;
+   out->valid = False;
+   if (!clo_rss)
+      return;
+   if (!force) {
+      /* Detailed snapshots and the first one; normal snapshots at most
+         every --sample-interval ms (never with 0). */
+      Bool due = detailed || !any_reading
+                 || (clo_sample_interval_ms != 0
+                     && mt_time_wall_ms() - last_read_ms
+                        >= (ULong)clo_sample_interval_ms);
+      if (!due)
+         return;
+      t0 = now_ns();
+      /* The budget: readings so far within 5% of the time since start-up
+         (plus 1 ms, so the first readings of a young run are taken). */
+      if (spent_ns > (t0 - start_ns) / 20 + 1000000ULL)
+         return;
+   } else {
+      t0 = now_ns();
+   }
+   if (!read_all(out))
+      return;
+   out->valid = True;
+   any_reading = True;
+   last_read_ms = mt_time_wall_ms();
+   if (rss_total(out) > rss_total(&peak) || !peak.valid) {
+      peak = *out;
+      peak_time = time;
+      peak_heap_B = mt_heap_szB + mt_heap_extra_szB;
+      record_peak_groups();
+   }
+   t1 = now_ns();
+   spent_ns += t1 - t0;
+   n_readings++;
+}
+
+void mt_rss_fini(void)
+{
+   if (clo_rss && VG_(clo_verbosity) > 1)
+      VG_(dmsg)("memtime: %llu resident-memory readings took %llu.%03llu ms "
+                "of %llu ms\n", n_readings, spent_ns / 1000000,
+                (spent_ns / 1000) % 1000, (now_ns() - start_ns) / 1000000);
+}
+
+/*------------------------------------------------------------*/
+/*--- Companion records                                    ---*/
+/*------------------------------------------------------------*/
+
+void mt_rss_companion_snapshot(MtFile* c, UInt snapshot_n, Long time,
+                               const MtRss* r)
+{
+   if (c == NULL || r == NULL || !r->valid)
+      return;
+   mt_companion_line(c, "rss", "snapshot=%u time=%lld anon=%llu file=%llu "
+                     "shmem=%llu", snapshot_n, time, r->anon_B, r->file_B,
+                     r->shmem_B);
+}
+
+typedef struct { MtFile* c; UInt n; } FrameCtx;
+
+/* libc's mmap wrappers, left off the top of an mmap's stack: the frame
+   worth reading is their caller. */
+static Bool is_mmap_wrapper(const HChar* desc)
+{
+   static const HChar* const names[] = { "mmap", "mmap64", "__mmap",
+                                         "__mmap64", NULL };
+   const HChar* fn = VG_(strstr)(desc, ": ");
+   Int i;
+   if (fn == NULL) return False;
+   fn += 2;
+   for (i = 0; names[i]; i++) {
+      SizeT n = VG_(strlen)(names[i]);
+      if (VG_(strncmp)(fn, names[i], n) == 0
+          && (fn[n] == ' ' || fn[n] == '\0'))
+         return True;
+   }
+   return False;
+}
+
+static void put_frame(UInt n, DiEpoch ep, Addr ip, void* opaque)
+{
+   FrameCtx* fc = opaque;
+   InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
+   do {
+      const HChar* desc = VG_(describe_IP)(ep, ip, iipc);
+      HChar* safe;
+      if (fc->n == 0 && is_mmap_wrapper(desc))
+         continue;
+      if (fc->n++ >= MT_RSS_FRAMES)
+         break;
+      safe = line_safe_copy(desc);
+      mt_companion_line(fc->c, "rss-mapping-frame", "%s", safe);
+      VG_(free)(safe);
+   } while (VG_(next_IIPC)(iipc));
+   VG_(delete_IIPC)(iipc);
+}
+
+void mt_rss_companion_peak(MtFile* c)
+{
+   UInt i;
+   if (c == NULL || !peak.valid)
+      return;
+   mt_companion_line(c, "rss-peak", "time=%lld anon=%llu file=%llu shmem=%llu "
+                     "heap=%llu", peak_time, peak.anon_B, peak.file_B,
+                     peak.shmem_B, peak_heap_B);
+   for (i = 0; i < n_peak_groups; i++) {
+      const Group* g = &peak_groups[i];
+      mt_companion_line(c, "rss-mapping", "anon=%llu file=%llu shmem=%llu "
+                        "mappings=%u %s", g->anon_B, g->file_B, g->shmem_B,
+                        g->n_maps, g->name);
+      if (g->ec != NULL) {
+         FrameCtx fc = { c, 0 };
+         VG_(apply_ExeContext)(put_frame, &fc, g->ec);
+      }
+   }
+}
