@@ -1,6 +1,7 @@
 /* mt_companion.c: keeps the phase marks and writes "<profile>.memtime", the
    companion file holding what the Massif format cannot (marks, per-thread
-   stacks, resident memory: mt_rss.c writes its own records). The format is in mt_companion.h and docs/file-format.md; the
+   stacks, resident memory: mt_rss.c writes its own records;
+   allocation counts come from mt_counts.c). The format is in mt_companion.h and docs/file-format.md; the
    file itself is written by mt_file (checked writes, renamed into place
    with the profile as one set). */
 #include "pub_tool_basics.h"
@@ -13,6 +14,7 @@
 #include "pub_tool_vki.h"
 
 #include "mt_companion.h"
+#include "mt_counts.h"
 #include "mt_file.h"
 #include "mt_options.h"
 #include "mt_rss.h"
@@ -77,7 +79,8 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
    UInt i, n_threads;
 
    VG_(sprintf)(path, "%s.memtime", profile_path);
-   if (!clo_stacks && n_marks == 0 && !mt_rss_any()) {
+   if (!clo_stacks && n_marks == 0 && !mt_rss_any()
+       && !mt_counts_any()) {
       /* Nothing to say. A companion of the same name left by an earlier run
          would be read with this profile: remove it, once per name (after
          that nobody but us writes it; a forked child has a new name). */
@@ -106,6 +109,7 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
    for (i = 0; i < n_marks; i++)
       mt_companion_line(c, "mark", "time=%llu %s", marks[i].time,
                         marks[i].label);
+   mt_counts_companion(c);
    return c;
 }
 

@@ -13,11 +13,13 @@
       stacks: snapshot=<N> time=<T> <tid>=<bytes> <tid>=<bytes> ...
       rss: ..., rss-peak: ..., rss-mapping: ..., rss-mapping-frame: ...
                                                       (mt_rss.c)
+      site: allocs=<n> temporary=<n> bytes=<n> live_blocks=<n> live_bytes=<n> <label>
+      end: exit|exec|none
 
    docs/file-format.md is the reference for readers. Marks are kept here (the
    mark API is for the client-request and monitor-command code); per-thread
    stack sizes come from mt_stacks' samples, handed over by the output code
-   in snapshot order. */
+   in snapshot order; site: and end: lines come from mt_counts.c. */
 #ifndef MT_COMPANION_H
 #define MT_COMPANION_H
 
@@ -38,7 +40,7 @@ void mt_companion_add_mark(ULong time, const HChar* label);
       MtFile* c = mt_companion_open(path, time_unit);   header, threads, marks
       for each snapshot i written:  mt_companion_snapshot(c, i, time, sample);
    When there is nothing to record (no --stacks=yes, no marks, no
-   resident-memory reading) open
+   resident-memory reading, no allocation counted) open
    returns NULL and removes a companion of that name left by an earlier run,
    so a stale one is never paired with the new profile. Every function here
    accepts c == NULL and then does nothing. */

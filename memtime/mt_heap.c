@@ -23,6 +23,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
+#include "mt_counts.h"
 #include "mt_heap.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
@@ -35,6 +36,7 @@ typedef struct _MtBlock {
    SizeT            req_szB;
    SizeT            slop_szB;
    Xecu             where;     /* its stack (mt_tree.h) */
+   ThreadId         tid;       /* who allocated it (temporaries, mt_counts.h) */
 } MtBlock;
 
 static PoolAlloc*   block_pool = NULL;
@@ -64,11 +66,13 @@ static void* record_block(ThreadId tid, void* p, SizeT req_szB,
    b->req_szB  = req_szB;
    b->slop_szB = slop_szB;
    b->where    = 0;
+   b->tid      = tid;
    VG_(HT_add_node)(live_blocks, b);
 
    if (clo_heap) {
       b->where = mt_tree_add(tid, req_szB, exclude_first_entry);
       if (!mt_tree_is_ignored(b->where)) {
+         mt_counts_alloc(b->where, tid, (Addr)p, req_szB);
          mt_mem_update_heap(req_szB, admin_szB() + slop_szB);
          if (maybe_snapshot)
             mt_snapshot_maybe(MtNormal);
@@ -91,6 +95,7 @@ static Bool unrecord_block(void* p, Bool maybe_snapshot)
       mt_mem_update_heap(-(SSizeT)b->req_szB,
                          -admin_szB() - (SSizeT)b->slop_szB);
       mt_tree_sub(b->where, b->req_szB);
+      mt_counts_free(b->where, b->tid, b->data, b->req_szB);
       if (maybe_snapshot)
          mt_snapshot_maybe(MtNormal);
    }
@@ -188,6 +193,11 @@ static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
    VG_(HT_add_node)(live_blocks, b);
 
    if (clo_heap && !ignored) {
+      /* Counted as heaptrack does: a free of the old block, then an
+         allocation of the new size at the realloc's stack. */
+      mt_counts_free(old_where, b->tid, (Addr)p_old, old_req_szB);
+      mt_counts_alloc(b->where, tid, (Addr)p_new, new_req_szB);
+      b->tid = tid;
       mt_mem_update_heap((SSizeT)new_req_szB - (SSizeT)old_req_szB,
                          (SSizeT)new_slop_szB - (SSizeT)old_slop_szB);
       mt_snapshot_maybe(MtNormal);

@@ -42,6 +42,7 @@
 #include "memtime.h"
 #include "mt_alloc_api.h"
 #include "mt_children.h"
+#include "mt_counts.h"
 #include "mt_compat.h"
 #include "mt_heap.h"
 #include "mt_marks.h"
@@ -159,8 +160,11 @@ static Bool may_block(UInt sysno)
    file on disk is brought up to date, since nothing may run for a while. */
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
-   if (mt_children_pre_syscall(sysno))
+   if (mt_children_pre_syscall(sysno)) {
+      mt_counts_at_end("exec");
       mt_output_before_exec();
+      mt_counts_at_end(NULL);   /* the exec may yet fail */
+   }
    if (!mt_snapshot_started() || !waits_long(sysno))
       return;
    mt_time_tick(0, False);
@@ -225,6 +229,7 @@ static void mt_fini(Int exitcode)
       mt_snapshot_final();
    }
    mt_snapshot_rss_at_exit();
+   mt_counts_at_end("exit");
    mt_output_write_final();
    if (VG_(clo_verbosity) > 1)
       VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());

@@ -239,6 +239,28 @@ static UInt n_hidden_frames(Addr ip)
    return n < n_frames ? n : n_frames - 1;
 }
 
+Bool mt_tree_site_ip(Xecu where, Addr* ip)
+{
+   const Stack* st = VG_(indexXA)(stacks, where);
+   if (st->n_ips == 0)
+      return False;
+   *ip = st->ips[0];
+   return True;
+}
+
+const HChar* mt_tree_site_label(Addr ip)
+{
+   const DiEpoch ep = VG_(current_DiEpoch)();
+   UInt i, hide = n_hidden_frames(ip);
+   InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
+   const HChar* desc;
+   for (i = 0; i < hide; i++)
+      VG_(next_IIPC)(iipc);
+   desc = VG_(describe_IP)(ep, ip, iipc);
+   VG_(delete_IIPC)(iipc);
+   return desc;
+}
+
 void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
                    const Massif_Header* header)
 {

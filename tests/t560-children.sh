@@ -11,7 +11,7 @@
 # - no %p: warnings at start-up and when a forked child writes the shared
 #   file, which stays a complete profile.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 valid() { grammar "$1" && ms_print "$1" >/dev/null; }
@@ -82,6 +82,7 @@ memtime -q --memtime-out-file="$d/u.%p" "$P" exec 1 >"$T/untraced.txt" 2>&1
 pid=$(pid_of "$T/untraced.txt" pre-exec)
 is "$(lsp "$d" | tr '\n' ' ')" "u.$pid " "untraced exec: the pre-exec profile, alone"
 check "untraced exec: complete" valid "$d/u.$pid"
+check "untraced exec: its companion ends with 'end: exec'" grep -qx 'end: exec' "$d/u.$pid.memtime"
 massif -q --massif-out-file="$d/massif.%p" "$P" exec 1 >/dev/null 2>&1
 is "$(lsp "$d" | grep -c massif)" 0 "untraced exec: (Massif leaves no profile at all)"
 

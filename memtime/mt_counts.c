@@ -1,0 +1,138 @@
+/* mt_counts.c: per-site allocation counts and their companion lines (see
+   mt_counts.h).
+
+   Counts live per stack (Xecu, the tree's own handle), in an array that
+   grows with the stack table, so the cost per allocation is a few
+   increments; they are summed per top-level frame, the tree's site, only
+   when the companion is written. Temporaries need one word per thread:
+   the address of the thread's latest allocation, forgotten when that
+   thread allocates again; its free while still remembered is temporary.
+   Blocks carry the allocating thread (mt_heap.c), so a free by another
+   thread still finds the right slot. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+
+#include "mt_companion.h"
+#include "mt_counts.h"
+#include "mt_tree.h"
+
+typedef struct {
+   ULong allocs;        /* allocation calls (realloc included) */
+   ULong temporary;     /* of those, freed before the thread allocated again */
+   ULong alloc_szB;     /* bytes requested by them, in total */
+   ULong live_blocks;   /* blocks live now */
+   ULong live_szB;      /* their bytes */
+} Counts;
+
+static Counts* counts;       /* indexed by Xecu */
+static UInt    n_counts;     /* allocated entries */
+static Bool    any;
+static const HChar* end_how;   /* "exit", "exec" or NULL */
+static Addr*   last_alloc;   /* indexed by ThreadId: its latest block */
+
+static Counts* at(Xecu where)
+{
+   if (where >= n_counts) {
+      UInt n = n_counts ? n_counts : 64;
+      while (n <= where) n *= 2;
+      counts = VG_(realloc)("mt.counts", counts, n * sizeof *counts);
+      VG_(memset)(counts + n_counts, 0, (n - n_counts) * sizeof *counts);
+      n_counts = n;
+   }
+   return &counts[where];
+}
+
+void mt_counts_alloc(Xecu where, ThreadId tid, Addr p, SizeT szB)
+{
+   Counts* c = at(where);
+   c->allocs++;
+   c->alloc_szB += szB;
+   c->live_blocks++;
+   c->live_szB += szB;
+   any = True;
+   if (last_alloc == NULL)
+      last_alloc = VG_(calloc)("mt.counts.last", VG_N_THREADS, sizeof(Addr));
+   if (tid < VG_N_THREADS)
+      last_alloc[tid] = p;
+}
+
+void mt_counts_free(Xecu where, ThreadId tid, Addr p, SizeT szB)
+{
+   Counts* c = at(where);
+   tl_assert(c->live_blocks > 0 && c->live_szB >= szB);
+   c->live_blocks--;
+   c->live_szB -= szB;
+   if (last_alloc != NULL && tid < VG_N_THREADS && last_alloc[tid] == p) {
+      c->temporary++;
+      last_alloc[tid] = 0;
+   }
+}
+
+Bool mt_counts_any(void) { return any; }
+
+void mt_counts_at_end(const HChar* how) { end_how = how; }
+
+/* Stacks sorted by their site's address, so one site's stacks are adjacent. */
+typedef struct { Addr ip; Xecu x; } ByIp;
+
+static Int cmp_by_ip(const void* va, const void* vb)
+{
+   const ByIp* a = va;
+   const ByIp* b = vb;
+   if (a->ip != b->ip) return a->ip < b->ip ? -1 : 1;
+   return a->x < b->x ? -1 : a->x > b->x;
+}
+
+void mt_counts_companion(MtFile* comp)
+{
+   ByIp* order;
+   UInt i, n = 0;
+   if (comp == NULL)
+      return;
+   if (n_counts > 0) {
+      order = VG_(malloc)("mt.counts.order", n_counts * sizeof *order);
+      for (i = 0; i < n_counts; i++) {
+         Addr ip;
+         if (counts[i].allocs == 0 || !mt_tree_site_ip(i, &ip))
+            continue;
+         order[n].ip = ip;
+         order[n].x  = i;
+         n++;
+      }
+      VG_(ssort)(order, n, sizeof *order, cmp_by_ip);
+      for (i = 0; i < n; ) {
+         Counts sum;
+         UInt j, j2;
+         HChar* label;
+         VG_(memset)(&sum, 0, sizeof sum);
+         for (j = i; j < n && order[j].ip == order[i].ip; j++) {
+            const Counts* c = &counts[order[j].x];
+            sum.allocs      += c->allocs;
+            sum.temporary   += c->temporary;
+            sum.alloc_szB   += c->alloc_szB;
+            sum.live_blocks += c->live_blocks;
+            sum.live_szB    += c->live_szB;
+         }
+         /* One record, one line: control characters become spaces. */
+         label = VG_(strdup)("mt.counts.label",
+                             mt_tree_site_label(order[i].ip));
+         for (j2 = 0; label[j2]; j2++)
+            if ((UChar)label[j2] < 0x20 || label[j2] == 0x7f) label[j2] = ' ';
+         mt_companion_line(comp, "site",
+                           "allocs=%llu temporary=%llu bytes=%llu "
+                           "live_blocks=%llu live_bytes=%llu %s",
+                           sum.allocs, sum.temporary, sum.alloc_szB,
+                           sum.live_blocks, sum.live_szB, label);
+         VG_(free)(label);
+         i = j;
+      }
+      VG_(free)(order);
+   }
+   /* "none": written while running; if it is what a reader finds, no
+      final rewrite came (a SIGKILL), or the process still runs. */
+   mt_companion_line(comp, "end", "%s", end_how != NULL ? end_how : "none");
+}
