@@ -23,9 +23,9 @@ is "$(cat err.txt)" "" "nothing on stderr"
 sed -n '/^Phase marks:/,/^$/p' sum.txt >marks.txt
 printf '%s\n' 'Phase marks:' '         100 B  start' '      8.79 KiB  phase two: compaction (level 0)' '' >want.txt
 is_file marks.txt want.txt "marks sorted by time, labels whole"
-sed -n '/^Thread stacks/,$p' sum.txt >threads.txt
-printf '%s\n' 'Thread stacks (largest size seen):' 'tid 1       4.00 KiB  main' 'tid 2          512 B  worker #2' \
-  | sed 's/^/  /; 1s/^  //' >want.txt
+sed -n '/^Thread stacks/,/^$/p' sum.txt >threads.txt
+printf '%s\n' 'Thread stacks (largest size seen):' 'tid 1       4.00 KiB  main' 'tid 2          512 B  worker #2' '' \
+  | sed 's/^/  /; 1s/^  //; $s/^  //' >want.txt
 is_file threads.txt want.txt "thread names and stack peaks; mismatched stacks lines ignored"
 check "summary names the companion" grep -q '^  Companion:  p.out.memtime$' sum.txt
 

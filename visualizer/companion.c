@@ -4,7 +4,8 @@
  * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
  * Known keys: profile, time_unit (must match the profile's), thread, mark,
  * stacks, and the resident memory's rss, rss-peak, rss-mapping and
- * rss-mapping-frame. A "stacks:" or "rss:" line whose snapshot number or time
+ * rss-mapping-frame, and site (allocation counts, labels interned like the
+ * trees' so they match by pointer) and end. A "stacks:" or "rss:" line whose snapshot number or time
  * does not match the profile is ignored: the two files may be one rewrite
  * apart. */
 #include <errno.h>
@@ -280,7 +281,56 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         return rss_mapping_line(p, line + 12 + strspn(line + 12, " \t"), c);
     if (strncmp(line, "rss-mapping-frame:", 18) == 0)
         return rss_frame_line(p, line + 18 + strspn(line + 18, " \t"), c);
+    if (strncmp(line, "site:", 5) == 0) {
+        static const char *const keys[] = { "allocs", "temporary", "bytes", "live_blocks",
+                                            "live_bytes" };
+        uint64_t val[5];
+        v = line + 5 + strspn(line + 5, " \t");
+        for (int k = 0; k < 5; k++)
+            if (key_num(&v, keys[k], &val[k]) != 0)
+                return cfail(c, "'site: allocs=<n> temporary=<n> bytes=<n> live_blocks=<n> "
+                             "live_bytes=<n> <label>'");
+        if (!*v)
+            return cfail(c, "a site label after 'live_bytes=<n>'");
+        if (val[1] > val[0] || val[3] > val[0])
+            return cfail(c, "temporary and live_blocks at most allocs");
+        const char *label = vis_profile_intern(p, v, strlen(v));
+        if (!label)
+            goto nomem;
+        /* Capacity doubles at powers of two; a label repeated (memtime
+         * never does) stays two entries, which the analysis adds up. */
+        size_t n = p->n_counts;
+        if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {
+            vis_site_counts *a = realloc(p->counts, (n ? n * 2 : 16) * sizeof *a);
+            if (!a)
+                goto nomem;
+            p->counts = a;
+        }
+        vis_site_counts *sc = &p->counts[p->n_counts++];
+        sc->label = label;
+        sc->allocs = val[0];
+        sc->temporary = val[1];
+        sc->alloc_bytes = val[2];
+        sc->live_blocks = val[3];
+        sc->live_bytes = val[4];
+        return 0;
+    }
+    if (strncmp(line, "end:", 4) == 0) {
+        v = line + 4 + strspn(line + 4, " \t");
+        if (!strcmp(v, "exit"))
+            p->end_record = 1;
+        else if (!strcmp(v, "exec"))
+            p->end_record = 2;
+        else if (!strcmp(v, "none"))
+            p->end_record = 3;
+        else
+            return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
+        return 0;
+    }
     return 0;   /* "profile:" is informational; unknown keys are skipped */
+nomem:
+    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+    return -1;
 }
 
 int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz)

@@ -12,13 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analysis_text.h"
 #include "chart.h"
 #include "companion.h"
 #include "export.h"
+#include "growth.h"
+#include "json.h"
 #include "massif.h"
 #include "outfile.h"
 #include "profile.h"
 #include "report.h"
+#include "when.h"
 
 #define PROG "memtime-vis"
 #define EXIT_DATA 1
@@ -42,6 +46,12 @@ static const char usage_text[] =
     "      --threshold=P     ms_print tree threshold in percent, 0..100 [1.0]\n"
     "      --x=N, --y=N      ms_print graph columns, rows, 4..1000 [72, 20]\n"
     "      --top=N           allocation sites shown separately, 1..50 [8]\n"
+    "      --growth          print the sites ranked by growth (steady growers first);\n"
+    "                        with -o, mark the steady growers on the chart\n"
+    "      --from=WHEN, --to=WHEN  the growth window [whole run]: 250ms, 1.5s, 2min,\n"
+    "                        3h, a number in the file's unit, #SNAPSHOT, peak, end,\n"
+    "                        or a phase mark's label\n"
+    "      --json            print one JSON document instead of the text report\n"
     "      --width=N, --height=N  chart size in pixels, 320..8000 x 240..8000 [1600x900]\n"
     "      --companion=FILE  memtime companion file [FILE.memtime if present]\n"
     "      --no-companion    do not read a companion file\n"
@@ -52,6 +62,7 @@ static const char usage_text[] =
  * no leak on error exits. */
 static vis_profile *profile;
 static vis_ms_print_body *body;   /* the ms_print report's streamed part */
+static vis_growth growth;         /* over --from..--to, computed once */
 
 static void die(int status, const char *fmt, ...)
 {
@@ -61,6 +72,7 @@ static void die(int status, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    vis_growth_free(&growth);
     vis_profile_free(profile);
     vis_ms_print_body_free(body);
     exit(status);
@@ -86,6 +98,8 @@ typedef struct {
     const char *flamegraph, *collapsed, *pprof, *snapshot;
     int no_companion;
     int summary_only, ms_print_only;
+    int json, growth;
+    const char *from, *to;
     vis_report_opts rep;
     vis_chart_opts chart;
     char *ms_print_args;       /* " --threshold=2 FILE", as ms_print echoes */
@@ -155,7 +169,8 @@ static void parse_args(options *o, int argc, char **argv)
             val = eq + 1;
         }
         int flag = !strcmp(name, "summary-only") || !strcmp(name, "ms-print-only") ||
-                   !strcmp(name, "no-companion");
+                   !strcmp(name, "no-companion") || !strcmp(name, "json") ||
+                   !strcmp(name, "growth");
         if (flag) {
             if (val)
                 usage_error("option '--%s' takes no value", name);
@@ -163,13 +178,18 @@ static void parse_args(options *o, int argc, char **argv)
                 o->summary_only = 1;
             else if (!strcmp(name, "ms-print-only"))
                 o->ms_print_only = 1;
+            else if (!strcmp(name, "json"))
+                o->json = 1;
+            else if (!strcmp(name, "growth"))
+                o->growth = 1;
             else
                 o->no_companion = 1;
             continue;
         }
         static const char *const known[] = { "o", "output", "gnuplot", "report", "threshold",
                                              "x", "y", "top", "width", "height", "companion",
-                                             "flamegraph", "collapsed", "pprof", "snapshot" };
+                                             "flamegraph", "collapsed", "pprof", "snapshot",
+                                             "from", "to" };
         int ok = 0;   /* "-o" is the only short option with a value */
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)
             ok |= !strcmp(name, known[k]) && (a[1] == '-') == (strcmp(name, "o") != 0);
@@ -196,6 +216,10 @@ static void parse_args(options *o, int argc, char **argv)
             o->pprof = val;
         } else if (!strcmp(name, "snapshot")) {
             o->snapshot = val;
+        } else if (!strcmp(name, "from")) {
+            o->from = val;
+        } else if (!strcmp(name, "to")) {
+            o->to = val;
         } else if (!strcmp(name, "threshold")) {
             /* ms_print's syntax: digits and dots, an optional trailing '%'. */
             char *end;
@@ -226,6 +250,8 @@ static void parse_args(options *o, int argc, char **argv)
     if (o->snapshot && !o->flamegraph && !o->collapsed && !o->pprof)
         usage_error("--snapshot picks the snapshot of --flamegraph, --collapsed or --pprof; "
                     "none was given");
+    if (o->json && (o->summary_only || o->ms_print_only || o->growth))
+        usage_error("--json excludes --summary-only, --ms-print-only and --growth");
     o->rep.ms_print_args = o->ms_print_args;
 }
 
@@ -235,8 +261,19 @@ static void parse_args(options *o, int argc, char **argv)
 static int write_report(FILE *out, const vis_profile *p, const options *o,
                         char *err, size_t errsz)
 {
+    if (o->json) {
+        if (vis_json_profile(out, p, &growth) != 0)
+            return snprintf(err, errsz, "out of memory"), -1;
+        return 0;
+    }
+    if (o->growth) {
+        vis_growth_text(out, p, &growth, 0);
+        return 0;
+    }
     if (!o->ms_print_only) {
         vis_report_summary(out, p, &o->rep);
+        if (vis_analysis_summary(out, p, &growth, o->rep.top_n) != 0)
+            return snprintf(err, errsz, "out of memory"), -1;
         if (!o->summary_only)
             fputc('\n', out);
     }
@@ -346,9 +383,9 @@ int main(int argc, char **argv)
             usage_error("-o expects a file name ending in .png, .svg or .pdf, got '%s'", o.image);
     }
 
-    int text = o.report || (!o.image && !o.gnuplot && !o.flamegraph && !o.collapsed && !o.pprof);
+    int text = o.report || o.json || (!o.image && !o.gnuplot && !o.flamegraph && !o.collapsed && !o.pprof);
     vis_massif_observer obs = { NULL, NULL, NULL };
-    if (text && !o.summary_only && !(body = vis_ms_print_body_new(&o.rep, &obs)))
+    if (text && !o.summary_only && !o.json && !o.growth && !(body = vis_ms_print_body_new(&o.rep, &obs)))
         die(EXIT_DATA, "cannot create a temporary file for the report in %s: %s",
             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
 
@@ -388,6 +425,23 @@ int main(int argc, char **argv)
             die(EXIT_DATA, "%s: cannot open: %s", o.companion, strerror(ENOENT));
     }
 
+    /* The growth window, for the summary, --growth, --json (and the chart). */
+    vis_when from = { VIS_WHEN_SNAPSHOT, p->snaps[0].time, 0, SIZE_MAX };
+    vis_when to = { VIS_WHEN_END, p->snaps[p->n_snaps - 1].time, p->n_snaps - 1, SIZE_MAX };
+    if (o.from && vis_when_parse(p, o.from, &from, err, sizeof err) != 0)
+        die(EXIT_USAGE, "--from: %s", err);
+    if (o.to && vis_when_parse(p, o.to, &to, err, sizeof err) != 0)
+        die(EXIT_USAGE, "--to: %s", err);
+    if (from.snap == SIZE_MAX)   /* before the first snapshot */
+        from.snap = 0;
+    if (to.snap == SIZE_MAX)
+        die(EXIT_USAGE, "--to %s comes before the first snapshot", o.to);
+    if (from.snap > to.snap)
+        die(EXIT_USAGE, "--from %s (snapshot %zu) comes after --to %s (snapshot %zu)",
+            o.from ? o.from : "", from.snap, o.to ? o.to : "end", to.snap);
+    if (vis_growth_compute(p, from.snap, to.snap, &growth) != 0)
+        die(EXIT_DATA, "out of memory");
+
     write_charts(p, &o);
     write_exports(p, &o);
 
@@ -397,6 +451,7 @@ int main(int argc, char **argv)
         if (write_report(stdout, p, &o, err, sizeof err) != 0)
             die(EXIT_DATA, "%s", err);
     }
+    vis_growth_free(&growth);
     vis_profile_free(p);
     profile = NULL;
     vis_ms_print_body_free(body);

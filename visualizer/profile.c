@@ -160,6 +160,7 @@ void vis_profile_free(vis_profile *p)
         free(p->threads[i].name);
     }
     free(p->threads);
+    free(p->counts);
     if (p->labels) {
         for (size_t i = 0; i < p->labels->n_slots; i++)
             free(p->labels->slots[i]);

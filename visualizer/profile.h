@@ -93,6 +93,14 @@ static inline uint64_t vis_rss_total(const vis_rss *r)
     return r->anon_B + r->file_B + r->shmem_B;
 }
 
+/* memtime's per-site allocation counts, from the companion's "site:" lines. */
+typedef struct {
+    const char *label;       /* interned (vis_profile_intern): the same
+                                pointer as the trees' vis_site.label */
+    uint64_t allocs, temporary, alloc_bytes;
+    uint64_t live_blocks, live_bytes;   /* at the companion's last write */
+} vis_site_counts;
+
 typedef struct {
     char *path;              /* the profile's file name as given */
     char *desc;              /* text after "desc: " */
@@ -126,6 +134,11 @@ typedef struct {
     vis_rss *rss;            /* n_snaps entries, or NULL when none was read */
     size_t n_rss;            /* snapshots with a reading */
     vis_rss_peak rss_peak;
+    /* From the companion (issue 9's counts; growth.h reads them): */
+    size_t n_counts;
+    vis_site_counts *counts; /* NULL when the companion has no "site:" line */
+    int end_record;          /* "end:" line: 1 exit, 2 exec, 3 none (the
+                                process had not ended); 0 no such line */
 } vis_profile;
 
 static inline uint64_t vis_snap_total(const vis_snapshot *s)

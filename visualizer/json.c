@@ -1,0 +1,223 @@
+/* json.c: the --json document (see json.h). Written as it goes, no tree of
+ * values in memory. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    unsigned cp = c & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+void vis_json_string(FILE *out, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', out);
+    while (*s) {
+        unsigned c = *s;
+        if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc((int)c, out);
+            s++;
+        } else if (c == '\n') {
+            fputs("\\n", out);
+            s++;
+        } else if (c == '\t') {
+            fputs("\\t", out);
+            s++;
+        } else if (c < 0x20 || c == 0x7F || c == '<' || c == '>' || c == '&') {
+            fprintf(out, "\\u%04x", c);
+            s++;
+        } else if (c < 0x80) {
+            fputc((int)c, out);
+            s++;
+        } else {
+            size_t n = utf8_len(s);
+            if (n == 0) {
+                fputs("\\ufffd", out);
+                s++;
+            } else if (n == 3 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
+                fprintf(out, "\\u%04x", s[2] == 0xA8 ? 0x2028 : 0x2029);
+                s += 3;
+            } else {
+                fwrite(s, 1, n, out);
+                s += n;
+            }
+        }
+    }
+    fputc('"', out);
+}
+
+void vis_json_double(FILE *out, double v)
+{
+    if (!isfinite(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.10g", v);
+}
+
+static void key(FILE *out, const char *k)
+{
+    vis_json_string(out, k);
+    fputs(": ", out);
+}
+
+static void growth_rows(FILE *out, const vis_profile *p, const vis_growth *g, const char *indent)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < g->n_rows; i++) {
+        const vis_growth_row *r = &g->rows[i];
+        fprintf(out, "%s\n%s  {", i ? "," : "", indent);
+        key(out, "site");
+        vis_json_string(out, vis_site_name(r->label));
+        fprintf(out, ", \"start_bytes\": %" PRIu64 ", \"end_bytes\": %" PRIu64
+                     ", \"growth_bytes\": %" PRId64 ", \"max_bytes\": %" PRIu64 ", \"rate_per_s\": ",
+                r->start_bytes, r->end_bytes, r->growth_bytes, r->max_bytes);
+        double ps = vis_rate_per_s(p, r->rate);
+        vis_json_double(out, p->unit == VIS_UNIT_MS ? ps : NAN);
+        fputs(", \"rate_per_unit\": ", out);
+        vis_json_double(out, r->rate);
+        fputs(", \"kind\": ", out);
+        vis_json_string(out, vis_kind_name(r->kind));
+        fprintf(out, ", \"maybe_below_threshold\": %s}", r->maybe_below_threshold ? "true" : "false");
+    }
+    fprintf(out, "%s]", g->n_rows ? "\n" : "");
+    if (g->n_rows)
+        fputs(indent, out);
+}
+
+static void window(FILE *out, const vis_profile *p, const vis_growth *g)
+{
+    fprintf(out, "{\"from_snapshot\": %zu, \"to_snapshot\": %zu, \"from_time\": %" PRIu64
+                 ", \"to_time\": %" PRIu64 ", \"detailed_snapshots\": %zu}",
+            g->from, g->to, p->snaps[g->from].time, p->snaps[g->to].time, g->n_detailed);
+}
+
+int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
+{
+    static const char *const units[] = { "i", "ms", "B" };
+    const vis_snapshot *pk = &p->snaps[p->peak];
+    int ended = vis_ended_by_exit(p);
+
+    fputs("{\n  ", out);
+    key(out, "command");
+    vis_json_string(out, p->cmd ? p->cmd : "");
+    fputs(",\n  ", out);
+    key(out, "profile");
+    vis_json_string(out, p->path);
+    fprintf(out, ",\n  \"time_unit\": \"%s\",\n", units[p->unit]);
+    fprintf(out, "  \"duration\": %" PRIu64 ",\n  \"snapshots\": %zu,\n"
+                 "  \"detailed_snapshots\": %zu,\n",
+            p->snaps[p->n_snaps - 1].time, p->n_snaps, p->n_detailed);
+    fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
+            p->end_record == 1 ? "\"exit\"" : p->end_record == 2 ? "\"exec\""
+            : p->end_record == 3 ? "\"none\"" : "null");
+    fprintf(out, "  \"peak\": {\"snapshot\": %zu, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
+                 ", \"heap_bytes\": %" PRIu64 ", \"extra_bytes\": %" PRIu64
+                 ", \"stacks_bytes\": %" PRIu64 ",\n    \"sites_snapshot\": ",
+            p->peak, pk->time, vis_snap_total(pk), pk->heap_B, pk->heap_extra_B, pk->stacks_B);
+    if (p->peak_tree_snap == SIZE_MAX) {
+        fputs("null, \"sites\": []},\n", out);
+    } else {
+        const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+        fprintf(out, "%zu, \"sites\": [", p->peak_tree_snap);
+        for (size_t i = 0; i < t->n_sites; i++) {
+            fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
+            vis_json_string(out, vis_site_name(t->sites[i].label));
+            fprintf(out, ", \"bytes\": %" PRIu64 "}", t->sites[i].bytes);
+        }
+        fprintf(out, "%s]},\n", t->n_sites ? "\n  " : "");
+    }
+    fputs("  \"window\": ", out);
+    window(out, p, g);
+    fputs(",\n  \"growth\": ", out);
+    growth_rows(out, p, g, "  ");
+    fputs(",\n  \"last_moments\": ", out);
+    if (ended) {
+        fputs("null", out);
+    } else {
+        vis_growth fin;
+        if (vis_growth_compute(p, vis_final_window(p), p->n_snaps - 1, &fin) != 0)
+            return -1;
+        fputs("{\"window\": ", out);
+        window(out, p, &fin);
+        fprintf(out, ", \"end_bytes\": %" PRIu64 ", \"peak_bytes\": %" PRIu64 ",\n    \"growth\": ",
+                vis_snap_total(&p->snaps[p->n_snaps - 1]), vis_snap_total(pk));
+        growth_rows(out, p, &fin, "    ");
+        fputs("}", out);
+        vis_growth_free(&fin);
+    }
+
+    vis_site_counts *c;
+    size_t n;
+    if (vis_counts_merge(p, &c, &n) != 0)
+        return -1;
+    fputs(",\n  \"at_exit\": ", out);
+    if (!c || !ended) {
+        fputs("null", out);
+    } else {
+        vis_counts_sort(c, n, VIS_BY_LIVE);
+        fputc('[', out);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!c[i].live_blocks)
+                continue;
+            fprintf(out, "%s\n    {\"site\": ", k++ ? "," : "");
+            vis_json_string(out, vis_site_name(c[i].label));
+            fprintf(out, ", \"bytes\": %" PRIu64 ", \"blocks\": %" PRIu64 "}", c[i].live_bytes,
+                    c[i].live_blocks);
+        }
+        fputs(k ? "\n  ]" : "]", out);
+    }
+    if (c) {
+        vis_counts_sort(c, n, VIS_BY_ALLOCS);
+        fputs(",\n  \"sites\": [", out);
+        for (size_t i = 0; i < n; i++) {
+            fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
+            vis_json_string(out, vis_site_name(c[i].label));
+            fprintf(out, ", \"allocations\": %" PRIu64 ", \"temporary\": %" PRIu64
+                         ", \"allocated_bytes\": %" PRIu64 ", \"live_blocks\": %" PRIu64
+                         ", \"live_bytes\": %" PRIu64 "}",
+                    c[i].allocs, c[i].temporary, c[i].alloc_bytes, c[i].live_blocks,
+                    c[i].live_bytes);
+        }
+        fputs(n ? "\n  ]" : "]", out);
+        free(c);
+    }
+    fputs(",\n  \"marks\": [", out);
+    for (size_t i = 0; i < p->n_marks; i++) {
+        fprintf(out, "%s\n    {\"time\": %" PRIu64 ", \"label\": ", i ? "," : "", p->marks[i].time);
+        vis_json_string(out, p->marks[i].label);
+        fputc('}', out);
+    }
+    fputs(p->n_marks ? "\n  ]\n}\n" : "]\n}\n", out);
+    return 0;
+}
