@@ -13,10 +13,12 @@
 #   stays; both within 10% of the native VmRSS, the gap in the summary.
 # - a jemalloc that really runs (renamed API, blocks reported to memtime)
 #   with purging off: its retained pages show as RSS far above the heap.
+# - the differences the README states: a page only read (the kernel's zero
+#   page) and a calloc'd block never touched are resident under memtime only.
 # - --rss=no records nothing; the Massif file never holds any of it.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
-plan 25
+plan 27
 
 N=32
 P=$(build_prog rss_phases.c) || { not_ok "build rss_phases.c"; exit 1; }
@@ -115,6 +117,18 @@ if a=$(je_pic_archive); then
 else
   for i in 1 2 3 4; do not_ok "jemalloc: libjemalloc_pic.a missing (scripts/deps.sh --test installs libjemalloc-dev)"; done
 fi
+
+# --- the known differences the README states ---------------------------------
+"$P" untouched $N >"$T/un.native"
+memtime -q --time-unit=i --memtime-out-file="$T/un.out" "$P" untouched $N >/dev/null 2>"$T/un.err"
+read -r a0 f s <<<"$(mt_at "$T/un.out.memtime" start)"
+read -r a1 f s <<<"$(mt_at "$T/un.out.memtime" read)"
+read -r a2 f s <<<"$(mt_at "$T/un.out.memtime" calloc)"
+n0=$(native "$T/un.native" start RssAnon) n2=$(native "$T/un.native" calloc RssAnon)
+check "pages only read count as resident under memtime (zero page): +$(( (a1 - a0) / 1024 )) MiB" \
+  test $(( a1 - a0 )) -ge $(( (N - 1) * 1024 ))
+check "calloc clears its block under memtime: +$(( (a2 - a1) / 1024 )) MiB; natively +$(( (n2 - n0) / 1024 )) MiB for both" \
+  test $(( a2 - a1 )) -ge $(( (N - 1) * 1024 )) -a $(( n2 - n0 )) -lt 1024
 
 # --- --rss=no ----------------------------------------------------------------
 memtime -q --rss=no --time-unit=i --memtime-out-file="$T/no.out" "$P" map 1 "$T/mt" >/dev/null 2>&1

@@ -14,6 +14,11 @@
  * snapshots fall into one column the one with the largest total is drawn, so
  * no peak disappears at any width, and the total line spans all of them.
  *
+ * With memtime's resident-memory readings (--rss=yes) the program's RSS is a
+ * line over the stack (straight between readings: they are samples), its
+ * file-backed part a dashed line when it matters, and the room between the heap's total
+ * and the RSS line is tinted: memory the heap does not explain.
+ *
  * Setting MEMTIME_VIS_DEBUG_LAYOUT=1 prints the data-to-pixel mapping to
  * stderr (used by the pixel tests; format in debug_layout()). */
 #include "chart.h"
@@ -29,6 +34,7 @@
 #include "chart_units.h"
 #include "font.h"
 #include "png_file.h"
+#include "rss_series.h"
 
 #ifndef MT_FONT
 #define MT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -48,6 +54,9 @@ enum { MIN_WIDTH_PX = 320, MIN_HEIGHT_PX = 240, MAX_SIZE_PX = 8000, MAX_TOP_N = 
 #define COLOUR_PEAK    0xD62728
 #define COLOUR_MARK    0x505050
 #define COLOUR_WARN    0xB22222
+#define COLOUR_RSS     0x6A1B9A    /* resident memory: a purple no band uses */
+#define COLOUR_RSS_FILE 0x9C4DCC
+#define ALPHA_RSS_GAP  48          /* the tint between heap and RSS */
 
 void vis_chart_opts_default(vis_chart_opts *o)
 {
@@ -73,6 +82,7 @@ typedef struct {
     double ystep_B;
     vis_scale yscale, tscale;
     double tstep;
+    vis_rss_series rss;        /* resident memory, n == 0 without readings */
 } chart;
 
 static int px(const chart *c, double v)
@@ -114,6 +124,8 @@ static void choose_scales(chart *c)
     for (size_t i = 0; i < p->n_snaps; i++)       /* robust to a wrong peak */
         if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
+    if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
+        peak_B = (double)c->rss.max_total_B;
     if (peak_B < 1)
         peak_B = 1;
     c->yscale = vis_bytes_scale(peak_B);
@@ -250,6 +262,92 @@ static int draw_bands(chart *c)
     return 0;
 }
 
+/* ---- resident memory ------------------------------------------------------ */
+
+static double rss_value(const vis_rss_point *q, int file_only)
+{
+    return (double)(file_only ? q->file_B : q->total_B);
+}
+
+static int clamp_x(const chart *c, int x)
+{
+    return x < c->x0 ? c->x0 : x > c->x1 ? c->x1 : x;
+}
+
+/* Heap totals held per column, walked left to right (the snapshot in
+ * effect at a column: the last one at or before it). */
+typedef struct {
+    const chart *c;
+    size_t j;
+} heap_walk;
+
+static double heap_at_column(heap_walk *w, int x)
+{
+    const vis_profile *p = w->c->p;
+    while (w->j + 1 < p->n_snaps && clamp_x(w->c, x_of(w->c, (double)p->snaps[w->j + 1].time)) <= x)
+        w->j++;
+    return (double)vis_snap_total(&p->snaps[w->j]);
+}
+
+/* Readings are samples, not steps: the line runs straight from one to the
+ * next (what lies between is not known, and a held reading would lag behind
+ * a growing heap), with a dot on each reading when they are sparse enough to
+ * tell apart. Calls each column's span [yhi, ylo] of the line. The tint
+ * between the heap's total and the RSS, where the RSS is above it, comes
+ * first (gap = 1), the lines after the grid (gap = 0). */
+static void draw_rss(chart *c, int gap, int file_only, vis_rgb colour, int thick, int dashed)
+{
+    const vis_rss_series *s = &c->rss;
+    if (s->n == 0)
+        return;
+    int on = px(c, 8), off = px(c, 5);
+    long phase = 0;
+    int prev_y = -1;
+    heap_walk hw = { c, 0 };
+    for (size_t k = 0; k < s->n; k++) {
+        int xa = clamp_x(c, x_of(c, (double)s->pts[k].time));
+        double va = rss_value(&s->pts[k], file_only);
+        size_t nk = k + 1 < s->n ? k + 1 : k;
+        int xb = clamp_x(c, x_of(c, (double)s->pts[nk].time));
+        double vb = rss_value(&s->pts[nk], file_only);
+        /* Column xa belongs to this segment's start; the next segment
+         * starts at xb, so this one stops short of it (the last one draws
+         * its single column). */
+        int xlast = nk == k ? xa : xb - 1;
+        for (int x = xa; x <= xlast || (x == xa && xb == xa); x++) {
+            double v = xb > xa ? va + (vb - va) * (double)(x - xa) / (double)(xb - xa) : va;
+            int y = y_of(c, v);
+            if (gap) {
+                int yh = y_of(c, heap_at_column(&hw, x));
+                if (y < yh)
+                    vis_canvas_fill(c->cv, x, y, x + 1, yh, COLOUR_RSS, ALPHA_RSS_GAP);
+                continue;
+            }
+            int ylo = prev_y < 0 ? y : prev_y, yhi = ylo;
+            if (y > ylo) ylo = y;
+            if (y < yhi) yhi = y;
+            if (xb == xa && nk != k) {        /* both readings in this column */
+                int yb = y_of(c, vb);
+                if (yb > ylo) ylo = yb;
+                if (yb < yhi) yhi = yb;
+                y = yb;
+            }
+            if (!dashed || phase % (on + off) < on)
+                vis_canvas_fill(c->cv, x - thick / 2, yhi - thick / 2, x - thick / 2 + thick,
+                                ylo - thick / 2 + thick, colour, 255);
+            phase += 1 + (ylo - yhi);
+            prev_y = y;
+            if (xb == xa)
+                break;
+        }
+    }
+    if (gap || dashed || (size_t)(c->x1 - c->x0) < s->n * 10)
+        return;
+    for (size_t k = 0; k < s->n; k++)
+        vis_canvas_disc(c->cv, clamp_x(c, x_of(c, (double)s->pts[k].time)),
+                        y_of(c, rss_value(&s->pts[k], file_only)), px(c, 3), colour, 255);
+}
+
 /* ---- annotations (peak, marks) --------------------------------------------------- */
 
 typedef struct {
@@ -316,9 +414,16 @@ typedef struct {
     int cols;
 } legend_box;
 
+/* Rows after the bands' for resident memory: the RSS line, its file-backed
+ * part (when drawn) and the tint of the gap. */
+static int legend_rss_rows(const chart *c)
+{
+    return c->rss.n ? 2 + (c->rss.show_file ? 1 : 0) : 0;
+}
+
 static int legend_rows(const chart *c)
 {
-    return (int)c->d->n_bands + 1;      /* + the total line */
+    return (int)c->d->n_bands + 1 + legend_rss_rows(c);   /* + the total line */
 }
 
 static int legend_row_h(chart *c)
@@ -343,7 +448,23 @@ static void draw_legend(chart *c, legend_box lb)
         int cy = lb.y + head_h + (r % per_col) * rh;
         char label[512], value[32];
         double v;
-        if (r == 0) {
+        int rss_row = r - (int)d->n_bands - 1;   /* >= 0: a resident-memory row */
+        const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
+        if (rss_row == 0) {
+            snprintf(label, sizeof label, "resident memory (RSS) at its peak");
+            v = (double)rq->total_B;
+            vis_canvas_fill(c->cv, cx, cy + sw / 2 - 2, cx + sw, cy + sw / 2 + 2, COLOUR_RSS, 255);
+        } else if (rss_row == 1 && c->rss.show_file) {
+            snprintf(label, sizeof label, "file-backed part, at the RSS peak");
+            v = (double)rq->file_B;
+            vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw / 2 - 1, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
+            vis_canvas_fill(c->cv, cx + sw / 2 + 2, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
+        } else if (rss_row >= 1) {
+            snprintf(label, sizeof label, "RSS above the heap, at the RSS peak");
+            v = rq->total_B > rq->heap_B ? (double)(rq->total_B - rq->heap_B) : 0;
+            vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_RSS, ALPHA_RSS_GAP);
+            vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_RSS, 120);
+        } else if (r == 0) {
             snprintf(label, sizeof label, "total (heap + extra + stacks)");
             v = 0;
             for (size_t b = 0; b < d->n_bands; b++)
@@ -363,7 +484,8 @@ static void draw_legend(chart *c, legend_box lb)
         char fitted[512];
         vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
         int base = cy + sw / 2 + ascent(c, c->fs) / 2 - 1;
-        vis_font_draw(c->cv, r == 0 ? c->bold : c->reg, c->fs, tx, base, fitted, COLOUR_TEXT);
+        vis_font_draw(c->cv, r == 0 || rss_row == 0 ? c->bold : c->reg, c->fs, tx, base, fitted,
+                      COLOUR_TEXT);
         vis_font_draw(c->cv, c->reg, c->fs, cx + colw - px(c, 8) - vw, base, value, COLOUR_MUTED);
     }
 }
@@ -380,20 +502,24 @@ static void debug_layout(const chart *c, const annot *a, size_t n_annot, size_t 
      * layout y YMAX          : bytes at row Y0; row Y1 is 0 bytes
      * layout band K RRGGBB LABEL (stack order, bottom first)
      * layout peak X          : the peak line's column
-     * layout mark K X LABEL */
+     * layout mark K X LABEL
+     * layout rsspeak X Y     : the RSS peak's ring (with resident memory) */
     fprintf(stderr, "layout plot %d %d %d %d\n", c->x0, c->y0, c->x1, c->y1);
     fprintf(stderr, "layout x %.17g %.17g\n", c->t0, c->t1);
     fprintf(stderr, "layout y %.17g\n", c->ymax_B);
     for (size_t b = 0; b < c->d->n_bands; b++)
         fprintf(stderr, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
                 c->d->bands[b].label);
-    for (size_t i = 0; i < n_annot; i++) {
+    for (size_t i = 0; i < n_peak + c->p->n_marks; i++) {
         if (i < n_peak)
             fprintf(stderr, "layout peak %d\n", a[i].x);
         else
             fprintf(stderr, "layout mark %zu %d %s\n", i - n_peak, a[i].x,
                     c->p->marks[i - n_peak].label);
     }
+    if (c->rss.n)
+        fprintf(stderr, "layout rsspeak %d %d\n", a[n_annot - 1].x,
+                y_of(c, (double)c->rss.pts[c->rss.peak].total_B));
 }
 
 /* ---- the whole chart ----------------------------------------------------------- */
@@ -445,8 +571,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int sub_y = y + ascent(c, c->fs_sub);
     y += line_h(c, c->fs_sub) + px(c, 14);
 
-    /* Annotations: the peak, then the marks in file order. */
-    size_t n_annot = 1 + p->n_marks;
+    /* Annotations: the peak, then the marks in file order, then the RSS peak. */
+    size_t n_annot = 1 + p->n_marks + (c->rss.n ? 1 : 0);
     annot *a = calloc(n_annot, sizeof *a);
     if (!a) {
         snprintf(err, errsz, "out of memory");
@@ -467,6 +593,18 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         a[1 + m].x = x_of(c, t);
         snprintf(a[1 + m].text, sizeof a[1 + m].text, "%s", p->marks[m].label ? p->marks[m].label : "mark");
         a[1 + m].colour = COLOUR_MARK;
+    }
+    if (c->rss.n) {
+        const vis_rss_point *q = &c->rss.pts[c->rss.peak];
+        annot *r = &a[n_annot - 1];
+        char rb[32], rw[48];
+        vis_chart_fmt_bytes((double)q->total_B, rb, sizeof rb);
+        vis_chart_fmt_time(p->unit, (double)q->time, rw, sizeof rw);
+        r->x = clamp_x(c, x_of(c, (double)q->time));
+        snprintf(r->text, sizeof r->text, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
+                 q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+        r->colour = COLOUR_RSS;
+        r->bold = 1;
     }
     int levels = place_annots(c, a, n_annot);
     int lh = line_h(c, c->fs) + px(c, 4);
@@ -517,7 +655,11 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         free(a);
         return -1;
     }
+    draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
     draw_y_axis(c, 1);
+    if (c->rss.show_file)
+        draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);
+    draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
     vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, COLOUR_AXIS, 255);
     vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, COLOUR_AXIS, 255);
     for (size_t m = 0; m < p->n_marks; m++)
@@ -527,10 +669,18 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     vis_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), COLOUR_PEAK, 255);
     vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
     vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), COLOUR_PEAK, 255);
+    if (c->rss.n) {                      /* the RSS peak: a ring on its line */
+        int rx = a[n_annot - 1].x;
+        int ry = y_of(c, (double)c->rss.pts[c->rss.peak].total_B);
+        vis_canvas_vline(c->cv, rx, c->y0, ry, 1, COLOUR_RSS, 255);
+        vis_canvas_disc(c->cv, rx, ry, px(c, 6) + 1.5, COLOUR_RSS, 255);
+        vis_canvas_disc(c->cv, rx, ry, px(c, 3), 0xFFFFFF, 255);
+    }
     draw_annots(c, a, n_annot);
 
     /* The y axis title, reading upwards, left of the tick labels. */
-    const char *ytitle = "memory (heap + extra heap + stacks)";
+    const char *ytitle = c->rss.n ? "memory (heap + extra heap + stacks; line: resident)"
+                                  : "memory (heap + extra heap + stacks)";
     int ytw = vis_font_width(c->reg, c->fs, ytitle);
     if (ytw > c->y1 - c->y0) {          /* small images: the short form */
         ytitle = "memory";
@@ -544,14 +694,18 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 
     /* Footnote: how sites are held between detailed snapshots, and the source. */
     const vis_chart_data *d = c->d;
+    char rss_note[96] = "";
+    if (c->rss.n)
+        snprintf(rss_note, sizeof rss_note, "RSS: %zu reading%s, joined by straight lines. ", c->rss.n,
+                 c->rss.n == 1 ? "" : "s");
     if (d->n_detailed)
         snprintf(buf, sizeof buf, "Sites are measured at %zu detailed snapshot%s of %zu; between them each "
                  "site keeps its share of the heap in the nearer one by heap size. Steps: a value holds until "
-                 "the next snapshot. %s",
-                 d->n_detailed, d->n_detailed == 1 ? "" : "s", p->n_snaps, p->path ? p->path : "");
+                 "the next snapshot. %s%s",
+                 d->n_detailed, d->n_detailed == 1 ? "" : "s", p->n_snaps, rss_note, p->path ? p->path : "");
     else
         snprintf(buf, sizeof buf, "No detailed snapshots: no per-site breakdown. Steps: a value holds "
-                 "until the next snapshot. %s", p->path ? p->path : "");
+                 "until the next snapshot. %s%s", rss_note, p->path ? p->path : "");
     vis_font_fit(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
     vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, H - c->pad / 2 - line_h(c, c->fs_small) / 2
                  + ascent(c, c->fs_small) / 2, fitted, COLOUR_MUTED);
@@ -581,6 +735,11 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     c.d = vis_chart_data_new(p, o->top_n, err, errsz);
     if (!c.d)
         return -1;
+    if (vis_rss_series_build(p, &c.rss) != 0) {
+        snprintf(err, errsz, "out of memory");
+        vis_chart_data_free((vis_chart_data *)c.d);
+        return -1;
+    }
     c.reg = vis_font_open(MT_FONT, err, errsz);
     if (c.reg)
         c.bold = vis_font_open(MT_FONT_BOLD, err, errsz);
@@ -595,5 +754,6 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     vis_font_free(c.bold);
     vis_font_free(c.reg);
     vis_chart_data_free((vis_chart_data *)c.d);
+    vis_rss_series_free(&c.rss);
     return rc;
 }

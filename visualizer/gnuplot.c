@@ -8,7 +8,11 @@
  * time, where a second row at the same time starts the new values), one
  * column per cumulative band boundary. The output file and its format are
  * variables with defaults, so one script also renders elsewhere:
- *   gnuplot -e 'out="timeline.pdf"' timeline.gp */
+ *   gnuplot -e 'out="timeline.pdf"' timeline.gp
+ * With memtime's resident-memory readings a second datablock holds them: the
+ * RSS (and its file-backed part when it matters) as lines through the
+ * readings, and a light tint from the RSS line down, drawn first so the
+ * opaque bands cover it: what shows is the RSS the heap does not explain. */
 #include "chart.h"
 
 #include <errno.h>
@@ -23,6 +27,7 @@
 #include "chart_data.h"
 #include "chart_units.h"
 #include "outfile.h"
+#include "rss_series.h"
 
 /* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
  * newlines as \\n, other control characters (never in a label, but a
@@ -54,13 +59,17 @@ static const char *ext_of(const char *path)
 /* The whole script. default_out: where the image goes unless the caller of
  * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set. */
 static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
-                         const vis_chart_opts *o, const char *default_out)
+                         const vis_rss_series *rss, const vis_chart_opts *o,
+                         const char *default_out)
 {
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
     double peak_B = 0, tlast = (double)p->snaps[p->n_snaps - 1].time;
     for (size_t i = 0; i < p->n_snaps; i++)
         if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
+    double heap_peak_B = peak_B;           /* the total line's legend */
+    if ((double)rss->max_total_B > peak_B)
+        peak_B = (double)rss->max_total_B;  /* the y range holds the RSS too */
     vis_scale ys = vis_bytes_scale(peak_B > 0 ? peak_B : 1);
     vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
     char ttitle[96], bytes[32], when[48], buf[1024];
@@ -123,6 +132,26 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                 tm, 0.97 - 0.04 * (double)(m % 4));
     }
 
+    /* The RSS peak: a ring on the RSS line, labelled. */
+    if (rss->n) {
+        const vis_rss_point *q = &rss->pts[rss->peak];
+        double tr = (double)q->time / ts.div, vr = (double)q->total_B / ys.div;
+        char rb[32], rw[48];
+        vis_chart_fmt_bytes((double)q->total_B, rb, sizeof rb);
+        vis_chart_fmt_time(p->unit, (double)q->time, rw, sizeof rw);
+        snprintf(buf, sizeof buf, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
+                 q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+        fprintf(f, "set label ");
+        put_str(f, buf);
+        fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
+                   "right offset -1,0.6 front noenhanced\n", tr, vr);
+        /* Readings: time, RSS, its file-backed part. */
+        fprintf(f, "\n$rss << EOD\n");
+        for (size_t i = 0; i < rss->n; i++)
+            fprintf(f, "%.17g %.17g %.17g\n", (double)rss->pts[i].time / ts.div,
+                    (double)rss->pts[i].total_B / ys.div, (double)rss->pts[i].file_B / ys.div);
+        fprintf(f, "EOD\n");
+    }
     /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN. */
     fprintf(f, "\n$data << EOD\n");
     size_t nb = d->n_bands;
@@ -140,6 +169,16 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         }
     }
     fprintf(f, "EOD\n\nplot \\\n");
+    if (rss->n) {
+        const vis_rss_point *q = &rss->pts[rss->peak];
+        vis_chart_fmt_bytes(q->total_B > q->heap_B ? (double)(q->total_B - q->heap_B) : 0, bytes,
+                            sizeof bytes);
+        snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
+        fprintf(f, "  $rss using 1:2 with filledcurves y1=0 fc rgb \"#6a1b9a\" "
+                   "fs transparent solid 0.19 noborder title ");
+        put_str(f, buf);
+        fprintf(f, ", \\\n");
+    }
     for (size_t b = 0; b < nb; b++) {
         vis_chart_fmt_bytes(d->bands[b].peak_B, bytes, sizeof bytes);
         snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
@@ -148,10 +187,23 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         put_str(f, buf);
         fprintf(f, ", \\\n");
     }
-    vis_chart_fmt_bytes(peak_B, bytes, sizeof bytes);
+    vis_chart_fmt_bytes(heap_peak_B, bytes, sizeof bytes);
     snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
     fprintf(f, "  $data using 1:%zu with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
     put_str(f, buf);
+    if (rss->n) {
+        const vis_rss_point *q = &rss->pts[rss->peak];
+        if (rss->show_file) {
+            vis_chart_fmt_bytes((double)q->file_B, bytes, sizeof bytes);
+            snprintf(buf, sizeof buf, "file-backed part of the RSS  [%s at the RSS peak]", bytes);
+            fprintf(f, ", \\\n  $rss using 1:3 with lines dt 2 lc rgb \"#9c4dcc\" lw 2 title ");
+            put_str(f, buf);
+        }
+        vis_chart_fmt_bytes((double)q->total_B, bytes, sizeof bytes);
+        snprintf(buf, sizeof buf, "resident memory (RSS)  [peak %s]", bytes);
+        fprintf(f, ", \\\n  $rss using 1:2 with linespoints lc rgb \"#6a1b9a\" lw 3 pt 7 ps 0.4 title ");
+        put_str(f, buf);
+    }
     fprintf(f, "\n");
 }
 
@@ -175,13 +227,21 @@ static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
     vis_chart_data *d = vis_chart_data_new(p, o->top_n, err, errsz);
     if (!d)
         return -1;
-    vis_outfile out;
-    if (vis_out_open(&out, path, "w", err, errsz) != 0) {
+    vis_rss_series rss;
+    if (vis_rss_series_build(p, &rss) != 0) {
+        snprintf(err, errsz, "out of memory");
         vis_chart_data_free(d);
         return -1;
     }
-    write_script(out.fp, p, d, o, default_out);
+    vis_outfile out;
+    if (vis_out_open(&out, path, "w", err, errsz) != 0) {
+        vis_chart_data_free(d);
+        vis_rss_series_free(&rss);
+        return -1;
+    }
+    write_script(out.fp, p, d, &rss, o, default_out);
     vis_chart_data_free(d);
+    vis_rss_series_free(&rss);
     return vis_out_commit(&out, err, errsz);
 }
 

@@ -6,6 +6,11 @@
  *                          memory; then unmaps all three.
  *   rss_phases frag N      allocates N MiB in 256-byte blocks, then frees every
  *                          other block: the heap halves, the pages stay.
+ *   rss_phases untouched N maps N MiB and reads every page without writing it,
+ *                          then callocs N MiB and leaves it alone: natively
+ *                          neither is resident; under memtime both are (the
+ *                          zero page shows in the page map; memtime's calloc
+ *                          clears the block), the limits README states.
  *   rss_phases retain N    allocates N MiB in 1 KiB blocks, then frees them all.
  *                          Built with -DJE_PREFIX=<p> and a jemalloc whose API
  *                          is renamed <p>malloc, ..., the blocks come from that
@@ -173,14 +178,30 @@ static int do_retain(size_t mib)
     return 0;
 }
 
+static int do_untouched(size_t mib)
+{
+    size_t n = mib << 20;
+    phase("start");
+    char *p = map(n, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+    touch(p, n, 0);
+    phase("read");
+    char *q = calloc(1, n);
+    if (!q)
+        return 1;
+    phase("calloc");
+    return q[n / 2] + p[n / 2];
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "map"))
         return do_map(strtoul(argv[2], NULL, 10), argv[3]);
     if (argc == 3 && !strcmp(argv[1], "frag"))
         return do_frag(strtoul(argv[2], NULL, 10));
+    if (argc == 3 && !strcmp(argv[1], "untouched"))
+        return do_untouched(strtoul(argv[2], NULL, 10));
     if (argc == 3 && !strcmp(argv[1], "retain"))
         return do_retain(strtoul(argv[2], NULL, 10));
-    fprintf(stderr, "usage: rss_phases map MIB DIR | frag MIB | retain MIB\n");
+    fprintf(stderr, "usage: rss_phases map MIB DIR | frag MIB | untouched MIB | retain MIB\n");
     return 2;
 }

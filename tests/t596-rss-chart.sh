@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# t596-rss-chart: memtime-vis draws the resident memory (the companion's rss:
+# records) over the stacked heap, checked by its pixels and in the gnuplot
+# script. The fixture tests/data/rss-chart.massif (valid for ms_print) holds
+# a flat 8 MiB heap from 100 ms; its companion has four readings: 1 MiB at
+# 0 ms, 10 MiB at 100 ms, 32 MiB (20 anonymous, 12 file-backed) at 500 and
+# 1000 ms, the RSS peak at 500 ms. So from 500 ms on the RSS line is at 32 MiB,
+# its file-backed part at 12 MiB, the tinted gap between 8 and 32 MiB.
+# Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
+. "$(dirname "$0")/lib.sh"
+[ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
+PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
+plan 16
+FIX="$T/rss-chart.massif"
+cp "$MT_SRC/tests/data/rss-chart.massif" "$FIX"
+cp "$MT_SRC/tests/data/rss-chart.massif.memtime" "$FIX.memtime"
+MiB=1048576
+BLUE=4E79A7 RSS=6A1B9A RSS_FILE=9C4DCC
+
+check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"
+
+render() {
+  local name=$1; shift
+  MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" "$FIX" -o "$T/$name.png" "$@" 2>"$T/$name.layout"
+}
+load() {
+  read -r X0 Y0 X1 Y1 <<<"$(awk '$2=="plot"{print $3,$4,$5,$6}' "$T/$1.layout")"
+  read -r T0 T1 <<<"$(awk '$2=="x"{print $3,$4}' "$T/$1.layout")"
+  YMAX=$(awk '$2=="y"{print $3}' "$T/$1.layout")
+  read -r RX RY <<<"$(awk '$2=="rsspeak"{print $3,$4}' "$T/$1.layout")"
+}
+round() { awk -v v="$1" 'BEGIN{ printf "%d", (v < 0 ? v - 0.5 : v + 0.5) }'; }
+xt() { round "$(awk -v t="$1" -v a="$T0" -v b="$T1" -v x0="$X0" -v x1="$X1" 'BEGIN{print x0 + (t-a)*(x1-x0)/(b-a)}')"; }
+ym() { awk -v v="$1" -v m=$MiB -v y0="$Y0" -v y1="$Y1" -v ymax="$YMAX" \
+         'BEGIN{ d = v*m*(y1-y0)/ymax; printf "%d", y1 - int(d + 0.5) }'; }
+at() { "$PNGCHECK" "$T/$1.png" at "$2" "$3"; }
+
+render main
+load main
+check "the y axis holds the RSS peak (32 MiB), not only the heap (8 MiB)" \
+  awk -v y="$YMAX" -v m=$MiB 'BEGIN{ exit !(y >= 32*m) }'
+is "$RX $RY" "$(xt 500) $(ym 32)" "the RSS peak's ring at 500 ms, 32 MiB"
+is "$(at main "$(xt 750)" "$(ym 32)")" $RSS "the RSS line at 32 MiB between 500 and 1000 ms"
+is "$(at main "$(xt 750)" "$(( $(ym 32) - 6 ))")" FFFFFF "above the RSS line is background"
+is "$(at main "$(xt 750)" "$(ym 4)")" $BLUE "below 8 MiB the heap's band, the tint under it"
+tint=$(at main "$(xt 750)" "$(ym 22)")
+r=$((16#${tint:0:2})) g=$((16#${tint:2:2})) b=$((16#${tint:4:2}))
+check "between the heap (8 MiB) and the RSS (32 MiB) a light purple tint ($tint)" \
+  test "$r" -gt "$g" -a "$b" -gt "$g" -a "$g" -gt 180 -a "$g" -lt 250
+row=$("$PNGCHECK" "$T/main.png" row "$(ym 12)" $RSS_FILE)
+check "the file-backed part is a dashed line at 12 MiB after 500 ms (runs: $row)" \
+  sh -c "[ \$(printf '%s\n' $row | awk -F- -v a=$(xt 550) -v b=$(xt 950) '\$1 >= a && \$2 <= b' | wc -l) -ge 5 ]"
+# The line is straight between readings: 10 MiB at 100 ms, 32 MiB at 500 ms.
+is "$(at main "$(xt 300)" "$(ym 21)")" $RSS "between two readings the line runs straight (21 MiB at 300 ms)"
+
+# Without the companion the chart is the heap's alone, as before.
+MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" --no-companion "$FIX" -o "$T/none.png" 2>"$T/none.layout"
+is "$("$PNGCHECK" "$T/none.png" count $RSS)" 0 "--no-companion: no RSS line"
+check "--no-companion: no RSS peak in the layout" sh -c "! grep -q rsspeak '$T/none.layout'"
+mkdir -p "$T/bare" && cp "$FIX" "$T/bare/"
+(cd "$T" && "$MT_VIS" --no-companion rss-chart.massif -o none2.png)
+(cd "$T/bare" && "$MT_VIS" rss-chart.massif -o ../bare.png)
+check "a Massif file without a companion draws the same as with --no-companion" cmp -s "$T/bare.png" "$T/none2.png"
+
+# gnuplot: the readings in their own datablock, the lines and the tint.
+"$MT_VIS" "$FIX" --gnuplot="$T/c.gp"
+is "$(sed -n '/^\$rss << EOD$/,/^EOD$/p' "$T/c.gp" | sed '1d;$d' | awk '{print $1, $2, $3}' | tr '\n' ';')" \
+  "0 1 0;100 10 0;500 32 12;1000 32 12;" "gnuplot: the readings as time, RSS, file-backed (ms, MiB)"
+check "gnuplot: the RSS line, its file-backed part and the tint are plotted" \
+  sh -c "grep -q 'resident memory (RSS)  \[peak 32.0 MiB\]' '$T/c.gp' && grep -q 'file-backed part of the RSS' '$T/c.gp' && grep -q 'RSS above the heap  \[24.0 MiB at the RSS peak\]' '$T/c.gp'"
+if command -v gnuplot >/dev/null; then
+  "$MT_VIS" "$FIX" -o "$T/c.svg" 2>"$T/svg.err"
+  check "SVG through gnuplot names the RSS peak" grep -q 'RSS peak 32.0 MiB at 500 ms, heap 25% of it' "$T/c.svg"
+  check "SVG is well-formed XML" python3 -c "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])" "$T/c.svg"
+else
+  not_ok "gnuplot missing (scripts/deps.sh --test installs gnuplot-nox)"
+  not_ok "gnuplot missing"
+fi
+finish
