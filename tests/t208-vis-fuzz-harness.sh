@@ -2,7 +2,7 @@
 # t208-vis-fuzz-harness: builds the libFuzzer harness (tests/fuzz/fuzz_parser.c,
 # clang with -fsanitize=fuzzer,address,undefined, as tests/fuzz/run.sh does)
 # and runs it once over every input in tests/data/fuzz-regress/ and every
-# fixture, so each crasher the fuzzer found stays fixed under the very
+# fixture (through the exports too), so each crasher the fuzzer found stays fixed under the very
 # sanitizers that found it (clang's UBSan flags more than gcc's).
 . "$(dirname "$0")/lib.sh"
 command -v clang >/dev/null || plan_skip "clang is not installed (scripts/deps.sh --test)"
@@ -10,7 +10,8 @@ plan 2
 v="$MT_SRC/visualizer"
 if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$v" -o "$T/fuzz_parser" \
-     "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/massif.c" "$v/profile.c" "$v/report.c" 2>"$T/cc.err"
+     "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/massif.c" "$v/profile.c" "$v/report.c" \
+     "$v/stacks.c" "$v/collapsed.c" "$v/flamegraph.c" 2>"$T/cc.err"
 then ok "harness builds"; else not_ok "harness builds"; diag "$(head -20 "$T/cc.err")"; exit 1; fi
 d="$MT_SRC/tests/data"
 "$T/fuzz_parser" -runs=1 "$d"/fuzz-regress/* "$d"/*.out "$d"/*.massif "$d"/bad/*.out >"$T/log" 2>&1

@@ -53,7 +53,8 @@ n4: 10000 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.
 files="$MT_SRC/tests/data/massif-B.out $MT_SRC/tests/data/massif-cxx.out
   $MT_SRC/tests/data/massif-i.out $MT_SRC/tests/data/massif-inline.out
   $MT_SRC/tests/data/massif-ms.out $MT_SRC/tests/data/massif-pages.out
-  $MT_SRC/tests/data/small.out $MT_SRC/tests/data/chart-steps.massif $T/hostile.out"
+  $MT_SRC/tests/data/small.out $MT_SRC/tests/data/chart-steps.massif $T/hostile.out
+  $MT_SRC/tests/data/fuzz-regress/wide-tree-equal-times.out"   # 3,000 sites under one node
 
 # Fresh profiles of a C++ program (names with spaces, parentheses, templates),
 # trees cut by --depth=3 and --threshold=5, from Massif and from memtime.

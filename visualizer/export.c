@@ -7,17 +7,6 @@
 #include "report.h"
 #include "when.h"
 
-size_t vis_flame_path(const vis_stacks *s, size_t node, size_t *path)
-{
-    size_t n = 0;
-    for (size_t i = node; i != 0 && i != SIZE_MAX; i = s->flame[i].parent)
-        n++;
-    size_t k = n;
-    for (size_t i = node; i != 0 && i != SIZE_MAX; i = s->flame[i].parent)
-        path[--k] = i;
-    return n;
-}
-
 static const char *when_words(const vis_profile *p, const char *spec, const vis_when *w,
                               char *buf, size_t n)
 {

@@ -32,8 +32,4 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
 int vis_collapsed_write(FILE *out, const vis_export *e, char *err, size_t errsz);
 int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz);
 
-/* A flame tree node's path from the outermost frame to it, into path
- * (s->flame_depth entries); returns its length. */
-size_t vis_flame_path(const vis_stacks *s, size_t node, size_t *path);
-
 #endif

@@ -169,6 +169,7 @@ static int intern_frame(reader *r, const char *label, size_t *out)
     if (parse_name(f) != 0)
         return -1;
     r->labels.slots[j] = s->n_frames;
+    r->labels.used++;
 
     /* Its name's id. */
     if (imap_reserve(&r->names, hash_name, s) != 0)
@@ -194,6 +195,7 @@ static int intern_frame(reader *r, const char *label, size_t *out)
     s->names[s->n_names] = f->name;
     f->name_id = s->n_names++;
     r->names.slots[j] = s->n_names;
+    r->names.used++;
     *out = s->n_frames - 1;
     return 0;
 }
@@ -391,6 +393,18 @@ nomem:
 }
 
 /* ------------------------------------------------------------ public */
+
+size_t vis_flame_path(const vis_stacks *s, size_t node, size_t *path)
+{
+    size_t n = 0;
+    for (size_t i = node; i != 0 && i != SIZE_MAX; i = s->flame[i].parent)
+        n++;
+    size_t k = n;
+    for (size_t i = node; i != 0 && i != SIZE_MAX; i = s->flame[i].parent)
+        path[--k] = i;
+    return n;
+}
+
 
 vis_stacks *vis_stacks_read(FILE *f, const vis_profile *p, size_t snap,
                             char *err, size_t errsz)

@@ -69,4 +69,8 @@ vis_stacks *vis_stacks_read(FILE *f, const vis_profile *p, size_t snap,
                             char *err, size_t errsz);
 void vis_stacks_free(vis_stacks *s);
 
+/* A flame tree node's path from the outermost frame to it, into path
+ * (s->flame_depth entries); returns its length. */
+size_t vis_flame_path(const vis_stacks *s, size_t node, size_t *path);
+
 #endif

@@ -2,12 +2,17 @@
  * text reports. Each input is read from memory (fmemopen): pass 1 with the
  * ms_print report's body streaming to its temporary file, then the summary
  * and the whole ms_print report, then every detailed snapshot's tree once
- * more through vis_massif_walk_tree. Output goes to /dev/null; the
- * sanitizers report what matters. Built and run by tests/fuzz/run.sh. */
+ * more through vis_massif_walk_tree, and read into stacks (stacks.c) and
+ * written as a flamegraph and as folded stacks (pprof.c is left out: it
+ * would need protobuf-c here, and reads the same stacks). Output goes to
+ * /dev/null; the sanitizers report what matters. Built and run by
+ * tests/fuzz/run.sh. */
 #include <stdint.h>
 #include <stdio.h>
+#include "export.h"
 #include "massif.h"
 #include "report.h"
+#include "stacks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,8 +47,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         vis_report_ms_print(null_out, p, &o, body, err, sizeof err);
         size_t n_nodes = 0;
         for (size_t i = 0; i < p->n_snaps; i++)
-            if (p->snaps[i].kind != VIS_TREE_EMPTY)
+            if (p->snaps[i].kind != VIS_TREE_EMPTY) {
                 vis_massif_walk_tree(f, p, i, count_node, &n_nodes, err, sizeof err);
+                vis_export e = { p, vis_stacks_read(f, p, i, err, sizeof err), "" };
+                if (e.s) {
+                    vis_collapsed_write(null_out, &e, err, sizeof err);
+                    vis_flamegraph_write(null_out, &e, err, sizeof err);
+                    vis_stacks_free(e.s);
+                }
+            }
         vis_profile_free(p);
     }
     vis_ms_print_body_free(body);
