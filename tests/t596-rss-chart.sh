@@ -5,12 +5,13 @@
 # a flat 8 MiB heap from 100 ms; its companion has four readings: 1 MiB at
 # 0 ms, 10 MiB at 100 ms, 32 MiB (20 anonymous, 12 file-backed) at 500 and
 # 1000 ms, the RSS peak at 500 ms. So from 500 ms on the RSS line is at 32 MiB,
-# its file-backed part at 12 MiB, the tinted gap between 8 and 32 MiB.
+# its file-backed part at 12 MiB, the tinted gap between 8 and 32 MiB. The
+# same readings reach the gnuplot script and --json.
 # Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
 . "$(dirname "$0")/lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
-plan 16
+plan 19
 FIX="$T/rss-chart.massif"
 cp "$MT_SRC/tests/data/rss-chart.massif" "$FIX"
 cp "$MT_SRC/tests/data/rss-chart.massif.memtime" "$FIX.memtime"
@@ -76,4 +77,22 @@ else
   not_ok "gnuplot missing (scripts/deps.sh --test installs gnuplot-nox)"
   not_ok "gnuplot missing"
 fi
+# JSON: the peak with its mappings, every reading; null without readings.
+"$MT_VIS" --json "$FIX" >"$T/r.json"
+is "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["rss"]
+k = r["peak"]
+print(k["time"], k["total_bytes"], k["anon_bytes"], k["file_bytes"], k["shmem_bytes"], k["heap_bytes"])
+print(len(r["readings"]), r["readings"][1]["total_bytes"], r["readings"][1]["heap_total_bytes"])' "$T/r.json")" \
+  "500 33554432 20971520 12582912 0 8388608
+4 10485760 8388608" "JSON: rss.peak and rss.readings"
+is "$(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["rss"]["peak"]["mappings"]
+print(m[0]["name"], m[0]["mmap_stack"], m[1]["name"], m[1]["mappings"], m[1]["mmap_stack"])' "$T/r.json")" \
+  "/var/lib/service/cache.db [] [anon] 3 ['arena_grow (arena.c:77)', 'main (service.c:19)']" \
+  "JSON: the mappings at the RSS peak, anonymous ones with their mmap's stack"
+is "$("$MT_VIS" --json --no-companion "$FIX" | python3 -c 'import json, sys; print(json.load(sys.stdin)["rss"])')" \
+  None "JSON: rss is null without readings"
 finish

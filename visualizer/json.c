@@ -121,6 +121,55 @@ static void window(FILE *out, const vis_profile *p, const vis_growth *g)
             g->from, g->to, p->snaps[g->from].time, p->snaps[g->to].time, g->n_detailed);
 }
 
+/* "rss": null without resident-memory readings, else the peak (with its
+ * largest mappings outside the heap) and every reading. */
+static void rss_json(FILE *out, const vis_profile *p)
+{
+    const vis_rss_peak *k = &p->rss_peak;
+    fputs(",\n  \"rss\": ", out);
+    if (!k->present && p->n_rss == 0) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"peak\": ", out);
+    if (!k->present) {
+        fputs("null", out);
+    } else {
+        fprintf(out, "{\"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64 ", \"anon_bytes\": %" PRIu64
+                     ", \"file_bytes\": %" PRIu64 ", \"shmem_bytes\": %" PRIu64
+                     ", \"heap_bytes\": %" PRIu64 ",\n    \"mappings\": [",
+                k->time, k->anon_B + k->file_B + k->shmem_B, k->anon_B, k->file_B, k->shmem_B,
+                k->heap_B);
+        for (size_t i = 0; i < k->n_maps; i++) {
+            const vis_rss_mapping *m = &k->maps[i];
+            fprintf(out, "%s\n      {\"name\": ", i ? "," : "");
+            vis_json_string(out, m->name);
+            fprintf(out, ", \"anon_bytes\": %" PRIu64 ", \"file_bytes\": %" PRIu64
+                         ", \"shmem_bytes\": %" PRIu64 ", \"mappings\": %" PRIu64 ", \"mmap_stack\": [",
+                    m->anon_B, m->file_B, m->shmem_B, m->n_maps);
+            for (size_t j = 0; j < m->n_frames; j++) {
+                fputs(j ? ", " : "", out);
+                vis_json_string(out, vis_site_name(m->frames[j]));
+            }
+            fputs("]}", out);
+        }
+        fputs(k->n_maps ? "\n    ]}" : "]}", out);
+    }
+    fputs(",\n    \"readings\": [", out);
+    size_t n = 0;
+    for (size_t i = 0; p->rss && i < p->n_snaps; i++) {
+        const vis_rss *r = &p->rss[i];
+        if (!r->valid)
+            continue;
+        fprintf(out, "%s\n      {\"snapshot\": %zu, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
+                     ", \"anon_bytes\": %" PRIu64 ", \"file_bytes\": %" PRIu64
+                     ", \"shmem_bytes\": %" PRIu64 ", \"heap_total_bytes\": %" PRIu64 "}",
+                n++ ? "," : "", i, p->snaps[i].time, vis_rss_total(r), r->anon_B, r->file_B,
+                r->shmem_B, vis_snap_total(&p->snaps[i]));
+    }
+    fputs(n ? "\n    ]}" : "]}", out);
+}
+
 int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
 {
     static const char *const units[] = { "i", "ms", "B" };
@@ -212,6 +261,7 @@ int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
         fputs(n ? "\n  ]" : "]", out);
         free(c);
     }
+    rss_json(out, p);
     fputs(",\n  \"marks\": [", out);
     for (size_t i = 0; i < p->n_marks; i++) {
         fprintf(out, "%s\n    {\"time\": %" PRIu64 ", \"label\": ", i ? "," : "", p->marks[i].time);
