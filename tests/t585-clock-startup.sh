@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t580-clock-startup: with --time-unit=ms the times are true from the first
+# t585-clock-startup: with --time-unit=ms the times are true from the first
 # allocation on. clock_events allocates as soon as main starts, then runs
 # library code it never ran (regex, formatting, sorting, time: Valgrind
 # translates it as it goes), allocates again and computes 50 ms before

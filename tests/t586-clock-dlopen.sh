@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t581-clock-dlopen: the ms clock stays true across dynamic loading. After
+# t586-clock-dlopen: the ms clock stays true across dynamic loading. After
 # 100 ms of computing (the clock has long caught up with start-up),
 # clock_events allocates, dlopens libstdc++ (2 MB: Valgrind reads its
 # symbols, ld.so relocates it and runs its constructors), allocates,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t582-clock-phases: the ms clock is true in every phase of a program's
+# t587-clock-phases: the ms clock is true in every phase of a program's
 # life. clock_events allocates at start-up, computes 300 ms without
 # allocating, sleeps 200 ms, starts a thread that allocates, runs 100 ms of
 # steady small allocations, then computes 100 ms before exit; an event
