@@ -122,6 +122,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_dispatched)
       mt_snapshot_sample();
       mt_output_maybe_flush();
    }
+   mt_time_may_pass();   /* last: client code runs from here */
 }
 
 /* Waits that usually last (sleeps, event loops, child waits): before them
@@ -165,11 +166,14 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
       mt_output_before_exec();
       mt_counts_at_end(NULL);   /* the exec may yet fail */
    }
-   if (!mt_snapshot_started() || !waits_long(sysno))
-      return;
-   mt_time_tick(0, False);
-   mt_snapshot_before_block();
-   mt_output_flush_before_block();
+   if (mt_snapshot_started() && waits_long(sysno)) {
+      mt_time_tick(0, False);
+      mt_snapshot_before_block();
+      mt_output_flush_before_block();
+   }
+   /* Last: the call may take long, and its effects (mmap, for
+      --pages-as-heap) reach the tool before post_syscall does. */
+   mt_time_may_pass();
 }
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,

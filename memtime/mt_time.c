@@ -73,6 +73,7 @@ static ULong blocks_at_hook_read = 0;   /* for the backstop */
 static ULong blocks_at_hook_check = 0;
 static ULong ms_seen_by_tick = 0;  /* cached_ms at the last tick that said so */
 static ULong n_clock_reads = 0;
+static Bool  time_may_have_passed = True;  /* see refresh */
 
 static inline ULong read_counter(void)
 {
@@ -90,6 +91,7 @@ static void read_clock(void)
    ULong elapsed_ms;
 
    n_clock_reads++;
+   time_may_have_passed = False;
    cached_ms = (ULong)(UInt)(raw - start_ms);
    counter_at_read = counter;
    if (counter < previous || counter < counter_at_start) {
@@ -107,11 +109,22 @@ static void read_clock(void)
                                              / (elapsed_ms + 1));
 }
 
-/* Re-reads the clock if the last read is MT_CLOCK_MAX_AGE_MS old. */
+/* Re-reads the clock if the last read is MT_CLOCK_MAX_AGE_MS old. The
+   counter is looked at only if time may have passed since the last look
+   (mt_time_may_pass): a free asks for the time twice (peak check, then
+   snapshot) with nothing but tool code in between. */
 static void refresh(void)
 {
-   if (clock_started && read_counter() - counter_at_read >= max_age_ticks)
+   if (!clock_started || !time_may_have_passed)
+      return;
+   time_may_have_passed = False;
+   if (read_counter() - counter_at_read >= max_age_ticks)
       read_clock();
+}
+
+void mt_time_may_pass(void)
+{
+   time_may_have_passed = True;
 }
 
 void mt_time_start(void)

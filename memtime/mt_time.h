@@ -27,6 +27,10 @@ ULong mt_time_wall_ms(void);
    it. Returns True if the time moved on since the last call that returned
    True: the hooks then try a sample and a periodic rewrite. */
 Bool  mt_time_tick(ULong blocks_dispatched, Bool force);
+/* Says that time may pass from now on until the next question (client
+   code is about to run, or a system call): until then, the counter is
+   not looked at again and the last answer stands. */
+void  mt_time_may_pass(void);
 /* Kernel clock reads so far (reported with -v -v). */
 ULong mt_time_n_clock_reads(void);
 /* Adds instruction counting for --time-unit=i (identity otherwise). */
