@@ -12,8 +12,8 @@
 group_begin() {
   G_BENCH=$1 G_CONFIG=$2
   G_LABELS=() G_CMDS=()
-  unset G_MED G_RSS G_STATUS G_TIMES
-  declare -gA G_MED=() G_RSS=() G_STATUS=() G_TIMES=()
+  unset G_MED G_RSS G_STATUS G_TIMES G_CPU
+  declare -gA G_MED=() G_RSS=() G_STATUS=() G_TIMES=() G_CPU=()
 }
 
 # group_tool LABEL COMMAND: COMMAND is a shell string run with eval, stdout and
@@ -75,6 +75,7 @@ group_run() {
       G_MED[$label]=$(printf '%s\n' ${times[$label]} | median)
       G_TIMES[$label]=${times[$label]}
       cpu[$label]=$(printf '%s\n' ${cpus[$label]} | median)
+      G_CPU[$label]=${cpu[$label]}
       # min-max of the runs: how much to trust a ratio near its target.
       ranges[$label]=$(printf '%s\n' ${times[$label]} | sort -g | sed -n '1h;${H;x;s/\n/-/;p}')
       G_RSS[$label]=$(printf '%s\n' ${rsss[$label]} | median | awk '{ printf "%.1f", $1 / 1024 }')
@@ -95,7 +96,9 @@ group_run() {
 # records met / not met / not available. For time, the value is the median of
 # the per-repetition ratios NUM_k / DEN_k: runs k of both tools were
 # neighbours in time, so pairing them cancels most of the load drift of a
-# shared machine. For FIELD=rss it is the ratio of the median max RSS.
+# shared machine. For FIELD=rss it is the ratio of the median max RSS, for
+# FIELD=cpu the ratio of the median user+sys CPU seconds (what a tool costs
+# when the machine is too loaded for wall time to mean much).
 group_target() {
   local measure=$1 num=$2 den=$3 max=$4 field=${5:-time} value result
   if [ -z "${G_MED[$num]:-}" ] || [ -z "${G_MED[$den]:-}" ]; then
@@ -105,6 +108,8 @@ group_target() {
   else
     if [ "$field" = rss ]; then
       value=$(awk -v a="${G_RSS[$num]}" -v b="${G_RSS[$den]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    elif [ "$field" = cpu ]; then
+      value=$(awk -v a="${G_CPU[$num]}" -v b="${G_CPU[$den]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
     else
       value=$(paste -d' ' <(printf '%s\n' ${G_TIMES[$num]}) <(printf '%s\n' ${G_TIMES[$den]}) \
         | awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | median | awk '{ printf "%.2f", $1 }')

@@ -4,7 +4,7 @@
 # the same run, the ratios against the reference, and whether the project's
 # target is met. See bench/README.md for what each benchmark measures.
 #
-#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [heap] [stacks] [rewrite] [vis]
+#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [heap] [stacks] [rewrite] [vis] [clock]
 #
 # Builds the tree into _build/bench (-O2 -g, no sanitizers) and runs the tool
 # from there (VALGRIND_LIB=_build/bench/memtime/inplace), never an installed copy.
@@ -32,14 +32,14 @@ while [ $# -gt 0 ]; do
     --reps=*) BENCH_REPS=${1#--reps=} ;;
     --keep) KEEP=1 ;;
     --head) HEAD=1 ;;
-    heap|stacks|rewrite|vis) names+=("$1") ;;
+    heap|stacks|rewrite|vis|clock) names+=("$1") ;;
     -h|--help) usage 0 ;;
     *) echo "bench/run.sh: unknown argument '$1'" >&2; usage ;;
   esac
   shift
 done
 case $BENCH_REPS in ''|*[!0-9]*|0) echo "bench/run.sh: --reps wants a positive number" >&2; exit 2 ;; esac
-[ ${#names[@]} -gt 0 ] || names=(heap stacks rewrite vis)
+[ ${#names[@]} -gt 0 ] || names=(heap stacks rewrite vis clock)
 
 # What the benchmarks need besides the project's own dependencies (strace
 # only counts rewrites; the rewrite benchmark says so if it is missing).
@@ -118,6 +118,9 @@ build_workload() {
 build_workload alloc_heavy "$BENCH_SRC/progs/alloc_heavy.c"
 build_workload compute_heavy "$BENCH_SRC/progs/compute_heavy.c"
 build_workload fib "$BENCH_SRC/progs/fib.c" -pthread
+build_workload malloc_loop "$BENCH_SRC/progs/malloc_loop.c"
+# The clock's accuracy workload is the tests' (tests/t58x-clock-*.sh).
+build_workload clock_events "$TOP/tests/progs/clock_events.c" -I"$TOP/memtime" -pthread -ldl -lm
 if [ ! -f "$PROGS/sites.c" ] || [ "$BENCH_SRC/gen-sites.sh" -nt "$PROGS/sites.c" ]; then
   "$BENCH_SRC/gen-sites.sh" 2000 >"$PROGS/sites.c"
 fi
