@@ -220,7 +220,8 @@ static IRSB* mt_instrument(VgCallbackClosure* closure, IRSB* sbIn,
 {
    /* The first snapshot is taken when the first block is translated, as
       Massif does: earlier, core start-up would sit between snapshot 0 and
-      the first allocation. */
+      the first allocation. (With --pages-as-heap=yes Massif also snapshots
+      each start-up mapping before that; memtime.1 states the difference.) */
    if (!mt_snapshot_started())
       mt_snapshot_startup();
    return mt_time_instrument(mt_stacks_instrument(sbIn, layout));
