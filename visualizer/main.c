@@ -15,6 +15,7 @@
 #include "analysis_text.h"
 #include "chart.h"
 #include "companion.h"
+#include "diff.h"
 #include "export.h"
 #include "growth.h"
 #include "json.h"
@@ -30,6 +31,9 @@
 
 static const char usage_text[] =
     "usage: " PROG " [options] FILE\n"
+    "       " PROG " diff [--at=WHEN] [--json] [--top=N] OLD NEW\n"
+    "       " PROG " check [--max-peak=SIZE] [--baseline=OLD --max-increase=PCT\n"
+    "                   [--allow=SIZE]] FILE\n"
     "Reads a Massif-format profile (memtime's or Massif's) and writes a timeline\n"
     "chart and text reports. Without -o or --gnuplot, prints the text report.\n"
     "\n"
@@ -63,6 +67,8 @@ static const char usage_text[] =
 static vis_profile *profile;
 static vis_ms_print_body *body;   /* the ms_print report's streamed part */
 static vis_growth growth;         /* over --from..--to, computed once */
+static vis_profile *profile2;     /* diff's NEW, check's baseline */
+static vis_diff diff;
 
 static void die(int status, const char *fmt, ...)
 {
@@ -73,7 +79,9 @@ static void die(int status, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     vis_growth_free(&growth);
+    vis_diff_free(&diff);
     vis_profile_free(profile);
+    vis_profile_free(profile2);
     vis_ms_print_body_free(body);
     exit(status);
 }
@@ -370,8 +378,168 @@ static void write_exports(const vis_profile *p, const options *o)
 /* ------------------------------------------------------------------- main */
 
 
+/* ------------------------------------------------------ diff and check */
+
+/* Reads a profile and (unless no_companion) its companion, or dies. */
+static vis_profile *load(const char *path, int no_companion)
+{
+    char err[1024];
+    FILE *in = fopen(path, "r");
+    if (!in)
+        die(EXIT_DATA, "%s: cannot open: %s", path, strerror(errno));
+    vis_profile *p = vis_massif_read(in, path, NULL, err, sizeof err);
+    fclose(in);
+    if (!p)
+        die(EXIT_DATA, "%s", err);
+    if (!no_companion) {
+        size_t n = strlen(path) + sizeof ".memtime";
+        char *cpath = malloc(n);
+        if (!cpath) {
+            vis_profile_free(p);
+            die(EXIT_DATA, "out of memory");
+        }
+        snprintf(cpath, n, "%s.memtime", path);
+        int rc = vis_companion_read(p, cpath, err, sizeof err);
+        free(cpath);
+        if (rc < 0) {
+            vis_profile_free(p);
+            die(EXIT_DATA, "%s (use --no-companion to ignore it)", err);
+        }
+    }
+    return p;
+}
+
+/* "--name=value" or "--name value" at argv[*i]; NULL if a is not --name. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, "--", 2) != 0 || strncmp(a + 2, name, n) != 0)
+        return NULL;
+    if (a[2 + n] == '=')
+        return a + 3 + n;
+    if (a[2 + n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc)
+        usage_error("option '%s' needs a value", a);
+    return argv[++*i];
+}
+
+static int finish_stdout(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
+        die(EXIT_DATA, "stdout: write error: %s", strerror(errno ? errno : EIO));
+    vis_diff_free(&diff);
+    vis_profile_free(profile);
+    vis_profile_free(profile2);
+    profile = profile2 = NULL;
+    return status;
+}
+
+/* memtime-vis diff [--at=WHEN] [--json] [--top=N] [--no-companion] OLD NEW */
+static int main_diff(int argc, char **argv)
+{
+    const char *files[2] = { NULL, NULL }, *at = "peak", *v;
+    int json = 0, no_companion = 0, top = 0, n_files = 0;
+    for (int i = 2; i < argc; i++) {
+        if ((v = opt_value(argc, argv, &i, "at")))
+            at = v;
+        else if ((v = opt_value(argc, argv, &i, "top")))
+            top = (int)int_arg("top", v, 1, 1000000);
+        else if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--no-companion"))
+            no_companion = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            usage_error("diff: unknown option '%s'", argv[i]);
+        else if (n_files < 2)
+            files[n_files++] = argv[i];
+        else
+            usage_error("diff: expected two files OLD NEW, got a third, '%s'", argv[i]);
+    }
+    if (n_files != 2)
+        usage_error("diff: expected two files, OLD and NEW");
+    profile = load(files[0], no_companion);
+    profile2 = load(files[1], no_companion);
+    char err[1024];
+    vis_when wo, wn;
+    if (vis_when_parse(profile, at, &wo, err, sizeof err) != 0)
+        die(EXIT_USAGE, "--at: %s: %s", files[0], err);
+    if (vis_when_parse(profile2, at, &wn, err, sizeof err) != 0)
+        die(EXIT_USAGE, "--at: %s: %s", files[1], err);
+    if (wo.snap == SIZE_MAX || wn.snap == SIZE_MAX)
+        die(EXIT_USAGE, "--at: '%s' comes before the first snapshot of %s", at,
+            wo.snap == SIZE_MAX ? files[0] : files[1]);
+    if (vis_diff_compute(profile, wo.snap, profile2, wn.snap, wo.kind == VIS_WHEN_PEAK, at,
+                         &diff) != 0)
+        die(EXIT_DATA, "out of memory");
+    if (json)
+        vis_diff_json(stdout, profile, profile2, &diff);
+    else
+        vis_diff_text(stdout, profile, profile2, &diff, top);
+    return finish_stdout(0);
+}
+
+/* memtime-vis check [--max-peak=SIZE] [--baseline=OLD --max-increase=PCT
+ * [--allow=SIZE]] [--no-companion] FILE: exit 0 within the limits, 3 with
+ * one line per limit broken. */
+static int main_check(int argc, char **argv)
+{
+    const char *file = NULL, *baseline = NULL, *v;
+    int no_companion = 0, has_allow = 0;
+    vis_check_limits lim;
+    memset(&lim, 0, sizeof lim);
+    for (int i = 2; i < argc; i++) {
+        if ((v = opt_value(argc, argv, &i, "max-peak"))) {
+            if (vis_parse_size(v, &lim.max_peak) != 0)
+                usage_error("--max-peak expects a size (4096, 512KiB, 100MiB, 2GiB, 10MB), got '%s'", v);
+            lim.has_max_peak = 1;
+        } else if ((v = opt_value(argc, argv, &i, "allow"))) {
+            if (vis_parse_size(v, &lim.allow) != 0)
+                usage_error("--allow expects a size (4096, 512KiB, 100MiB, 2GiB, 10MB), got '%s'", v);
+            has_allow = 1;
+        } else if ((v = opt_value(argc, argv, &i, "max-increase"))) {
+            char *end;
+            size_t n = strspn(v, "0123456789.");
+            lim.max_increase_pct = strtod(v, &end);
+            if (n == 0 || end != v + n || (v[n] && strcmp(v + n, "%")) || lim.max_increase_pct < 0)
+                usage_error("--max-increase expects a percentage (10, 2.5%%), got '%s'", v);
+            lim.has_increase = 1;
+        } else if ((v = opt_value(argc, argv, &i, "baseline"))) {
+            baseline = v;
+        } else if (!strcmp(argv[i], "--no-companion")) {
+            no_companion = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("check: unknown option '%s'", argv[i]);
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            usage_error("check: expected one FILE, got '%s' and '%s'", file, argv[i]);
+        }
+    }
+    if (!file)
+        usage_error("check: expected a FILE");
+    if (!lim.has_max_peak && !baseline)
+        usage_error("check: give --max-peak=SIZE, or --baseline=OLD with --max-increase=PCT");
+    if (!baseline != !lim.has_increase || (has_allow && !baseline))
+        usage_error("check: --baseline, --max-increase (and --allow) go together");
+    profile = load(file, no_companion);
+    if (baseline) {
+        profile2 = load(baseline, no_companion);
+        if (vis_diff_compute(profile2, profile2->peak, profile, profile->peak, 1, "peak",
+                             &diff) != 0)
+            die(EXIT_DATA, "out of memory");
+    }
+    int broken = vis_check(stdout, profile, baseline ? &diff : NULL, &lim);
+    return finish_stdout(broken ? 3 : 0);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "diff"))
+        return main_diff(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "check"))
+        return main_check(argc, argv);
     static options o;   /* static: what it owns stays reachable on die() */
     vis_report_opts_default(&o.rep);
     vis_chart_opts_default(&o.chart);
