@@ -3,9 +3,13 @@
 # for t207, written apart from memtime-vis's C parser. It reads FILE (and
 # FILE.memtime when present), works out what memtime-vis's summary must say
 # (the command, the time unit, the last snapshot, the snapshot counts, the
-# peak by total of heap, extra heap and stacks with the marked peak winning
-# a tie, the snapshot whose tree gives the top sites, those sites in file
-# order with their share, the rest summed, the phase marks) and checks the
+# peak: the snapshot the file marks, else the largest total of heap, extra
+# heap and stacks; the largest total beside it where that is elsewhere; the
+# snapshot whose tree gives
+# the top sites, those sites in file order with their share, named without
+# their address unless two sites read the same, the rest summed; the sites
+# that held at least 5% of the peak at some point but are not listed, by
+# their largest size; the phase marks) and checks the
 # summary text SUMMARY line by line against it:
 #   perl summary-oracle.pl [--top=N] FILE SUMMARY
 # Exact numbers (byte counts, snapshot numbers, times after "time=") must be
@@ -33,30 +37,59 @@ while (my $l = <$fh>) {
     elsif ($l =~ /^heap_tree=(\w+)$/)  { $cur->{kind} = $1 }
     elsif ($l =~ /^ n\d+: (\d+) (.*)$/) {
         my ($b, $label) = ($1, $2);
-        $label =~ s/^0x[0-9A-Fa-f]+: //;     # the site's name without its address
-        push @{ $cur->{sites} }, [ $b, $label ];
+        push @{ $cur->{sites} }, [ $b, $label ];   # label with its address
     }
 }
 close $fh;
 die "$file: no snapshot\n" unless @snaps;
 my @marks;
 if (open my $ch, '<', "$file.memtime") {
-    while (my $l = <$ch>) { push @marks, [ $1, $2 ] if $l =~ /^mark: time=(\d+) (.*)$/ }
+    while (my $l = <$ch>) {
+        push @marks, [ $1, $2 ] if $l =~ /^mark: time=(\d+) (.*)$/;
+    }
     close $ch;
 }
 
 sub total { my $s = shift; $s->{mem_heap_B} + $s->{mem_heap_extra_B} + $s->{mem_stacks_B} }
 sub has_tree { my $s = shift; $s->{kind} eq 'detailed' || $s->{kind} eq 'peak' }
 
-my ($peak, $marked, $best_tree);
+my ($largest, $marked, $best_tree);
 for my $s (@snaps) {
-    $peak = $s if !$peak || total($s) > total($peak)
-                  || (total($s) == total($peak) && $s->{kind} eq 'peak');
+    $largest = $s if !$largest || total($s) > total($largest)
+                     || (total($s) == total($largest) && $s->{kind} eq 'peak');
     $marked = $s if $s->{kind} eq 'peak';
     $best_tree = $s if has_tree($s) && (!$best_tree || total($s) > total($best_tree));
 }
+my $peak = $marked // $largest;
 my $tree = has_tree($peak) ? $peak : $marked ? $marked : $best_tree;
 my $n_detailed = grep { has_tree($_) } @snaps;
+
+# Sites over the run: a depth-1 label (with its address) other than an "in N
+# places" line; its name drops the address, and gets " @ADDR" before its
+# location where another site's name reads the same.
+sub is_site { $_[0] !~ /^in \d+ places?, .*below massif's threshold/ }
+sub bare { my $l = shift; $l =~ s/^0x[0-9A-Fa-f]+: //; $l }
+my (%largest_of, %when_of, %tie_of, %readers);
+for my $s (grep { has_tree($_) } @snaps) {
+    my %here;
+    $here{ $_->[1] } += $_->[0] for grep { is_site($_->[1]) } @{ $s->{sites} };
+    for my $lab (keys %here) {
+        if (!exists $largest_of{$lab} || $here{$lab} > $largest_of{$lab}) {
+            $largest_of{$lab} = $here{$lab};
+            $when_of{$lab} = $s;
+        }
+        $tie_of{$lab} = $here{$lab} if $tree && $s == $tree;
+    }
+}
+$readers{ bare($_) }++ for keys %largest_of;
+sub name_of {
+    my $lab = shift;
+    my $name = bare($lab);
+    return $name unless is_site($lab) && $readers{$name} > 1 && $lab =~ /^(0x[0-9A-Fa-f]+): /;
+    my $addr = $1;
+    return $name =~ s/ (\((?:in [^()]*|[^()]*:\d+)\))$/ \@$addr $1/r if $name =~ / \((?:in [^()]*|[^()]*:\d+)\)$/;
+    return "$name \@$addr";
+}
 
 # --- checking quantities
 my @bad;
@@ -126,6 +159,16 @@ if (defined $hs) {
     near($hx, $peak->{mem_heap_extra_B}, 'peak extra heap');
     near($hs, $peak->{mem_stacks_B}, 'peak stacks');
 }
+if ($largest != $peak) {
+    my ($lh, $lb, $lt, $ln) = expect_re(
+        qr/^  Largest:    (.+) \(([\d,]+) B\) at (.+), snapshot (\d+): more than at the peak the file marks$/, 'largest');
+    if (defined $ln) {
+        bad("largest: snapshot $ln, the file's largest total is at $largest->{n}") if $ln != $largest->{n};
+        bad("largest: $lb B") if $lb ne commify(total($largest));
+        near($lh, total($largest), 'largest total');
+        near($lt, $largest->{time}, 'largest time');
+    }
+}
 if (-e "$file.memtime") {
     my ($cf) = expect_re(qr/^  Companion:  (.+)$/, 'companion');
     bad("companion: '$cf'") if defined $cf && $cf !~ /\.memtime$/;
@@ -158,7 +201,7 @@ if (!$tree) {
         my ($no, $h, $p, $lab) = expect_re(qr/^  ([ \d]\d)\. (.{10}) ([ \d]{3}\.\d)%  (.*)$/, "site " . ($k + 1));
         next unless defined $lab;
         bad("site " . ($k + 1) . ": numbered $no") if $no != $k + 1;
-        bad("site " . ($k + 1) . ": '$lab', the file says '$label'") if $lab ne $label;
+        bad("site " . ($k + 1) . ": '$lab', expected '" . name_of($label) . "'") if $lab ne name_of($label);
         near($h, $b, "site " . ($k + 1) . " bytes");
         pct($p, $b, $whole, "site " . ($k + 1) . " share");
     }
@@ -171,6 +214,24 @@ if (!$tree) {
             near($h, $rb, 'the rest, bytes');
             pct($p, $rb, $whole, 'the rest, share');
         }
+    }
+}
+# Sites that held at least 5% of the peak at some point, not listed above.
+my %listed;
+if ($tree) { $listed{ $_->[1] } = 1 for grep { defined } @{ $tree->{sites} }[0 .. $top - 1] }
+my @big = sort { $largest_of{$b} <=> $largest_of{$a} || ($tie_of{$b} // 0) <=> ($tie_of{$a} // 0) || $a cmp $b }
+          grep { !$listed{$_} && $largest_of{$_} > 0 && 20 * $largest_of{$_} >= total($peak) } keys %largest_of;
+if (@big && total($peak) > 0) {
+    expect_re(qr/^(Other sites that held at least 5% of the peak at some point \(largest size, when\):)$/, 'big sites heading');
+    for my $lab (@big) {
+        my ($h, $p, $t, $n, $name) = expect_re(qr/^      (.{10}) ([ \d]{3}\.\d)%  at (.+) \(snapshot (\d+)\)  (.*)$/,
+                                               "big site '$lab'");
+        next unless defined $name;
+        near($h, $largest_of{$lab}, "big site '$lab' bytes");
+        pct($p, $largest_of{$lab}, total($peak), "big site '$lab' share");
+        near($t, $when_of{$lab}->{time}, "big site '$lab' time");
+        bad("big site '$lab': snapshot $n, expected $when_of{$lab}->{n}") if $n != $when_of{$lab}->{n};
+        bad("big site: '$name', expected '" . name_of($lab) . "'") if $name ne name_of($lab);
     }
 }
 if (@marks) {

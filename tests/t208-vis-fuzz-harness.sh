@@ -10,7 +10,7 @@ plan 2
 v="$MT_SRC/visualizer"
 if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$v" -o "$T/fuzz_parser" \
-     "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/massif.c" "$v/profile.c" "$v/report.c" \
+     "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/massif.c" "$v/profile.c" "$v/sites.c" "$v/units.c" "$v/report.c" \
      "$v/stacks.c" "$v/collapsed.c" "$v/flamegraph.c" 2>"$T/cc.err"
 then ok "harness builds"; else not_ok "harness builds"; diag "$(head -20 "$T/cc.err")"; exit 1; fi
 d="$MT_SRC/tests/data"

@@ -3,19 +3,21 @@
 # tests/data/chart-steps.massif (valid for ms_print, with a companion holding
 # two phase marks) has a known shape: grow_a dominates 100..500 ms and peaks
 # at 300 ms (15.75 MiB), grow_b dominates 500..1000 ms, snapshots 4, 7 and 10
-# are not detailed (their sites come from the detailed neighbour nearer in heap).
+# are not detailed (no site exceeds its larger value in the trees around it;
+# the rest is unattributed, hatched).
 # The PNG is decoded with libpng (tests/pngcheck.c); positions come from the
 # layout memtime-vis prints with MEMTIME_VIS_DEBUG_LAYOUT=1 (plot rectangle and
 # axis ranges) and the mapping stated in chart.c.
 . "$(dirname "$0")/lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
-plan 31
+plan 32
 FIX="$T/chart-steps.massif"
 cp "$MT_SRC/tests/data/chart-steps.massif" "$FIX"
 cp "$MT_SRC/tests/data/chart-steps.massif.memtime" "$FIX.memtime"
 MiB=1048576
 BLUE=4E79A7 ORANGE=F28E2B GREEN=59A14F OTHER=C9C9C9 EXTRA=8F8F8F STACKS=5A6B7B TOTAL=1A1A1A PEAK=D62728
+HATCH=A0A0A0 HATCH_BG=F2F2F2
 
 # The fixture is valid for the oracle.
 check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"
@@ -61,14 +63,23 @@ band main 550 0 6 $ORANGE          # snapshot 5: grow_a freed, grow_b 6 MiB
 band main 680 10 10.5 $OTHER       # snapshot 6: the below-threshold line
 band main 950 11 13 $GREEN         # snapshot 9: the map site grew to 2 MiB
 band main 950 13.5 13.75 $STACKS   # stacks on top
-# Snapshot 4 is not detailed: its heap (7.5 MiB) is nearer snapshot 5's (7 MiB)
-# than snapshot 3's (15 MiB), so it takes snapshot 5's shares (6:1 of 7):
-# grow_b 6.43 MiB, the map site 1.07 MiB, and no grow_a.
-band main 450 0 6.2 $ORANGE
-band main 450 6.6 7.4 $GREEN
+# Snapshot 4 has no tree: its heap (7.5 MiB) lies 15/16 of the way from
+# snapshot 3's (15 MiB) to snapshot 5's (7 MiB), so grow_b moves 15/16 of the
+# way from 2 to 6 MiB (5.75 MiB), the map site stays at 1 MiB, grow_a (absent
+# from snapshot 5's tree) gets nothing, and the remaining 0.75 MiB is
+# unattributed (hatched).
+band main 450 0 5.6 $ORANGE
+band main 450 5.9 6.6 $GREEN
+hatched() {   # NAME TIME LO HI: a hatch (both of its colours) in [LO,HI] MiB at TIME
+  local x; x=$(xt "$2")
+  local got; got=$(for y in $(seq "$(ym "$4")" "$(ym "$3")"); do at "$1" "$x" "$y"; done | sort -u | tr '\n' ' ')
+  is "$got" "$HATCH $HATCH_BG " "$1: at $2 ms, $3..$4 MiB is hatched"
+}
+hatched main 450 6.8 7.45
 band main 450 7.6 7.9 $EXTRA
-# Snapshot 7 holds snapshot 6's shares (9:1:0.5 of 10.5), same heap.
-band main 750 10 10.5 $OTHER
+# Snapshot 7 lies between snapshot 6 (0.5 MiB in a below-threshold line) and
+# snapshot 8 (none): "other" gets nothing there, the 0.5 MiB is unattributed.
+hatched main 750 10.05 10.45
 # Steps: just before the next snapshot the old value still holds.
 band main 395 0 12 $BLUE
 is "$(at main "$(xt 350)" "$(( $(ym 15.75) - 4 ))")" FFFFFF "above the stack is background"

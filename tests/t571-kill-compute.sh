@@ -10,10 +10,11 @@
 # the only limits are generous failure timeouts. After the kill, the
 # profile left behind is complete and still reaches that far. Checked with
 # the default schedule and with --max-snapshots=10, where culling spaces the
-# snapshots out much more than the sampling interval.
+# snapshots out much more than the sampling interval. memtime-vis marks the
+# run as not ended at exit (the companion still says "end: none").
 . "$(dirname "$0")/lib.sh"
 WAIT_MS=${MT_WAIT_MS:-3000}
-plan 10
+plan 12
 
 P=$(build_prog kill_compute.c) || { not_ok "build kill_compute.c"; exit 1; }
 trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
@@ -53,5 +54,7 @@ for opts in "" "--max-snapshots=10"; do
   check "$name: after SIGKILL, a complete profile was left" perl "$MT_SRC/tests/check-strict-grammar.pl" "$d/c.out"
   mark=$(mark_of "$d/c.out"); last=$(last_of "$d/c.out")
   check "$name: it holds the compute mark (${mark:-?} ms) and reaches ${last:-?} ms >= mark + $WAIT_MS" reached "$d/c.out"
+  vis --summary-only "$d/c.out" >"$d/sum.txt" 2>&1
+  check "$name: memtime-vis says the run was killed" grep -q '^Run end: NOT at exit: the program was killed' "$d/sum.txt"
 done
 finish

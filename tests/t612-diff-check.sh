@@ -49,7 +49,7 @@ is "$rc $(wc -l <"$T/c.txt")" "3 1" "check --max-peak below the peak: exit 3, on
 check "  ... naming the peak and the limit" grep -qE '^peak [0-9.]+ MiB \([0-9,]+ B\) at snapshot [0-9]+ is over --max-peak 10\.0 MiB \(10,485,760 B\)$' "$T/c.txt"
 vis check --baseline "$T/old.out" --max-increase 10 --allow 100KiB "$T/new.out" >"$T/c.txt"; rc=$?
 is "$rc $(wc -l <"$T/c.txt")" "3 1" "baseline: the leak grew > 10% and > 100 KiB at the peak: exit 3, one line"
-check "  ... naming the site and both numbers" grep -qE '^site leak_tick \(grow_kinds\.c:[0-9]+\) at the peak grew from .* \([0-9,]+ B\) to .* \([0-9,]+ B\): \+.*; limits: --max-increase 10% and --allow 100\.0 KiB$' "$T/c.txt"
+check "  ... naming the site and both numbers" grep -qE '^site leak_tick \(grow_kinds\.c:[0-9]+\) at the peak grew from .* \([0-9,]+ B\) to .* \([0-9,]+ B\): \+.*; limits: --max-increase 10% and --allow 100 KiB$' "$T/c.txt"
 vis check --baseline "$T/old.out" --max-increase 10 --allow 10MiB "$T/new.out" >/dev/null; is "$?" 0 "baseline: within --allow 10MiB: exit 0"
 vis check --baseline "$T/old.out" --max-increase 1000 "$T/new.out" >/dev/null; is "$?" 0 "baseline: within --max-increase 1000%: exit 0"
 printf 'desc: x\n' >"$T/bad.out"

@@ -146,3 +146,19 @@ void vis_canvas_disc(vis_canvas *c, double cx, double cy, double r,
                 vis_canvas_blend(c, x, y, colour, alpha * hits / 16);
         }
 }
+
+void vis_canvas_hatch(vis_canvas *c, int x0, int y0, int x1, int y1,
+                      vis_rgb colour, vis_rgb bg, int period, int line_w)
+{
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > c->w) x1 = c->w;
+    if (y1 > c->h) y1 = c->h;
+    if (period < 2)
+        period = 2;
+    for (int y = y0; y < y1; y++) {
+        uint8_t *p = c->px + ((size_t)y * c->w + x0) * 3;
+        for (int x = x0; x < x1; x++, p += 3)
+            blend_px(p, (x + y) % period < line_w ? colour : bg, 255);
+    }
+}

@@ -29,6 +29,11 @@ void vis_canvas_blend(vis_canvas *c, int x, int y, vis_rgb colour, unsigned alph
 /* Fills the half-open rectangle [x0,x1) x [y0,y1). */
 void vis_canvas_fill(vis_canvas *c, int x0, int y0, int x1, int y1,
                     vis_rgb colour, unsigned alpha);
+/* Fills [x0,x1) x [y0,y1) with a diagonal hatch: lines of colour line_w px
+ * wide every period px (running up to the right, anchored to the canvas so
+ * neighbouring fills join), bg between them. */
+void vis_canvas_hatch(vis_canvas *c, int x0, int y0, int x1, int y1,
+                      vis_rgb colour, vis_rgb bg, int period, int line_w);
 /* Lines of the given thickness (px), centred on x (vertical) or y (horizontal),
  * covering [a0,a1] inclusive along their length. */
 void vis_canvas_hline(vis_canvas *c, int x0, int x1, int y, int thick_px,

@@ -1,6 +1,6 @@
 /* chart.c: the timeline chart's layout and drawing (what goes where), for
  * vis_chart_write_png. The numbers come from chart_data (bands), the units
- * from chart_units, pixels go to a canvas, text through font, the file
+ * from units, pixels go to a canvas, text through font, the file
  * through png_file.
  *
  * Layout, top to bottom: title (the command), subtitle (peak, when, time
@@ -13,14 +13,16 @@
  * effect there (a value holds until the next snapshot). When several
  * snapshots fall into one column the one with the largest total is drawn, so
  * no peak disappears at any width, and the total line spans all of them.
+ * Heap the trees cannot attribute is hatched.
  *
  * With memtime's resident-memory readings (--rss=yes) the program's RSS is a
  * line over the stack (straight between readings: they are samples), its
  * file-backed part a dashed line when it matters, and the room between the heap's total
  * and the RSS line is tinted: memory the heap does not explain.
  *
- * Setting MEMTIME_VIS_DEBUG_LAYOUT=1 prints the data-to-pixel mapping to
- * stderr (used by the pixel tests; format in debug_layout()). */
+ * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
+ * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
+ * describe_layout()). */
 #include "chart.h"
 
 #include <math.h>
@@ -31,7 +33,8 @@
 
 #include "canvas.h"
 #include "chart_data.h"
-#include "chart_units.h"
+#include "units.h"
+#include "profile.h"
 #include "font.h"
 #include "png_file.h"
 #include "rss_series.h"
@@ -42,8 +45,6 @@
 #ifndef MT_FONT_BOLD
 #define MT_FONT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 #endif
-
-enum { MIN_WIDTH_PX = 320, MIN_HEIGHT_PX = 240, MAX_SIZE_PX = 8000, MAX_TOP_N = 64 };
 
 #define COLOUR_BG      0xFFFFFF
 #define COLOUR_TEXT    0x222222
@@ -57,12 +58,31 @@ enum { MIN_WIDTH_PX = 320, MIN_HEIGHT_PX = 240, MAX_SIZE_PX = 8000, MAX_TOP_N = 
 #define COLOUR_RSS     0x6A1B9A    /* resident memory: a purple no band uses */
 #define COLOUR_RSS_FILE 0x9C4DCC
 #define ALPHA_RSS_GAP  48          /* the tint between heap and RSS */
+#define COLOUR_HATCH_BG 0xF2F2F2
 
 void vis_chart_opts_default(vis_chart_opts *o)
 {
     o->width = 1600;
     o->height = 900;
     o->top_n = 8;
+    o->layout = NULL;
+}
+
+int vis_chart_opts_check(const vis_chart_opts *o, char *err, size_t errsz)
+{
+    if (o->width < VIS_CHART_MIN_WIDTH || o->width > VIS_CHART_MAX_PX
+        || o->height < VIS_CHART_MIN_HEIGHT || o->height > VIS_CHART_MAX_PX) {
+        snprintf(err, errsz, "chart size %dx%d out of range: width must be %d..%d, height %d..%d",
+                 o->width, o->height, VIS_CHART_MIN_WIDTH, VIS_CHART_MAX_PX,
+                 VIS_CHART_MIN_HEIGHT, VIS_CHART_MAX_PX);
+        return -1;
+    }
+    if (o->top_n < VIS_TOP_MIN || o->top_n > VIS_TOP_MAX) {
+        snprintf(err, errsz, "--top %d out of range: must be %d..%d", o->top_n, VIS_TOP_MIN,
+                 VIS_TOP_MAX);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- geometry ------------------------------------------------------------ */
@@ -83,6 +103,7 @@ typedef struct {
     vis_scale yscale, tscale;
     double tstep;
     vis_rss_series rss;        /* resident memory, n == 0 without readings */
+    char **layout_out;         /* where to describe the layout, or NULL */
 } chart;
 
 static int px(const chart *c, double v)
@@ -126,11 +147,15 @@ static void choose_scales(chart *c)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
     if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
         peak_B = (double)c->rss.max_total_B;
-    if (peak_B < 1)
-        peak_B = 1;
+    /* An empty or tiny profile still gets an axis in whole bytes: at least
+     * 0..8 B, ticks never finer than 1 B. */
+    if (peak_B < 8)
+        peak_B = 8;
     c->yscale = vis_bytes_scale(peak_B);
     /* Headroom of ~5% so the total line never sits on the frame. */
     double step = vis_nice_step(peak_B * 1.05 / c->yscale.div, 7) * c->yscale.div;
+    if (step < 1)
+        step = 1;
     c->ystep_B = step;
     c->ymax_B = ceil(peak_B * 1.05 / step) * step;
 
@@ -237,7 +262,10 @@ static int draw_bands(chart *c)
         for (size_t b = 0; b < d->n_bands; b++) {
             cum += vis_chart_value(d, show, b);
             int ytop = y_of(c, cum);
-            if (ytop < ybot)
+            if (ytop < ybot && d->bands[b].kind == VIS_BAND_UNATTRIBUTED)
+                vis_canvas_hatch(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour,
+                                 COLOUR_HATCH_BG, px(c, 8), px(c, 2));
+            else if (ytop < ybot)
                 vis_canvas_fill(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour, 255);
             ybot = ytop;
         }
@@ -359,10 +387,44 @@ typedef struct {
     int lx, w;              /* label's left edge and width */
 } annot;
 
-/* Greedy placement: each label goes right of its line if it fits in the
- * plot's width, else left, on the lowest row where it overlaps nothing. */
+/* Does label i, on the given side at row lev, clash with the others? A
+ * label spans its text and its leader's horizontal run to its line; a
+ * leader runs down from its label's row to the plot. Clashes: spans
+ * overlapping on one row; a leader crossing a lower row's span; with strict,
+ * also covering the line of a label not placed yet (its leader may come
+ * down through this row). */
+static int annot_clash(const chart *c, const annot *a, size_t n, size_t i, int lev, int strict)
+{
+    int gap = px(c, 6);
+    int ilo = a[i].lx < a[i].x ? a[i].lx : a[i].x;
+    int ihi = a[i].lx + a[i].w > a[i].x ? a[i].lx + a[i].w : a[i].x;
+    for (size_t j = 0; j < n; j++) {
+        if (j == i)
+            continue;
+        if (j > i) {
+            if (strict && a[j].x >= ilo - gap && a[j].x <= ihi + gap)
+                return 1;
+            continue;
+        }
+        int jlo = a[j].lx < a[j].x ? a[j].lx : a[j].x;
+        int jhi = a[j].lx + a[j].w > a[j].x ? a[j].lx + a[j].w : a[j].x;
+        if (a[j].level == lev && ilo < jhi + gap && jlo < ihi + gap)
+            return 1;
+        if (a[j].level > lev && a[j].x >= ilo - gap && a[j].x <= ihi + gap)
+            return 1;
+        if (a[j].level < lev && a[i].x >= jlo - gap && a[i].x <= jhi + gap)
+            return 1;
+    }
+    return 0;
+}
+
+/* Greedy placement, in order (the peak first): each label goes on the
+ * lowest row, right of its line if it can, else left, where it clashes with
+ * nothing (annot_clash), first strictly, then ignoring labels not placed
+ * yet; on the highest row if even that fails. Returns the rows used. */
 static int place_annots(chart *c, annot *a, size_t n)
 {
+    enum { MAX_LEVEL = 8 };
     int gap = px(c, 6), levels = 0;
     for (size_t i = 0; i < n; i++) {
         vis_font *f = a[i].bold ? c->bold : c->reg;
@@ -370,20 +432,25 @@ static int place_annots(chart *c, annot *a, size_t n)
         vis_font_fit(f, c->fs, a[i].text, (c->x1 - c->x0) / 2, fitted, sizeof fitted);
         memcpy(a[i].text, fitted, sizeof fitted);
         a[i].w = vis_font_width(f, c->fs, a[i].text);
-        a[i].lx = a[i].x + gap;
-        if (a[i].lx + a[i].w > c->x1)
-            a[i].lx = a[i].x - gap - a[i].w;
-        if (a[i].lx < c->x0 - px(c, 40))
-            a[i].lx = c->x0 - px(c, 40);
-        for (int lev = 0;; lev++) {
-            int clash = 0;
-            for (size_t j = 0; j < i && !clash; j++)
-                clash = a[j].level == lev && a[i].lx < a[j].lx + a[j].w + gap
-                        && a[j].lx < a[i].lx + a[i].w + gap;
-            if (!clash || lev == 5) {
-                a[i].level = lev;
-                break;
-            }
+        int side_x[2] = { a[i].x + gap, a[i].x - gap - a[i].w };
+        if (side_x[0] + a[i].w > c->x1) {      /* no room right: left first */
+            side_x[0] = side_x[1];
+            side_x[1] = a[i].x + gap;
+        }
+        for (int k = 0; k < 2; k++)
+            if (side_x[k] < c->x0 - px(c, 40))
+                side_x[k] = c->x0 - px(c, 40);
+        int done = 0;
+        for (int strict = 1; strict >= 0 && !done; strict--)
+            for (int lev = 0; lev <= MAX_LEVEL && !done; lev++)
+                for (int k = 0; k < 2 && !done; k++) {
+                    a[i].lx = side_x[k];
+                    a[i].level = lev;
+                    done = !annot_clash(c, a, n, i, lev, strict);
+                }
+        if (!done) {
+            a[i].lx = side_x[0];
+            a[i].level = MAX_LEVEL;
         }
         if (a[i].level + 1 > levels)
             levels = a[i].level + 1;
@@ -431,95 +498,136 @@ static int legend_row_h(chart *c)
     return line_h(c, c->fs) + px(c, 7);
 }
 
+/* Two numbers per row: the value at the peak snapshot and the largest over
+ * the run (for a site: the most any tree shows it holding), under column
+ * headers that say so. */
 static void draw_legend(chart *c, legend_box lb)
 {
     const vis_chart_data *d = c->d;
+    const vis_profile *p = c->p;
     int rh = legend_row_h(c), sw = px(c, 14);
     int head_h = line_h(c, c->fs) + px(c, 8);
-    vis_font_draw(c->cv, c->bold, c->fs, lb.x, lb.y + ascent(c, c->fs),
-                 "At the peak", COLOUR_TEXT);
     int n = legend_rows(c);
     int per_col = (n + lb.cols - 1) / lb.cols;
     /* Columns (below the plot) are separated by a gutter. */
     int gutter = lb.cols > 1 ? px(c, 32) : 0;
     int colw = (lb.w + gutter) / lb.cols - gutter;
+    int numw = vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10);
+    for (int col = 0; col < lb.cols; col++) {
+        int cx = lb.x + col * (colw + gutter);
+        int base = lb.y + ascent(c, c->fs);
+        if (col == 0)
+            vis_font_draw(c->cv, c->bold, c->fs, cx, base, "Memory by site", COLOUR_TEXT);
+        static const char *const head[2] = { "at peak", "largest" };
+        for (int k = 0; k < 2; k++) {
+            int w = vis_font_width(c->reg, c->fs, head[k]);
+            vis_font_draw(c->cv, c->reg, c->fs, cx + colw - (1 - k) * numw - w, base, head[k],
+                          COLOUR_MUTED);
+        }
+    }
     for (int r = 0; r < n; r++) {
         int cx = lb.x + (r / per_col) * (colw + gutter);
         int cy = lb.y + head_h + (r % per_col) * rh;
-        char label[512], value[32];
-        double v;
+        const char *label;
+        uint64_t v[2];
         int rss_row = r - (int)d->n_bands - 1;   /* >= 0: a resident-memory row */
         const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
         if (rss_row == 0) {
-            snprintf(label, sizeof label, "resident memory (RSS) at its peak");
-            v = (double)rq->total_B;
+            label = "resident memory (RSS) at its peak";
+            v[0] = v[1] = rq->total_B;
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 2, cx + sw, cy + sw / 2 + 2, COLOUR_RSS, 255);
         } else if (rss_row == 1 && c->rss.show_file) {
-            snprintf(label, sizeof label, "file-backed part, at the RSS peak");
-            v = (double)rq->file_B;
+            label = "file-backed part, at the RSS peak";
+            v[0] = v[1] = rq->file_B;
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw / 2 - 1, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
             vis_canvas_fill(c->cv, cx + sw / 2 + 2, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
         } else if (rss_row >= 1) {
-            snprintf(label, sizeof label, "RSS above the heap, at the RSS peak");
-            v = rq->total_B > rq->heap_B ? (double)(rq->total_B - rq->heap_B) : 0;
+            label = "RSS above the heap, at the RSS peak";
+            v[0] = v[1] = rq->total_B > rq->heap_B ? rq->total_B - rq->heap_B : 0;
             vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_RSS, ALPHA_RSS_GAP);
             vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_RSS, 120);
         } else if (r == 0) {
-            snprintf(label, sizeof label, "total (heap + extra + stacks)");
-            v = 0;
-            for (size_t b = 0; b < d->n_bands; b++)
-                v += d->bands[b].peak_B;
+            label = "total (heap + extra + stacks)";
+            v[0] = vis_snap_total(&p->snaps[p->peak < p->n_snaps ? p->peak : 0]);
+            v[1] = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
         } else {
             const vis_band *b = &d->bands[r - 1];
-            snprintf(label, sizeof label, "%s", b->label);
-            v = b->peak_B;
-            vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, b->colour, 255);
+            label = b->label;
+            v[0] = b->peak_B;
+            v[1] = b->largest_B;
+            if (b->kind == VIS_BAND_UNATTRIBUTED)
+                vis_canvas_hatch(c->cv, cx, cy, cx + sw, cy + sw, b->colour, COLOUR_HATCH_BG,
+                                 px(c, 8), px(c, 2));
+            else
+                vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, b->colour, 255);
             vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
         }
-        vis_chart_fmt_bytes(v, value, sizeof value);
-        int vw = vis_font_width(c->reg, c->fs, value);
+        int base = cy + sw / 2 + ascent(c, c->fs) / 2 - 1;
+        for (int k = 0; k < 2; k++) {
+            char value[32];
+            vis_fmt_bytes(value, sizeof value, v[k]);
+            int vw = vis_font_width(c->reg, c->fs, value);
+            vis_font_draw(c->cv, c->reg, c->fs, cx + colw - (1 - k) * numw - vw, base, value,
+                          COLOUR_MUTED);
+        }
         int tx = cx + sw + px(c, 8);
-        int room = colw - (tx - cx) - vw - px(c, 16);
+        int room = colw - (tx - cx) - 2 * numw;
         char fitted[512];
         vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
-        int base = cy + sw / 2 + ascent(c, c->fs) / 2 - 1;
         vis_font_draw(c->cv, r == 0 || rss_row == 0 ? c->bold : c->reg, c->fs, tx, base, fitted,
                       COLOUR_TEXT);
-        vis_font_draw(c->cv, c->reg, c->fs, cx + colw - px(c, 8) - vw, base, value, COLOUR_MUTED);
     }
 }
 
-/* ---- debug ------------------------------------------------------------------ */
+/* ---- layout description -------------------------------------------------------- */
 
-static void debug_layout(const chart *c, const annot *a, size_t n_annot, size_t n_peak)
+/* The data-to-pixel mapping, for the pixel tests, one item a line:
+ *   layout plot X0 Y0 X1 Y1 : inclusive pixel bounds of the data area
+ *   layout x T0 T1          : time (file unit) at column X0 and column X1
+ *   layout y YMAX           : bytes at row Y0; row Y1 is 0 bytes
+ *   layout band K RRGGBB LABEL (stack order, bottom first)
+ *   layout legend K FITTED  : the text the legend shows for band K
+ *   layout peak X           : the peak line's column
+ *   layout mark K X LABEL
+ *   layout annot K LEVEL LX W : label K's row, left edge and width (0 = peak)
+ *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
+ * Returns a newly allocated string, NULL when out of memory. */
+static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_box lb)
 {
-    const char *e = getenv("MEMTIME_VIS_DEBUG_LAYOUT");
-    if (!e || strcmp(e, "1") != 0)
-        return;
-    /* layout plot X0 Y0 X1 Y1 : inclusive pixel bounds of the data area
-     * layout x T0 T1         : time (file unit) at column X0 and column X1
-     * layout y YMAX          : bytes at row Y0; row Y1 is 0 bytes
-     * layout band K RRGGBB LABEL (stack order, bottom first)
-     * layout peak X          : the peak line's column
-     * layout mark K X LABEL
-     * layout rsspeak X Y     : the RSS peak's ring (with resident memory) */
-    fprintf(stderr, "layout plot %d %d %d %d\n", c->x0, c->y0, c->x1, c->y1);
-    fprintf(stderr, "layout x %.17g %.17g\n", c->t0, c->t1);
-    fprintf(stderr, "layout y %.17g\n", c->ymax_B);
-    for (size_t b = 0; b < c->d->n_bands; b++)
-        fprintf(stderr, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "layout plot %d %d %d %d\n", c->x0, c->y0, c->x1, c->y1);
+    fprintf(f, "layout x %.17g %.17g\n", c->t0, c->t1);
+    fprintf(f, "layout y %.17g\n", c->ymax_B);
+    int sw = px(c, 14);
+    int colw = (lb.w + (lb.cols > 1 ? px(c, 32) : 0)) / lb.cols - (lb.cols > 1 ? px(c, 32) : 0);
+    int room = colw - sw - px(c, 8) - 2 * (vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10));
+    for (size_t b = 0; b < c->d->n_bands; b++) {
+        char fitted[512];
+        fprintf(f, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
                 c->d->bands[b].label);
-    for (size_t i = 0; i < n_peak + c->p->n_marks; i++) {
-        if (i < n_peak)
-            fprintf(stderr, "layout peak %d\n", a[i].x);
-        else
-            fprintf(stderr, "layout mark %zu %d %s\n", i - n_peak, a[i].x,
-                    c->p->marks[i - n_peak].label);
+        vis_font_fit(c->reg, c->fs, c->d->bands[b].label, room, fitted, sizeof fitted);
+        fprintf(f, "layout legend %zu %s\n", b, fitted);
+    }
+    for (size_t i = 0; i < n_annot; i++) {
+        if (i == 0)
+            fprintf(f, "layout peak %d\n", a[i].x);
+        else if (i <= c->p->n_marks)
+            fprintf(f, "layout mark %zu %d %s\n", i - 1, a[i].x, c->p->marks[i - 1].label);
+        fprintf(f, "layout annot %zu %d %d %d\n", i, a[i].level, a[i].lx, a[i].w);
     }
     if (c->rss.n)
-        fprintf(stderr, "layout rsspeak %d %d\n", a[n_annot - 1].x,
+        fprintf(f, "layout rsspeak %d %d\n", a[n_annot - 1].x,
                 y_of(c, (double)c->rss.pts[c->rss.peak].total_B));
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 /* ---- the whole chart ----------------------------------------------------------- */
@@ -550,7 +658,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     legend_box lb = { 0, 0, 0, 1 };
     c->x0 = c->pad + line_h(c, c->fs) + px(c, 8) + ylab_w + px(c, 10);
     if (legend_right) {
-        lb.w = (int)fmin(fmax(W * 0.28, 260 * c->s), 520 * c->s);
+        lb.w = (int)fmin(fmax(W * 0.35, 260 * c->s), 640 * c->s);
         c->x1 = W - c->pad - lb.w - px(c, 24);
         lb.x = c->x1 + px(c, 24);
     } else {
@@ -580,8 +688,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     }
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
     char bytes[32], when[48];
-    vis_chart_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
-    vis_chart_fmt_time(p->unit, (double)pk->time, when, sizeof when);
+    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
+    vis_fmt_time(when, sizeof when, p->unit, pk->time);
     a[0].x = x_of(c, (double)pk->time);
     snprintf(a[0].text, sizeof a[0].text, "peak %s at %s", bytes, when);
     a[0].colour = COLOUR_PEAK;
@@ -598,8 +706,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         const vis_rss_point *q = &c->rss.pts[c->rss.peak];
         annot *r = &a[n_annot - 1];
         char rb[32], rw[48];
-        vis_chart_fmt_bytes((double)q->total_B, rb, sizeof rb);
-        vis_chart_fmt_time(p->unit, (double)q->time, rw, sizeof rw);
+        vis_fmt_bytes(rb, sizeof rb, q->total_B);
+        vis_fmt_time(rw, sizeof rw, p->unit, q->time);
         r->x = clamp_x(c, x_of(c, (double)q->time));
         snprintf(r->text, sizeof r->text, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
                  q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
@@ -610,7 +718,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int lh = line_h(c, c->fs) + px(c, 4);
     c->y0 = y + levels * lh + px(c, 8);
 
-    int foot_h = line_h(c, c->fs_small) + px(c, 6);
+    int foot_h = 2 * line_h(c, c->fs_small) + px(c, 6);
     int xaxis_h = px(c, 12) + 2 * line_h(c, c->fs) + px(c, 10);
     int legend_h = 0;
     if (!legend_right) {
@@ -628,19 +736,29 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     /* Title and subtitle. */
     char buf[1024], fitted[1024];
     snprintf(buf, sizeof buf, "%s", p->cmd && p->cmd[0] ? p->cmd : "(unknown command)");
-    vis_font_fit(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_fit_words(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
     vis_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, COLOUR_TEXT);
     char heap[32], extra[32], stacks[32];
-    vis_chart_fmt_bytes((double)pk->heap_B, heap, sizeof heap);
-    vis_chart_fmt_bytes((double)pk->heap_extra_B, extra, sizeof extra);
-    vis_chart_fmt_bytes((double)pk->stacks_B, stacks, sizeof stacks);
+    vis_fmt_bytes(heap, sizeof heap, pk->heap_B);
+    vis_fmt_bytes(extra, sizeof extra, pk->heap_extra_B);
+    vis_fmt_bytes(stacks, sizeof stacks, pk->stacks_B);
     static const char *const unit_name[] = { "instructions", "milliseconds", "bytes allocated and freed" };
-    snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu): heap %s, extra heap %s, stacks %s. Time unit: %s.",
-             bytes, when, pk->index, p->n_snaps, heap, extra, stacks, unit_name[p->unit]);
+    int n = snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu): heap %s, extra heap %s, stacks %s.",
+             bytes, when, pk->index, p->n_snaps, heap, extra, stacks);
+    if (p->largest != p->peak && p->largest < p->n_snaps) {
+        const vis_snapshot *lg = &p->snaps[p->largest];
+        char lb_[32], lw[48];
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " Largest total %s at %s (snapshot %u).",
+                      vis_fmt_bytes(lb_, sizeof lb_, vis_snap_total(lg)),
+                      vis_fmt_time(lw, sizeof lw, p->unit, lg->time), lg->index);
+    }
+    snprintf(buf + n, sizeof buf - (size_t)n, " Time unit: %s.", unit_name[p->unit]);
     int sub_w = W - 2 * c->pad;
-    char warn[96] = "";
+    char warn[128] = "";
     if (p->truncated)
         snprintf(warn, sizeof warn, "  File cut short at line %zu.", p->truncated_line);
+    else if (p->end_record == 3)
+        snprintf(warn, sizeof warn, "  Not at exit: killed, or still running.");
     int warn_w = warn[0] ? vis_font_width(c->reg, c->fs_sub, warn) : 0;
     vis_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);
     int used = vis_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, COLOUR_MUTED);
@@ -693,24 +811,35 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     draw_legend(c, lb);
 
     /* Footnote: how sites are held between detailed snapshots, and the source. */
+    /* Footnote, two lines: how sites are measured and held between trees;
+     * what the hatch is and how to get more trees, and the source. */
     const vis_chart_data *d = c->d;
-    char rss_note[96] = "";
-    if (c->rss.n)
-        snprintf(rss_note, sizeof rss_note, "RSS: %zu reading%s, joined by straight lines. ", c->rss.n,
-                 c->rss.n == 1 ? "" : "s");
+    int hatched = 0;
+    for (size_t b = 0; b < d->n_bands; b++)
+        hatched |= d->bands[b].kind == VIS_BAND_UNATTRIBUTED;
+    char line2[1024];
     if (d->n_detailed)
-        snprintf(buf, sizeof buf, "Sites are measured at %zu detailed snapshot%s of %zu; between them each "
-                 "site keeps its share of the heap in the nearer one by heap size. Steps: a value holds until "
-                 "the next snapshot. %s%s",
-                 d->n_detailed, d->n_detailed == 1 ? "" : "s", p->n_snaps, rss_note, p->path ? p->path : "");
+        snprintf(buf, sizeof buf, "Sites are measured at the %zu of %zu snapshots with a tree; between two "
+                 "trees a site never exceeds its larger value in them, and is 0 where either shows it "
+                 "holding nothing. Steps: a value holds until the next snapshot.",
+                 d->n_detailed, p->n_snaps);
     else
-        snprintf(buf, sizeof buf, "No detailed snapshots: no per-site breakdown. Steps: a value holds "
-                 "until the next snapshot. %s%s", rss_note, p->path ? p->path : "");
-    vis_font_fit(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
-    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, H - c->pad / 2 - line_h(c, c->fs_small) / 2
-                 + ascent(c, c->fs_small) / 2, fitted, COLOUR_MUTED);
+        snprintf(buf, sizeof buf, "No snapshot has a tree: the heap is not broken down by site. Steps: a "
+                 "value holds until the next snapshot.");
+    snprintf(line2, sizeof line2, "%s%s%s", c->rss.n ? "RSS: readings joined by straight lines.  " : "", hatched ? "Hatched: heap the trees cannot attribute; for more "
+             "trees profile with --detailed-freq=1 (memtime's own files have one whenever a sample saw "
+             "the heap change).  " : "", p->path ? p->path : "");
+    int fy = H - c->pad / 2 - 2 * line_h(c, c->fs_small) + ascent(c, c->fs_small);
+    vis_font_fit_words(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, COLOUR_MUTED);
+    vis_font_fit(c->reg, c->fs_small, line2, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + line_h(c, c->fs_small), fitted, COLOUR_MUTED);
 
-    debug_layout(c, a, n_annot, 1);
+    if (c->layout_out && !(*c->layout_out = describe_layout(c, a, n_annot, lb))) {
+        snprintf(err, errsz, "out of memory");
+        free(a);
+        return -1;
+    }
     free(a);
     return 0;
 }
@@ -718,21 +847,14 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
                         const char *out_path, char *err, size_t errsz)
 {
-    if (o->width < MIN_WIDTH_PX || o->width > MAX_SIZE_PX
-        || o->height < MIN_HEIGHT_PX || o->height > MAX_SIZE_PX) {
-        snprintf(err, errsz, "chart size %dx%d out of range: width must be %d..%d, height %d..%d",
-                 o->width, o->height, MIN_WIDTH_PX, MAX_SIZE_PX, MIN_HEIGHT_PX, MAX_SIZE_PX);
+    if (vis_chart_opts_check(o, err, errsz) != 0)
         return -1;
-    }
-    if (o->top_n < 0 || o->top_n > MAX_TOP_N) {
-        snprintf(err, errsz, "--top %d out of range: must be 0..%d", o->top_n, MAX_TOP_N);
-        return -1;
-    }
     chart c;
     memset(&c, 0, sizeof c);
     c.p = p;
+    c.layout_out = o->layout;
     int rc = -1;
-    c.d = vis_chart_data_new(p, o->top_n, err, errsz);
+    c.d = vis_chart_data_new(p, (size_t)o->top_n, err, errsz);
     if (!c.d)
         return -1;
     if (vis_rss_series_build(p, &c.rss) != 0) {
@@ -755,5 +877,9 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     vis_font_free(c.reg);
     vis_chart_data_free((vis_chart_data *)c.d);
     vis_rss_series_free(&c.rss);
+    if (rc != 0 && o->layout) {
+        free(*o->layout);
+        *o->layout = NULL;
+    }
     return rc;
 }

@@ -7,12 +7,25 @@
 #include <stddef.h>
 #include "profile.h"
 
+/* The options' ranges, the one source main.c's parser and the renderers'
+ * checks read. */
+enum {
+    VIS_CHART_MIN_WIDTH = 320, VIS_CHART_MIN_HEIGHT = 240, VIS_CHART_MAX_PX = 8000,
+    VIS_TOP_MIN = 1            /* ..VIS_TOP_MAX (profile.h) */
+};
+
 typedef struct {
     int width, height;     /* pixels; defaults 1600x900 */
     int top_n;             /* allocation sites drawn as their own bands; default 8 */
+    char **layout;         /* if not NULL, the PNG writer stores here a newly
+                              allocated description of where it drew what,
+                              for the pixel tests (format in chart.c,
+                              describe_layout); the caller prints and frees it */
 } vis_chart_opts;
 
 void vis_chart_opts_default(vis_chart_opts *o);
+/* 0 if the options are in range, else -1 with a one-line err. */
+int vis_chart_opts_check(const vis_chart_opts *o, char *err, size_t errsz);
 
 /* Renders the chart and writes it to out_path as PNG, atomically (temporary
  * file in the same directory, then rename): on failure no file is left.

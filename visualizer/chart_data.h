@@ -1,18 +1,12 @@
-/* chart_data.h: the decomposition of each snapshot into the bands the chart
- * stacks, shared by the PNG (chart.c) and gnuplot (gnuplot.c) renderers so
- * both draw the same numbers.
+/* chart_data.h: the bands the chart stacks, shared by the PNG (chart.c) and
+ * gnuplot (gnuplot.c) renderers so both draw the same numbers: the model's
+ * series (profile.h, vis_series: the CSV's numbers) with a legend name and a
+ * colour per band.
  *
- * Bands, bottom of the stack first: the top-N allocation sites, "other sites"
- * (every other site, including Massif's below-threshold lines), "extra heap"
- * (allocator admin + slop) and "stacks"; a band that is zero everywhere is
- * left out. Sites are ranked by their bytes in the detailed snapshot with the
- * largest total (normally the peak), ties and sites absent there by their
- * maximum over all detailed snapshots.
- *
- * Only detailed snapshots carry a per-site breakdown. At any other snapshot
- * each site keeps its share of the heap in the most recent detailed snapshot
- * (the first detailed one for snapshots before it), scaled to this
- * snapshot's heap. So the bands always add up to heap + extra + stacks. */
+ * Bands, bottom of the stack first: the top sites of the model's ranking,
+ * "other sites", "unattributed" (heap the trees cannot attribute, drawn
+ * hatched), "extra heap" and "stacks"; a band that is zero everywhere is
+ * left out of the drawing and the legend. */
 #ifndef MT_CHART_DATA_H
 #define MT_CHART_DATA_H
 
@@ -22,47 +16,38 @@
 #include "profile.h"
 
 typedef enum {
-    MT_BAND_SITE,      /* one allocation site */
-    MT_BAND_OTHER,     /* the sites not drawn on their own */
-    MT_BAND_HEAP,      /* the whole heap, when no snapshot is detailed */
-    MT_BAND_EXTRA,     /* mem_heap_extra_B */
-    MT_BAND_STACKS     /* mem_stacks_B */
+    VIS_BAND_SITE,          /* one allocation site */
+    VIS_BAND_OTHER,         /* the sites not drawn on their own */
+    VIS_BAND_UNATTRIBUTED,  /* heap no tree explains (hatched) */
+    VIS_BAND_EXTRA,         /* mem_heap_extra_B */
+    VIS_BAND_STACKS         /* mem_stacks_B */
 } vis_band_kind;
 
 typedef struct {
     vis_band_kind kind;
-    char *label;           /* legend text, e.g. "add_block (node.c:42)" */
-    const char *raw;       /* sites: the verbatim label in the profile */
+    const char *label;     /* legend text; sites: vis_site_info.name */
     vis_rgb colour;
-    double peak_B;         /* value at the profile's peak snapshot */
+    uint64_t peak_B;       /* value at the profile's peak snapshot */
+    uint64_t largest_B;    /* largest value over the run (sites: over the trees) */
 } vis_band;
 
 typedef struct {
     size_t n_bands;
-    vis_band *bands;        /* stack order, bottom first */
+    vis_band bands[VIS_TOP_MAX + 4];   /* stack order, bottom first */
     size_t n_snaps;        /* = profile's n_snaps */
-    double *value_B;       /* value_B[i * n_bands + b]: band b at snapshot i;
+    uint64_t *value_B;     /* value_B[i * n_bands + b]: band b at snapshot i;
                               each row sums to that snapshot's total */
-    size_t n_detailed;     /* detailed/peak snapshots in the profile */
-    size_t n_sites;        /* distinct sites over all detailed snapshots */
-    size_t rank_snap;      /* snapshot whose sites ranked the bands */
+    size_t n_detailed;     /* snapshots with a tree */
 } vis_chart_data;
 
-/* Builds the decomposition. top_n < 0 is treated as 0. Returns NULL with err
- * only when out of memory or the profile has no snapshot. */
-vis_chart_data *vis_chart_data_new(const vis_profile *p, int top_n,
-                                 char *err, size_t errsz);
+/* Builds the bands of the top sites (top 0..VIS_TOP_MAX). Returns NULL with
+ * err when out of memory or the profile has no snapshot. */
+vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, size_t errsz);
 void vis_chart_data_free(vis_chart_data *d);
 
 static inline double vis_chart_value(const vis_chart_data *d, size_t snap, size_t band)
 {
-    return d->value_B[snap * d->n_bands + band];
+    return (double)d->value_B[snap * d->n_bands + band];
 }
-
-/* The legend text of a site's verbatim label, newly allocated (NULL only
- * when out of memory): the "0x...: " address is dropped, "(in /a/b/lib.so)"
- * becomes "(in lib.so)", an argument list or template arguments longer than
- * max_fn_chars are elided to "(…)" / "<…>", and "???" keeps its address. */
-char *vis_site_short_label(const char *raw, size_t max_fn_chars);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
-#include "report.h"
+#include "units.h"
 #include "when.h"
 
 static const char *when_words(const vis_profile *p, const char *spec, const vis_when *w,

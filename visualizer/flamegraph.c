@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"
-#include "report.h"
+#include "units.h"
 
 #define FG_WIDTH 1200.0
 #define FG_PAD 10.0

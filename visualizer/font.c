@@ -222,3 +222,33 @@ char *vis_font_fit(vis_font *f, int size_px, const char *utf8, int max_px,
     join_ellipsis(utf8, n, lo, out, outsz);
     return out;
 }
+
+char *vis_font_fit_words(vis_font *f, int size_px, const char *utf8, int max_px,
+                         char *out, size_t outsz)
+{
+    if (!outsz)
+        return out;
+    size_t n = strlen(utf8);
+    if (vis_font_width(f, size_px, utf8) <= max_px && n < outsz) {
+        memcpy(out, utf8, n + 1);
+        return out;
+    }
+    /* The longest run of whole words, then " ..." (U+2026), that fits; a
+     * first word too long alone is cut (the only way it can fit). */
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (utf8[i] != ' ' || utf8[i - 1] == ' ')
+            continue;
+        if (i + 5 > outsz)
+            break;
+        snprintf(out, outsz, "%.*s \xE2\x80\xA6", (int)i, utf8);
+        if (vis_font_width(f, size_px, out) > max_px)
+            break;
+        best = i;
+    }
+    if (best) {
+        snprintf(out, outsz, "%.*s \xE2\x80\xA6", (int)best, utf8);
+        return out;
+    }
+    return vis_font_fit(f, size_px, utf8, max_px, out, outsz);
+}

@@ -32,4 +32,10 @@ int vis_font_draw_up(vis_canvas *c, vis_font *f, int size_px, int x, int y,
 char *vis_font_fit(vis_font *f, int size_px, const char *utf8, int max_px,
                   char *out, size_t outsz);
 
+/* Like vis_font_fit, for prose (a title): keeps the longest run of whole
+ * words that fits with " \u2026" after it (vis_font_fit if even the first
+ * word is too wide). Returns out. */
+char *vis_font_fit_words(vis_font *f, int size_px, const char *utf8, int max_px,
+                         char *out, size_t outsz);
+
 #endif

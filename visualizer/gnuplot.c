@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "chart_data.h"
-#include "chart_units.h"
+#include "units.h"
 #include "outfile.h"
 #include "rss_series.h"
 
@@ -74,8 +74,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
     char ttitle[96], bytes[32], when[48], buf[1024];
     vis_time_title(p->unit, ts, ttitle, sizeof ttitle);
-    vis_chart_fmt_bytes((double)vis_snap_total(pk), bytes, sizeof bytes);
-    vis_chart_fmt_time(p->unit, (double)pk->time, when, sizeof when);
+    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
+    vis_fmt_time(when, sizeof when, p->unit, pk->time);
 
     fprintf(f, "# Memory timeline drawn by memtime-vis from ");
     put_str(f, p->path ? p->path : "(profile)");
@@ -137,8 +137,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         const vis_rss_point *q = &rss->pts[rss->peak];
         double tr = (double)q->time / ts.div, vr = (double)q->total_B / ys.div;
         char rb[32], rw[48];
-        vis_chart_fmt_bytes((double)q->total_B, rb, sizeof rb);
-        vis_chart_fmt_time(p->unit, (double)q->time, rw, sizeof rw);
+        vis_fmt_bytes(rb, sizeof rb, q->total_B);
+        vis_fmt_time(rw, sizeof rw, p->unit, q->time);
         snprintf(buf, sizeof buf, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
                  q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
         fprintf(f, "set label ");
@@ -171,8 +171,7 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "EOD\n\nplot \\\n");
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
-        vis_chart_fmt_bytes(q->total_B > q->heap_B ? (double)(q->total_B - q->heap_B) : 0, bytes,
-                            sizeof bytes);
+        vis_fmt_bytes(bytes, sizeof bytes, q->total_B > q->heap_B ? q->total_B - q->heap_B : 0);
         snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
         fprintf(f, "  $rss using 1:2 with filledcurves y1=0 fc rgb \"#6a1b9a\" "
                    "fs transparent solid 0.19 noborder title ");
@@ -180,26 +179,26 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         fprintf(f, ", \\\n");
     }
     for (size_t b = 0; b < nb; b++) {
-        vis_chart_fmt_bytes(d->bands[b].peak_B, bytes, sizeof bytes);
+        vis_fmt_bytes(bytes, sizeof bytes, d->bands[b].peak_B);
         snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
         fprintf(f, "  $data using 1:%zu:%zu with filledcurves fc rgb \"#%06X\" title ", b + 2, b + 3,
                 (unsigned)d->bands[b].colour);
         put_str(f, buf);
         fprintf(f, ", \\\n");
     }
-    vis_chart_fmt_bytes(heap_peak_B, bytes, sizeof bytes);
+    vis_fmt_bytes(bytes, sizeof bytes, (uint64_t)heap_peak_B);
     snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
     fprintf(f, "  $data using 1:%zu with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
     put_str(f, buf);
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
         if (rss->show_file) {
-            vis_chart_fmt_bytes((double)q->file_B, bytes, sizeof bytes);
+            vis_fmt_bytes(bytes, sizeof bytes, q->file_B);
             snprintf(buf, sizeof buf, "file-backed part of the RSS  [%s at the RSS peak]", bytes);
             fprintf(f, ", \\\n  $rss using 1:3 with lines dt 2 lc rgb \"#9c4dcc\" lw 2 title ");
             put_str(f, buf);
         }
-        vis_chart_fmt_bytes((double)q->total_B, bytes, sizeof bytes);
+        vis_fmt_bytes(bytes, sizeof bytes, q->total_B);
         snprintf(buf, sizeof buf, "resident memory (RSS)  [peak %s]", bytes);
         fprintf(f, ", \\\n  $rss using 1:2 with linespoints lc rgb \"#6a1b9a\" lw 3 pt 7 ps 0.4 title ");
         put_str(f, buf);
@@ -207,24 +206,15 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "\n");
 }
 
-static int check_opts(const vis_chart_opts *o, char *err, size_t errsz)
-{
-    if (o->width < 320 || o->width > 8000 || o->height < 240 || o->height > 8000) {
-        snprintf(err, errsz, "chart size %dx%d out of range: width must be 320..8000, height 240..8000",
-                 o->width, o->height);
-        return -1;
-    }
-    return 0;
-}
 
 /* Writes the script atomically (outfile.h). */
 static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
                              const char *path, const char *default_out,
                              char *err, size_t errsz)
 {
-    if (check_opts(o, err, errsz))
+    if (vis_chart_opts_check(o, err, errsz))
         return -1;
-    vis_chart_data *d = vis_chart_data_new(p, o->top_n, err, errsz);
+    vis_chart_data *d = vis_chart_data_new(p, (size_t)o->top_n, err, errsz);
     if (!d)
         return -1;
     vis_rss_series rss;
@@ -378,7 +368,7 @@ int vis_chart_render_gnuplot(const vis_profile *p, const vis_chart_opts *o,
         snprintf(err, errsz, "%s: gnuplot output must end in .svg, .pdf or .png", image_path);
         return -1;
     }
-    if (check_opts(o, err, errsz))
+    if (vis_chart_opts_check(o, err, errsz))
         return -1;
     if (!on_path("gnuplot")) {
         snprintf(err, errsz, "cannot write %s: gnuplot is not installed (on Debian/Ubuntu: "

@@ -15,6 +15,7 @@
 #include "analysis_text.h"
 #include "chart.h"
 #include "companion.h"
+#include "csv.h"
 #include "diff.h"
 #include "export.h"
 #include "growth.h"
@@ -26,6 +27,8 @@
 #include "when.h"
 
 #define PROG "memtime-vis"
+#define VIS_STR_(x) #x
+#define VIS_STR(x) VIS_STR_(x)
 #define EXIT_DATA 1
 #define EXIT_USAGE 2
 
@@ -37,7 +40,8 @@ static const char usage_text[] =
     "Reads a Massif-format profile (memtime's or Massif's) and writes a timeline\n"
     "chart and text reports. Without -o or --gnuplot, prints the text report.\n"
     "\n"
-    "  -o, --output=IMG      write the chart: .png (built in), .svg or .pdf (gnuplot)\n"
+    "  -o, --output=FILE     write the chart: .png (built in), .svg or .pdf (gnuplot),\n"
+    "                        or its series as .csv\n"
     "      --gnuplot=SCRIPT  write a self-contained gnuplot script with its data\n"
     "      --flamegraph=SVG  write one snapshot's tree as an interactive flamegraph\n"
     "      --collapsed=TXT   write it as folded stacks (flamegraph.pl, speedscope)\n"
@@ -49,7 +53,7 @@ static const char usage_text[] =
     "      --ms-print-only   text report: only the ms_print-compatible part\n"
     "      --threshold=P     ms_print tree threshold in percent, 0..100 [1.0]\n"
     "      --x=N, --y=N      ms_print graph columns, rows, 4..1000 [72, 20]\n"
-    "      --top=N           allocation sites shown separately, 1..50 [8]\n"
+    "      --top=N           allocation sites shown separately, " VIS_STR(VIS_TOP_MIN) ".." VIS_STR(VIS_TOP_MAX) " [8]\n"
     "      --growth          print the sites ranked by growth (steady growers first);\n"
     "                        with -o, mark the steady growers on the chart\n"
     "      --from=WHEN, --to=WHEN  the growth window [whole run]: 250ms, 1.5s, 2min,\n"
@@ -244,11 +248,11 @@ static void parse_args(options *o, int argc, char **argv)
             o->rep.graph_y = (int)int_arg(name, val, 4, 1000);
             append_arg(o, "--y=", val);
         } else if (!strcmp(name, "top")) {
-            o->chart.top_n = o->rep.top_n = (int)int_arg(name, val, 1, 50);
+            o->chart.top_n = o->rep.top_n = (int)int_arg(name, val, VIS_TOP_MIN, VIS_TOP_MAX);
         } else if (!strcmp(name, "width")) {
-            o->chart.width = (int)int_arg(name, val, 320, 8000);
+            o->chart.width = (int)int_arg(name, val, VIS_CHART_MIN_WIDTH, VIS_CHART_MAX_PX);
         } else if (!strcmp(name, "height")) {
-            o->chart.height = (int)int_arg(name, val, 240, 8000);
+            o->chart.height = (int)int_arg(name, val, VIS_CHART_MIN_HEIGHT, VIS_CHART_MAX_PX);
         }
     }
     if (!o->input)
@@ -318,7 +322,7 @@ static void write_charts(const vis_profile *p, const options *o)
     char err[1024];
     if (o->gnuplot) {
         const char *img = NULL;
-        if (o->image && strcmp(extension(o->image), "png") != 0)
+        if (o->image && strcmp(extension(o->image), "png") != 0 && strcmp(extension(o->image), "csv") != 0)
             img = o->image;
         if (vis_chart_write_gnuplot(p, &o->chart, o->gnuplot, img, err, sizeof err) != 0)
             die(EXIT_DATA, "%s", err);
@@ -326,10 +330,21 @@ static void write_charts(const vis_profile *p, const options *o)
     if (o->image) {
         const char *ext = extension(o->image);
         int rc;
-        if (!strcmp(ext, "png"))
-            rc = vis_chart_write_png(p, &o->chart, o->image, err, sizeof err);
-        else
+        if (!strcmp(ext, "png")) {
+            /* The layout description is for the pixel tests. */
+            const char *dbg = getenv("MEMTIME_VIS_DEBUG_LAYOUT");
+            char *layout = NULL;
+            vis_chart_opts co = o->chart;
+            co.layout = dbg && !strcmp(dbg, "1") ? &layout : NULL;
+            rc = vis_chart_write_png(p, &co, o->image, err, sizeof err);
+            if (layout)
+                fputs(layout, stderr);
+            free(layout);
+        } else if (!strcmp(ext, "csv")) {
+            rc = vis_csv_write_file(p, (size_t)o->chart.top_n, o->image, err, sizeof err);
+        } else {
             rc = vis_chart_render_gnuplot(p, &o->chart, o->image, err, sizeof err);
+        }
         if (rc != 0)
             die(EXIT_DATA, "%s", err);
     }
@@ -547,8 +562,8 @@ int main(int argc, char **argv)
     parse_args(&o, argc, argv);
     if (o.image) {
         const char *ext = extension(o.image);
-        if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf"))
-            usage_error("-o expects a file name ending in .png, .svg or .pdf, got '%s'", o.image);
+        if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "csv"))
+            usage_error("-o expects a file name ending in .png, .svg, .pdf or .csv, got '%s'", o.image);
     }
 
     int text = o.report || o.json || (!o.image && !o.gnuplot && !o.flamegraph && !o.collapsed && !o.pprof);

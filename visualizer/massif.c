@@ -663,8 +663,9 @@ vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observe
         rc = read_snapshots(&r, p, obs);
     if (rc == RD_OK && p->truncated && !(p->truncated_msg = strdup(err)))
         rc = nomem(&r);
+    if (rc == RD_OK && vis_profile_finish(p) != 0)
+        rc = nomem(&r);
     if (rc == RD_OK) {
-        vis_profile_finish(p);
         rc = read_peak_tree(&r, p);
     }
     rd_free(&r);

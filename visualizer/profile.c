@@ -103,15 +103,15 @@ vis_snapshot *vis_profile_add_snapshot(vis_profile *p)
     return s;
 }
 
-void vis_profile_finish(vis_profile *p)
+int vis_profile_finish(vis_profile *p)
 {
-    p->peak = 0;
+    p->largest = 0;
     p->peak_marked = SIZE_MAX;
     p->n_detailed = 0;
     for (size_t i = 0; i < p->n_snaps; i++) {
         const vis_snapshot *s = &p->snaps[i];
-        if (vis_snap_total(s) > vis_snap_total(&p->snaps[p->peak]))
-            p->peak = i;
+        if (vis_snap_total(s) > vis_snap_total(&p->snaps[p->largest]))
+            p->largest = i;
         if (s->kind == VIS_TREE_PEAK)
             p->peak_marked = i;
         if (s->kind != VIS_TREE_EMPTY)
@@ -119,10 +119,12 @@ void vis_profile_finish(vis_profile *p)
     }
     /* Massif takes its peak snapshot just before a free, often right after
      * a snapshot of the same total; when the marked peak ties, prefer it, so
-     * the peak reported is the one with a tree. */
+     * the largest reported is the one with a tree. */
     if (p->peak_marked != SIZE_MAX &&
-        vis_snap_total(&p->snaps[p->peak_marked]) == vis_snap_total(&p->snaps[p->peak]))
-        p->peak = p->peak_marked;
+        vis_snap_total(&p->snaps[p->peak_marked]) == vis_snap_total(&p->snaps[p->largest]))
+        p->largest = p->peak_marked;
+    p->peak = p->peak_marked != SIZE_MAX ? p->peak_marked : p->largest;
+    return vis_profile_rank_sites(p);
 }
 
 /* Frees what a node owns (label, children), not the node itself. Recursion
@@ -150,6 +152,11 @@ void vis_profile_free(vis_profile *p)
         return;
     for (size_t i = 0; i < p->n_snaps; i++)
         free(p->snaps[i].sites);
+    for (size_t i = 0; i < p->n_site_info; i++) {
+        free(p->site_info[i].name);
+        free(p->site_info[i].full_name);
+    }
+    free(p->site_info);
     free(p->snaps);
     vis_node_free(p->peak_tree);
     for (size_t i = 0; i < p->n_marks; i++)

@@ -1,12 +1,18 @@
 /* profile.h: the checked, read-only model of one Massif-format profile that
- * every renderer reads (text report, PNG chart, gnuplot).
+ * every renderer reads (text report, PNG chart, gnuplot, CSV).
  *
  * The model is deliberately small whatever the file's size: it keeps every
  * snapshot's numbers, the top level of each detailed snapshot's tree (the
- * allocation sites the chart stacks), the whole peak tree, and memtime's
- * extensions from the companion file. Full trees of other snapshots are not
- * kept; the text report streams them in a second pass over the file
- * (see massif.h: vis_massif_walk_tree). */
+ * allocation sites), the whole peak tree, and memtime's extensions from the
+ * companion file. A renderer that needs another snapshot's full tree walks
+ * it from the file when it needs it (massif.h: vis_massif_walk_tree), as the
+ * ms_print report does for every tree.
+ *
+ * On top of the snapshots the model holds one ranking of the allocation
+ * sites over the whole run (vis_site_info, computed by vis_profile_finish)
+ * and builds the per-snapshot series every chart-like view draws
+ * (vis_series, sites.c): renderers take both from here and never rank or
+ * attribute on their own. */
 #ifndef MT_PROFILE_H
 #define MT_PROFILE_H
 
@@ -31,7 +37,34 @@ typedef struct {
     uint64_t bytes;
     char *label;          /* verbatim label, see vis_node */
     int is_below_threshold; /* the merged "in N places" line */
+    size_t id;            /* index into vis_profile.site_info (its rank);
+                             SIZE_MAX for a below-threshold line */
 } vis_site;
+
+/* One allocation site over the whole run: a distinct label among the trees'
+ * top-level nodes ("in N places" lines are not sites). */
+typedef struct {
+    const char *label;    /* verbatim, interned in the profile */
+    char *name;           /* the name every chart-like view prints (legend,
+                             CSV header): without the address, path reduced to
+                             its last part, too long names shortened inside
+                             (argument lists, template arguments, scopes,
+                             object path) but never the function's own name;
+                             at most VIS_SITE_NAME_MAX characters where that
+                             allows; unique: sites reading the same carry
+                             their address ("??? @0x1091B7 (in prog)") */
+    char *full_name;      /* the text report's: the whole label without its
+                             address, with " @ADDR" where two read the same */
+    uint64_t largest_B;   /* the most it held in any tree */
+    size_t largest_snap;  /* the first snapshot where it held largest_B */
+    uint64_t peak_B;      /* its bytes in the ranking's tie-break tree: the
+                             peak's, else the largest tree's */
+} vis_site_info;
+
+#define VIS_SITE_NAME_MAX 56
+/* The most sites any view draws on their own (--top), and so the size of
+ * the chart's palette of distinct colours. */
+#define VIS_TOP_MAX 50
 
 typedef struct {
     unsigned index;          /* snapshot=N */
@@ -108,9 +141,14 @@ typedef struct {
     vis_unit unit;
     size_t n_snaps;
     vis_snapshot *snaps;     /* file order; times are non-decreasing */
-    size_t peak;             /* index into snaps of the snapshot with the
-                                largest total (heap+extra+stacks); ties: the
-                                heap_tree=peak one if it ties, else the first */
+    size_t peak;             /* the peak: the snapshot the file marks as its
+                                peak (heap_tree=peak), else the one with the
+                                largest total (heap+extra+stacks), the first
+                                of equals */
+    size_t largest;          /* the snapshot with the largest total; ties: the
+                                marked peak if it ties, else the first. Not
+                                the peak when the file's peak was found within
+                                Massif's --peak-inaccuracy */
     size_t peak_marked;      /* index of heap_tree=peak, or SIZE_MAX if none */
     vis_node *peak_tree;     /* tree of the detailed snapshot with the largest
                                 total (the peak one if marked), or NULL;
@@ -124,7 +162,6 @@ typedef struct {
     int truncated;           /* the file ended inside a snapshot */
     size_t truncated_line;   /* line where it ended */
     char *companion;         /* path of the companion file read, or NULL */
-    /* Added after the first draft (chart code may ignore them): */
     size_t n_detailed;       /* snapshots with a tree (detailed or peak) */
     char *truncated_msg;     /* when truncated: "PATH:LINE: expected ...,
                                 found end of file", for the warning */
@@ -139,6 +176,13 @@ typedef struct {
     vis_site_counts *counts; /* NULL when the companion has no "site:" line */
     int end_record;          /* "end:" line: 1 exit, 2 exec, 3 none (the
                                 process had not ended); 0 no such line */
+    /* The ranking of sites, by what each held at its largest over all
+     * trees, ties by peak_B, then label. site_info[0..n_ranked) held at
+     * least one byte at some point; the rest never did and take no slot in
+     * any view. */
+    size_t n_site_info;
+    vis_site_info *site_info;
+    size_t n_ranked;
 } vis_profile;
 
 static inline uint64_t vis_snap_total(const vis_snapshot *s)
@@ -152,12 +196,64 @@ vis_profile *vis_profile_new(const char *path);
 char *vis_profile_intern(vis_profile *p, const char *s, size_t len);
 /* Appends a zeroed snapshot, returns it or NULL when out of memory. */
 vis_snapshot *vis_profile_add_snapshot(vis_profile *p);
-/* Sets peak, peak_marked and n_detailed from the snapshots. */
-void vis_profile_finish(vis_profile *p);
+/* Sets peak, largest, peak_marked and n_detailed from the snapshots and
+ * ranks the sites (vis_profile_rank_sites). Returns 0, or -1 when out of
+ * memory. */
+int vis_profile_finish(vis_profile *p);
+
+/* ---- Sites (sites.c) ---- */
+
+/* Fills site_info, n_site_info, n_ranked and every vis_site.id. 0 or -1
+ * (out of memory). Called by vis_profile_finish. */
+int vis_profile_rank_sites(vis_profile *p);
+
+/* Bytes site_info[id] holds in a snapshot's tree (0 if it is not in it, or
+ * the snapshot has no tree). O(sites in that tree). */
+uint64_t vis_site_bytes(const vis_snapshot *s, size_t id);
 
 /* A site's label without its "0x1234ABCD: " address prefix (a pointer into
- * label; label itself if it has none). Shared by the report and the chart. */
+ * label; label itself if it has none). */
 const char *vis_site_name(const char *label);
+
+/* The display name of a verbatim label (see vis_site_info.name), newly
+ * allocated, NULL when out of memory. addr_tag, if not NULL, goes after the
+ * function as " @ADDR". */
+char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_chars);
+
+/* The series a chart draws: every snapshot of the profile split into the
+ * n_sites top-ranked sites, the other sites, the unattributed heap, the
+ * extra heap and the stacks, in bytes. In each snapshot the parts add up to
+ * vis_snap_total exactly.
+ *   - At a snapshot with a tree each site's value is its bytes in that tree,
+ *     "other" the rest of the heap (other sites and "in N places" lines),
+ *     unattributed 0.
+ *   - At a snapshot without one, each site (and "other", as one) is zero if
+ *     either tree around it in time shows it holding nothing (before the
+ *     first tree or after the last, the missing side counts as nothing);
+ *     else it moves from its value in the earlier tree towards that in the
+ *     later one in proportion to how far the heap has moved between the two
+ *     trees' heaps (by time if they are equal), so it never exceeds the
+ *     larger of the two; if they then exceed the heap (a dip between trees)
+ *     all are scaled down. What is left of the heap is unattributed.
+ *   - Extra heap and stacks are each snapshot's own numbers. */
+typedef struct {
+    const vis_profile *p;
+    size_t n_snaps;              /* = p->n_snaps */
+    size_t n_sites;              /* min(top, p->n_ranked): site_info[0..n_sites) */
+    uint64_t *site_B;            /* site_B[i * n_sites + k]: site k at snapshot i */
+    uint64_t *other_B;           /* per snapshot */
+    uint64_t *unattributed_B;    /* per snapshot */
+} vis_series;
+
+/* Builds the series of the top sites (vis_series_free frees). NULL when out
+ * of memory. Cost O(snapshots x top + tree sites). */
+vis_series *vis_series_new(const vis_profile *p, size_t top);
+void vis_series_free(vis_series *v);
+
+static inline uint64_t vis_series_site(const vis_series *v, size_t snap, size_t k)
+{
+    return v->site_B[snap * v->n_sites + k];
+}
 
 /* Frees everything the profile owns, including the profile itself. NULL ok. */
 void vis_profile_free(vis_profile *p);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "massif.h"
 #include "report.h"
+#include "units.h"
 
 void vis_report_opts_default(vis_report_opts *o)
 {
@@ -38,60 +39,6 @@ static const char *commify(char *buf, uint64_t v)
         *o++ = digits[i];
     }
     *o = '\0';
-    return buf;
-}
-
-char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes)
-{
-    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    if (bytes < 1024) {
-        snprintf(buf, n, "%" PRIu64 " B", bytes);
-        return buf;
-    }
-    double v = (double)bytes / 1024;
-    int u = 0;
-    while (v >= 1024 && u < 5) {
-        v /= 1024;
-        u++;
-    }
-    snprintf(buf, n, v < 10 ? "%.2f %s" : "%.1f %s", v, units[u]);
-    return buf;
-}
-
-char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
-{
-    double v = (double)t;
-    switch (unit) {
-    case VIS_UNIT_MS:
-        if (t < 1000)
-            snprintf(buf, n, "%" PRIu64 " ms", t);
-        else if (t < 60000)
-            snprintf(buf, n, "%.2f s", v / 1000);
-        else if (t < 3600000)
-            snprintf(buf, n, "%.1f min", v / 60000);
-        else
-            snprintf(buf, n, "%.2f h", v / 3600000);
-        break;
-    case VIS_UNIT_I: {
-        static const char *const pre[] = { "k", "M", "G", "T", "P", "E" };
-        if (t < 1000) {
-            snprintf(buf, n, "%" PRIu64 " instr", t);
-            break;
-        }
-        int u = 0;
-        v /= 1000;
-        while (v >= 1000 && u < 5) {
-            v /= 1000;
-            u++;
-        }
-        snprintf(buf, n, "%.2f %s instr", v, pre[u]);
-        break;
-    }
-    case VIS_UNIT_B:
-    default:
-        vis_fmt_bytes(buf, n, t);
-        break;
-    }
     return buf;
 }
 
@@ -197,6 +144,13 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
     fprintf(out, "              heap %s, extra heap %s, stacks ",
             vis_fmt_bytes(a, sizeof a, pk->heap_B), vis_fmt_bytes(b, sizeof b, pk->heap_extra_B));
     fprintf(out, "%s\n", vis_fmt_bytes(a, sizeof a, pk->stacks_B));
+    if (p->largest != p->peak) {
+        const vis_snapshot *lg = &p->snaps[p->largest];
+        uint64_t lg_total = vis_snap_total(lg);
+        fprintf(out, "  Largest:    %s (%s B) at %s, snapshot %zu: more than at the peak the "
+                "file marks\n", vis_fmt_bytes(a, sizeof a, lg_total), commify(c, lg_total),
+                vis_fmt_time(b, sizeof b, p->unit, lg->time), p->largest);
+    }
     if (p->truncated)
         fprintf(out, "  Warning:    the file is cut short at line %zu; %zu complete "
                 "snapshots are shown\n", p->truncated_line, p->n_snaps);
@@ -232,7 +186,7 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
             fprintf(out, "  %2zu. %10s %5.1f%%  %s\n", i + 1,
                     vis_fmt_bytes(a, sizeof a, s->bytes),
                     total ? 100.0 * (double)s->bytes / (double)total : 0.0,
-                    vis_site_name(s->label));
+                    s->id < p->n_site_info ? p->site_info[s->id].full_name : vis_site_name(s->label));
         }
         if (n_rest)
             fprintf(out, "      %10s %5.1f%%  %zu more site%s\n", vis_fmt_bytes(a, sizeof a, rest),
@@ -240,6 +194,29 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
                     n_rest == 1 ? "" : "s");
     }
 
+    /* Big phases the peak list misses: sites that held at least 5% of the
+     * peak at some point, by the ranking (largest first). */
+    uint64_t pk5 = pk_total / 20 + (pk_total % 20 != 0);   /* 5%, rounded up */
+    int header = 0;
+    for (size_t k = 0; k < p->n_ranked && p->site_info[k].largest_B >= pk5 && pk5 > 0; k++) {
+        const vis_site_info *si = &p->site_info[k];
+        int listed = 0;
+        if (p->peak_tree_snap != SIZE_MAX) {
+            const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+            for (size_t i = 0; i < t->n_sites && (int)i < o->top_n && !listed; i++)
+                listed = t->sites[i].id == k;
+        }
+        if (listed)
+            continue;
+        if (!header++)
+            fprintf(out, "Other sites that held at least 5%% of the peak at some point "
+                    "(largest size, when):\n");
+        fprintf(out, "      %10s %5.1f%%  at %s (snapshot %zu)  %s\n",
+                vis_fmt_bytes(a, sizeof a, si->largest_B),
+                100.0 * (double)si->largest_B / (double)pk_total,
+                vis_fmt_time(b, sizeof b, p->unit, p->snaps[si->largest_snap].time),
+                si->largest_snap, si->full_name);
+    }
     summary_rss(out, p);
 
     if (p->n_marks) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "massif.h"
 #include "profile.h"
+#include "units.h"        /* vis_fmt_bytes, vis_fmt_time: the one formatter */
 
 typedef struct {
     double threshold;          /* percent, 0..100; ms_print's --threshold */
@@ -38,11 +39,5 @@ void vis_ms_print_body_free(vis_ms_print_body *b);
  * err when the body cannot be written or read back (a full disk). */
 int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *o,
                         vis_ms_print_body *b, char *err, size_t errsz);
-
-/* Formats for people (also used by the CLI's messages):
- * bytes as "12.3 MiB", a time in the profile's unit as "1.50 s", "2.1 Gi instr",
- * "12.3 MiB" (allocated). buf gets at most n bytes. */
-char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes);
-char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t);
 
 #endif

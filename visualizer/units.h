@@ -1,12 +1,14 @@
-/* chart_units.h: readable numbers for the chart's axes and labels, shared by
- * the PNG and gnuplot renderers: binary byte units (MiB means 2^20 bytes,
+/* units.h: readable numbers for every renderer: the one formatter of bytes
+ * and times for people (summary, chart, gnuplot, messages), and the chart's
+ * axes: binary byte units (MiB means 2^20 bytes,
  * everywhere), time units picked from the file's time unit and range
  * (ms -> ms/s/min, instructions -> k/M/G, bytes -> B/KiB/MiB/GiB), and
  * "nice" tick steps (1, 2, 2.5 or 5 times a power of ten). */
-#ifndef MT_CHART_UNITS_H
-#define MT_CHART_UNITS_H
+#ifndef MT_UNITS_H
+#define MT_UNITS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "profile.h"
 
 typedef struct {
@@ -27,11 +29,13 @@ double vis_nice_step(double range, int max_ticks);
 /* Decimals needed to print multiples of step exactly (0..3). */
 int vis_step_decimals(double step);
 
-/* "21.6 MiB", "512 KiB", "0 B": three significant digits. */
-void vis_chart_fmt_bytes(double bytes, char *out, size_t outsz);
-/* A time in the file's unit, in the unit that suits it: "1.23 s",
- * "850 ms", "2.5 min", "12.3 M instructions", "4.0 MiB" (for time_unit B). */
-void vis_chart_fmt_time(vis_unit unit, double t, char *out, size_t outsz);
+/* The formatter of bytes for people: "1008 B", then three significant
+ * digits in binary units: "1.07 KiB", "15.8 MiB", "137 KiB". Returns buf. */
+char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes);
+/* A time in the file's unit, three significant digits in the unit that
+ * suits it: "850 ms", "1.23 s", "72.9 s", "312 s", "12.5 min", "1.50 h";
+ * "950 instr", "299 k instr", "1.23 G instr"; for unit B as bytes. */
+char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t);
 /* value/sc.div with decimals digits and the suffix ("2.5 MiB", "0"). */
 void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t outsz);
 

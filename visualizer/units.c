@@ -1,6 +1,6 @@
-/* chart_units.c: unit choice and number formatting for the chart (see
- * chart_units.h). */
-#include "chart_units.h"
+/* units.c: unit choice and number formatting for the chart (see
+ * units.h). */
+#include "units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,32 +90,64 @@ void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t 
         snprintf(out, outsz, "%.*f%s%s", decimals, v, sc.suffix[0] ? " " : "", sc.suffix);
 }
 
-/* Three significant digits, no more decimals than needed for that. */
-static void fmt3(double v, vis_scale sc, char *out, size_t outsz)
+/* v in a unit, three significant digits ("1.23", "12.3", "123"). */
+static void sig3(char *buf, size_t n, double v, const char *unit)
 {
-    double x = v / sc.div;
-    int dec = x >= 99.95 || sc.div == 1 ? 0 : x >= 9.995 ? 1 : 2;
-    snprintf(out, outsz, "%.*f %s", dec, x, sc.suffix);
+    snprintf(buf, n, "%.*f %s", v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2, v, unit);
 }
 
-void vis_chart_fmt_bytes(double bytes, char *out, size_t outsz)
+char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes)
 {
-    fmt3(bytes, vis_bytes_scale(bytes), out, outsz);
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    if (bytes < 1024) {
+        snprintf(buf, n, "%u B", (unsigned)bytes);
+        return buf;
+    }
+    double v = (double)bytes / 1024;
+    int u = 0;
+    /* Up a unit where three digits would round to 1024 ("1024 KiB"). */
+    while (v >= 1023.5 && u < 5) {
+        v /= 1024;
+        u++;
+    }
+    sig3(buf, n, v, units[u]);
+    return buf;
 }
 
-void vis_chart_fmt_time(vis_unit unit, double t, char *out, size_t outsz)
+char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
 {
-    vis_scale sc = vis_time_scale(unit, t);
-    if (unit == VIS_UNIT_I) {
-        double x = t / sc.div;
-        int dec = sc.div == 1 || x >= 99.95 ? 0 : x >= 9.995 ? 1 : 2;
-        snprintf(out, outsz, "%.*f %s%sinstructions", dec, x, sc.suffix,
-                 sc.suffix[0] ? " " : "");
-        return;
+    double v = (double)t;
+    switch (unit) {
+    case VIS_UNIT_MS:
+        if (t < 1000)
+            snprintf(buf, n, "%u ms", (unsigned)t);
+        else if (v < 999.5e3)
+            sig3(buf, n, v / 1e3, "s");
+        else if (v < 599.5 * 60e3)
+            sig3(buf, n, v / 60e3, "min");
+        else
+            sig3(buf, n, v / 3600e3, "h");
+        break;
+    case VIS_UNIT_I: {
+        static const char *const pre[] = { "k instr", "M instr", "G instr", "T instr",
+                                           "P instr", "E instr" };
+        if (t < 1000) {
+            snprintf(buf, n, "%u instr", (unsigned)t);
+            break;
+        }
+        int u = 0;
+        v /= 1000;
+        while (v >= 999.5 && u < 5) {
+            v /= 1000;
+            u++;
+        }
+        sig3(buf, n, v, pre[u]);
+        break;
     }
-    if (unit == VIS_UNIT_MS && sc.div == 1) {
-        snprintf(out, outsz, "%.0f ms", t);
-        return;
+    case VIS_UNIT_B:
+    default:
+        vis_fmt_bytes(buf, n, t);
+        break;
     }
-    fmt3(t, sc, out, outsz);
+    return buf;
 }

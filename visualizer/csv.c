@@ -1,0 +1,150 @@
+/* csv.c: the CSV writer (see csv.h). The columns are a table: each has a
+ * header and a function giving its value at a snapshot, so a later column
+ * (resident memory, say) is one more entry in columns_of(), not a new
+ * writer. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "csv.h"
+#include "outfile.h"
+
+typedef struct {
+    const char *name;
+    /* The value at snapshot i; arg tells columns of one kind apart (the
+     * site's rank). */
+    uint64_t (*get)(const vis_series *v, size_t i, size_t arg);
+    size_t arg;
+} column;
+
+static uint64_t col_snapshot(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return v->p->snaps[i].index;
+}
+
+static uint64_t col_time(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return v->p->snaps[i].time;
+}
+
+static uint64_t col_total(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return vis_snap_total(&v->p->snaps[i]);
+}
+
+static uint64_t col_site(const vis_series *v, size_t i, size_t k)
+{
+    return vis_series_site(v, i, k);
+}
+
+static uint64_t col_other(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return v->other_B[i];
+}
+
+static uint64_t col_unattributed(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return v->unattributed_B[i];
+}
+
+static uint64_t col_extra(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return v->p->snaps[i].heap_extra_B;
+}
+
+static uint64_t col_stacks(const vis_series *v, size_t i, size_t arg)
+{
+    (void)arg;
+    return v->p->snaps[i].stacks_B;
+}
+
+/* The columns in order; *n gets their number. NULL when out of memory. */
+static column *columns_of(const vis_series *v, size_t *n)
+{
+    static const column head[] = {
+        { "snapshot", col_snapshot, 0 }, { "time", col_time, 0 }, { "total", col_total, 0 },
+    };
+    static const column tail[] = {
+        { "other", col_other, 0 }, { "unattributed", col_unattributed, 0 },
+        { "extra_heap", col_extra, 0 }, { "stacks", col_stacks, 0 },
+    };
+    size_t nh = sizeof head / sizeof *head, nt = sizeof tail / sizeof *tail;
+    column *c = malloc((nh + v->n_sites + nt) * sizeof *c);
+    if (!c)
+        return NULL;
+    memcpy(c, head, sizeof head);
+    for (size_t k = 0; k < v->n_sites; k++)
+        c[nh + k] = (column){ v->p->site_info[k].name, col_site, k };
+    memcpy(c + nh + v->n_sites, tail, sizeof tail);
+    *n = nh + v->n_sites + nt;
+    return c;
+}
+
+/* RFC 4180: a field with a comma, a quote, CR or LF is quoted, quotes
+ * doubled. Other control characters cannot occur in a name (the parser
+ * reads lines) but are kept as they are, inside quotes. */
+static void put_field(FILE *f, const char *s)
+{
+    int quote = 0;
+    for (const char *c = s; *c; c++)
+        quote |= *c == ',' || *c == '"' || *c == '\r' || *c == '\n' ||
+                 ((unsigned char)*c < 0x20) || *c == 0x7F;
+    if (!quote && s[0] != ' ' && (!s[0] || s[strlen(s) - 1] != ' ')) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int vis_csv_write(FILE *f, const vis_series *v)
+{
+    size_t n = 0;
+    column *c = columns_of(v, &n);
+    if (!c)
+        return -1;
+    for (size_t j = 0; j < n; j++) {
+        if (j)
+            fputc(',', f);
+        put_field(f, c[j].name);
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < v->n_snaps; i++) {
+        for (size_t j = 0; j < n; j++)
+            fprintf(f, j ? ",%" PRIu64 : "%" PRIu64, c[j].get(v, i, c[j].arg));
+        fputc('\n', f);
+    }
+    free(c);
+    return 0;
+}
+
+int vis_csv_write_file(const vis_profile *p, size_t top, const char *path,
+                       char *err, size_t errsz)
+{
+    vis_series *v = vis_series_new(p, top);
+    if (!v) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    vis_outfile out;
+    int rc = vis_out_open(&out, path, "w", err, errsz);
+    if (rc == 0 && vis_csv_write(out.fp, v) != 0) {
+        vis_out_abort(&out);
+        snprintf(err, errsz, "out of memory");
+        rc = -1;
+    } else if (rc == 0) {
+        rc = vis_out_commit(&out, err, errsz);
+    }
+    vis_series_free(v);
+    return rc;
+}
