@@ -296,7 +296,7 @@ static void print_graph(FILE *out, const vis_profile *p, const vis_report_opts *
     G(gx, 0) = '>';
     G(0, gy) = '^';
 
-    uint64_t peak_total = vis_snap_total(&p->snaps[p->peak]);
+    uint64_t peak_total = vis_snap_total(&p->snaps[p->largest]);
     uint64_t end_time = p->snaps[p->n_snaps - 1].time;
     if (peak_total == 0)
         peak_total = 1;
