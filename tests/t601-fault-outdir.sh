@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# t601-fault-outdir: the output directory is removed, or its file system
+# made read-only, while the program runs (tests/progs/fault_grow.c, which
+# runs until told to stop). memtime warns once, naming the cause; the
+# program goes on undisturbed; a read-only file system keeps the previous
+# complete profile; when the directory is back (or writable again) memtime
+# writes the profile again, by itself, and the final one is complete. Each
+# step waits for a file or for memtime's own message, never for a time.
+# (The read-only case mounts a tmpfs: root only.)
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || plan_skip "needs root to mount a tmpfs and make it read-only"
+plan 13
+P=$(build_prog fault_grow.c) || { not_ok "build fault_grow.c"; exit 1; }
+JOB=
+trap '[ -n "$JOB" ] && kill -KILL "$JOB" 2>/dev/null; umount "$T/ro" 2>/dev/null; rm -rf "$T"' EXIT
+
+# wait_for FILE PATTERN: until FILE holds PATTERN (or memtime is gone).
+wait_for() {
+  while ! grep -q "$2" "$1" 2>/dev/null && kill -0 "$JOB" 2>/dev/null; do sleep 0.02; done
+  grep -q "$2" "$1" 2>/dev/null
+}
+grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1" && ms_print "$1" >/dev/null; }
+
+# --- removed ------------------------------------------------------------------
+d=$T/gone ctl=$T/ctl1
+mkdir -p "$d" "$ctl"
+memtime -q --flush-interval=20 --memtime-out-file="$d/p.out" "$P" "$ctl" >/dev/null 2>"$T/err1" &
+JOB=$!
+wait_for "$d/p.out" '^time_unit:'
+rm -rf "$d"
+check "removed: memtime warns that the directory is gone" \
+  wait_for "$T/err1" "warning: memtime: cannot \(create\|rename\) $d/\.p\.out\.tmp\.[0-9]*: No such file or directory"
+mkdir "$d"
+check "removed: once the directory is back, memtime writes the profile again" \
+  wait_for "$T/err1" "memtime: $d/p.out is written again"
+touch "$ctl/stop"
+wait "$JOB"; rc=$?; JOB=
+is "$rc" 0 "removed: the program ran to its end"
+check "removed: the final profile is complete" grammar "$d/p.out"
+is "$(grep -c 'warning:' "$T/err1")" 1 "removed: exactly one warning"
+is "$(ls -A "$d" | tr '\n' ' ')" "p.out " "removed: no temporary left"
+
+# --- read-only ----------------------------------------------------------------
+d=$T/ro ctl=$T/ctl2
+mkdir -p "$d" "$ctl"
+mount -t tmpfs -o size=8m tmpfs "$d" || { not_ok "mount a tmpfs"; exit 1; }
+memtime -q --flush-interval=20 --memtime-out-file="$d/p.out" "$P" "$ctl" >/dev/null 2>"$T/err2" &
+JOB=$!
+wait_for "$d/p.out" '^time_unit:'
+# The kernel refuses while a file is open for writing (a rewrite under
+# way): try until it takes.
+until mount -o remount,ro "$d" 2>/dev/null; do sleep 0.01; done
+check "read-only: memtime warns, naming the read-only file system" \
+  wait_for "$T/err2" "warning: memtime: cannot \(create\|rename\) $d/\.p\.out\.tmp\.[0-9]*: Read-only file system; $d/p.out keeps its previous complete profile"
+cp "$d/p.out" "$T/kept.out"
+check "read-only: the previous complete profile is there ($(grep -c '^snapshot=' "$T/kept.out") snapshots)" grammar "$T/kept.out"
+mount -o remount,rw "$d"
+check "read-only: writable again, memtime writes the profile again" \
+  wait_for "$T/err2" "memtime: $d/p.out is written again"
+check "read-only: the new profile goes past the kept one" \
+  test "$(grep -c '^snapshot=' "$d/p.out")" -gt "$(grep -c '^snapshot=' "$T/kept.out")"
+touch "$ctl/stop"
+wait "$JOB"; rc=$?; JOB=
+is "$rc" 0 "read-only: the program ran to its end"
+check "read-only: the final profile is complete" grammar "$d/p.out"
+is "$(grep -c 'warning:' "$T/err2")" 1 "read-only: exactly one warning"
+umount "$d"
+finish
