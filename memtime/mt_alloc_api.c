@@ -46,9 +46,6 @@
 
 /* Requests per interception, for -v and for the blind-profile warning. */
 static ULong n_calls[MT_API_N];
-/* free-like calls given a pointer the heap model never made; the wrapper
-   passed them to the allocator's own function. */
-static ULong n_foreign_frees;
 
 /* Anonymous client memory mapped so far, for the blind-profile warning. */
 static ULong anon_mmap_szB;
@@ -190,7 +187,7 @@ Bool mt_alloc_api_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
    case MT_AA_FREE:
       if (p == NULL) { *ret = 1; break; }
       if (mt_heap_is_block(p)) { mt_heap_free(tid, p); *ret = 1; }
-      else { n_foreign_frees++; *ret = 0; }
+      else *ret = 0;   /* not ours: the wrapper calls the allocator's own */
       break;
    case MT_AA_OWNS:
       *ret = p == NULL || mt_heap_is_block(p);

@@ -5,31 +5,61 @@
 /* memtime profiles a program's heap over time and writes Massif's file
    format, so ms_print, massif-visualizer and memtime-vis read it.
 
-   Overview of operation
-   - Heap (mt_heap.c): the core redirects malloc, calloc, realloc, free,
-     memalign, posix_memalign, aligned_alloc, valloc, malloc_usable_size and
-     every operator new/delete to us; each live block is kept with its
-     requested size, its slop and its allocation stack. Custom allocators
-     report blocks with VALGRIND_MALLOCLIKE_BLOCK and friends, or through
-     the allocator API (mt_alloc_api.c).
-   - Trees (mt_tree.c): each block's bytes are charged to its stack in one
-     table, after stripping allocation functions (per inlined frame, by
-     name and source path: mt_frames.c), --ignore-fn and frames below main,
-     and cutting at --depth; trees are printed by mt_msprint.c.
-   - Snapshots (mt_snapshot.c): attempted at every allocation and
-     deallocation on Massif's schedule (minimum interval, detailed every
-     --detailed-freq, peak before deallocations, culling at
-     --max-snapshots). With B or i the list is exactly Massif's.
-   - Time (mt_time.c): i counts instructions, B counts bytes allocated and
-     freed, ms (our default) is the kernel's clock, re-read whenever the
-     CPU's time-stamp counter says the last reading is 1 ms old. With ms,
-     memtime also samples while no allocation happens (--sample-interval)
-     and adds a final snapshot at exit.
-   - Output (mt_output.c): the whole file is written to a temporary name
-     and renamed, at exit (including deaths by signal) and periodically
-     (--flush-interval), so a SIGKILLed program leaves a recent profile.
-   This file registers the tool, dispatches client requests and runs the
-   hooks. */
+   The map of the tool: each module, what it owns, its file.
+   Set-up and dispatch
+   - mt_main.c (this file): registers the tool, runs the hooks (client
+     code, system calls, instrumentation, exit), dispatches client
+     requests to the modules below.
+   - mt_options.c: the --options (clo_*), their ranges, cross-checks, and
+     the internal ones (exec count, test hooks); nothing else writes them.
+   - mt_compat.c: every core symbol used outside the tool API, with why.
+   What is measured
+   - mt_heap.c: the heap model. The core redirects malloc, calloc, realloc,
+     free, memalign, posix_memalign, aligned_alloc, valloc,
+     malloc_usable_size and every operator new/delete to it; each live
+     block keeps its requested size, slop and stack; VALGRIND_MALLOCLIKE_
+     BLOCK and friends report custom allocators' blocks.
+   - mt_alloc_api.c + mt_preload.c: allocators with their own API (jemalloc
+     plain and _rjem_, tcmalloc tc_*, mimalloc mi_*): one client request
+     per entry point from the preload, decoded here into heap-model calls;
+     the "this profile is probably blind" warnings.
+   - mt_pages.c: --pages-as-heap=yes, mapped pages as blocks.
+   - mt_stacks.c: --stacks=yes, per-thread low-water marks of SP kept by
+     inline IR, read at snapshots.
+   - mt_counts.c: per-site allocation counts (allocations, temporaries,
+     bytes allocated, live) and how the run ended, for the companion.
+   - mt_rss.c: --rss=yes, the client's resident memory (anonymous, file,
+     shared) read beside the heap at snapshots, for the companion.
+   - mt_time.c: the clock: i (instructions), B (bytes allocated and
+     freed), ms (our default: the kernel's clock, re-read whenever the
+     CPU's time-stamp counter says the last reading is 1 ms old).
+   Trees and snapshots
+   - mt_tree.c: one table of distinct allocation stacks with their live
+     bytes, filtered (allocation functions, --ignore-fn, below main,
+     --depth); mt_frames.c says which inlined frames are allocator
+     plumbing; mt_msprint.c prints a snapshot and its tree in Massif's
+     format, byte for byte as the core does.
+   - mt_snapshot.c: the live totals and the snapshot list on Massif's
+     schedule (minimum interval, detailed every --detailed-freq, peak
+     before deallocations, culling at --max-snapshots); with B or i the
+     list is exactly Massif's. With ms, samples while nothing is allocated
+     (--sample-interval) and a final snapshot at exit.
+   - mt_marks.c: phase marks and snapshots requested by the program
+     (memtime.h); mt_monitor.c: vgdb's monitor commands.
+   Output
+   - mt_output.c: when and under which name the profile is written: at
+     exit (deaths by signal included), before exec, and periodically
+     (--flush-interval, at most 5% of the run), so a SIGKILLed program
+     leaves a recent profile; failed rewrites are warned about and retried.
+   - mt_companion.c: "<profile>.memtime", what Massif's format cannot hold
+     (marks, threads, per-thread stacks), one record line per fact.
+   - mt_children.c: fork (a child inherits the profile and, with %p, gets
+     its own file) and exec (the count passed to the next image, which
+     writes "<name>.execN").
+   - mt_file.c: the one writer of files: temporary name, every write
+     checked, fsync, rename only after a complete write, special paths
+     written in place; the profile, the companion and vgdb's files all go
+     through it, and the test hooks live there. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clreq.h"
@@ -113,7 +143,7 @@ static void extensions_post_clo_init(void)
 
 /* Runs before each stretch of client code: after every client request
    (so after every malloc), system call and time slice. Cheap unless the
-   clock moved on (at most once per ms): see mt_time_tick. */
+   clock is due: see mt_time_tick. */
 static void on_start_client_code(ThreadId tid, ULong blocks_dispatched)
 {
    if (!mt_snapshot_started())
@@ -141,10 +171,11 @@ static Bool waits_long(UInt sysno)
    }
 }
 
-/* System calls that can block for long: when they return, a sample may be
-   due. read, recv, accept and futex also block, but are frequent and
-   mostly return at once: the clock check costs a counter read, and a
-   kernel clock read only if the call took 1 ms or more. */
+/* System calls that can block for long: nothing runs meanwhile, so the
+   blocks count stands still and the clock must be read when they return.
+   read, recv, accept and futex also block, but are frequent and mostly
+   return at once, and while another thread runs the client-code hook keeps
+   the clock going: they get only the cheap after-call read. */
 static Bool may_block(UInt sysno)
 {
    switch (sysno) {
@@ -181,10 +212,11 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
 {
    if (!mt_snapshot_started() || !may_block(sysno))
       return;
-   if (mt_time_tick(0, False)) {
-      mt_snapshot_sample();
-      mt_output_maybe_flush();
-   }
+   /* A futex or read usually returns at once: only a forced read is
+      exact, but one clock read per such call is cheap next to the call. */
+   mt_time_tick(0, True);
+   mt_snapshot_sample();
+   mt_output_maybe_flush();
 }
 
 /*------------------------------------------------------------*/

@@ -15,8 +15,9 @@
 #define MT_PAGES_H
 
 /* post_clo_init, only when clo_pages_as_heap: registers the start-up and
-   brk hooks, sets --heap-admin to 0 (pages have no allocator overhead) and takes
-   memtime's preload out of LD_PRELOAD so malloc is the client's own. */
+   brk hooks and takes memtime's preload out of LD_PRELOAD so malloc is the
+   client's own. (Pages have no allocator overhead: mt_heap charges no
+   --heap-admin in this mode.) */
 void mt_pages_init(void);
 
 /* mmap, mremap (moving) and munmap events, registered by mt_main.c (which

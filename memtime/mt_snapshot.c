@@ -48,6 +48,9 @@ typedef struct {
    MtRss  rss;            /* resident memory, when read at this snapshot */
 } Snapshot;
 
+/* Larger than any time span: "no span found yet". */
+#define MT_TIME_MAX ((Time)0x7fffffffffffffffLL)
+
 static Snapshot* snapshots;           /* clo_max_snapshots entries */
 static Int       n_snapshots = 0;     /* used: snapshots[0 .. n-1] */
 static Bool      started = False;
@@ -137,7 +140,7 @@ static Time cull_snapshots(void)
       /* Walk the used entries as (prev, cur, next) triples; holes left by
          earlier deletions in this round are skipped. */
       Int prev = 0, cur, next, min_i = -1;
-      Time min_timespan = 0x7fffffffffffffffLL;
+      Time min_timespan = MT_TIME_MAX;
       for (cur = 1; cur < clo_max_snapshots && snapshots[cur].kind == MtUnused; cur++) { }
       for (next = cur + 1; next < clo_max_snapshots && snapshots[next].kind == MtUnused; next++) { }
       while (next < clo_max_snapshots) {
@@ -170,14 +173,14 @@ static Time cull_snapshots(void)
    n_snapshots = i;
    tl_assert(n_snapshots > 1);
 
-   min_span = 0x7fffffffffffffffLL;
+   min_span = MT_TIME_MAX;
    for (i = 1; i < n_snapshots; i++) {
       if (is_uncullable(i) && is_uncullable(i - 1))
          continue;
       if (snapshots[i].time - snapshots[i - 1].time < min_span)
          min_span = snapshots[i].time - snapshots[i - 1].time;
    }
-   tl_assert(min_span != 0x7fffffffffffffffLL);
+   tl_assert(min_span != MT_TIME_MAX);
    return min_span;
 }
 
