@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t603-fault-signal-storm: a storm of signals while memtime rewrites the
+# t623-fault-signal-storm: a storm of signals while memtime rewrites the
 # profile. tests/progs/signal_storm.c allocates over a wide tree and counts
 # SIGUSR1s; memtime rewrites as often as it may (--flush-interval=1) and
 # logs each rewrite (--test-hook-log); the test sends SIGUSR1 without pause

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t602-fault-fds-daemon: a program that closes 0-2, dup2's one of its files
+# t622-fault-fds-daemon: a program that closes 0-2, dup2's one of its files
 # over descriptors 1 to 9, changes directory, then calls daemon() (the
 # parent exits, the child moves to / with 0-2 on /dev/null):
 # tests/progs/fault_fds.c. memtime's relative output name is the directory

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t604-threads-64: 64 threads allocating at once (a barrier releases them
+# t624-threads-64: 64 threads allocating at once (a barrier releases them
 # together) with --stacks=yes: tests/progs/threads64.c. memtime must not
 # crash or lose count: by construction thread_alloc() holds 660160 bytes at
 # the end; the companion names 65 threads and, once all 64 are past the

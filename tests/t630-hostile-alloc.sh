@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t610-hostile-alloc: allocation calls a careless or hostile program makes
+# t630-hostile-alloc: allocation calls a careless or hostile program makes
 # give what Massif gives: tests/progs/hostile_alloc.cc (malloc(SIZE_MAX),
 # overflowing calloc, malloc(0), realloc(NULL, n), realloc(p, 0), bad and
 # zero alignments to memalign, posix_memalign and aligned_alloc, zero-sized

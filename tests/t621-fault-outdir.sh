@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t601-fault-outdir: the output directory is removed, or its file system
+# t621-fault-outdir: the output directory is removed, or its file system
 # made read-only, while the program runs (tests/progs/fault_grow.c, which
 # runs until told to stop). memtime warns once, naming the cause; the
 # program goes on undisturbed; a read-only file system keeps the previous

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t600-fault-disk-full: the disk fills during a rewrite. The profile goes to
+# t620-fault-disk-full: the disk fills during a rewrite. The profile goes to
 # a 28 KiB tmpfs; tests/progs/fault_grow.c adds a detailed snapshot per step
 # (--detailed-freq=1) until the file and its temporary no longer fit. Then:
 # the profile on disk is the previous complete one (ms_print and the strict
