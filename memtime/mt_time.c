@@ -25,10 +25,12 @@
    The counter's rate is measured against the kernel clock from the first
    read on (ticks over elapsed ms, over the whole run so far); until 16 ms
    have passed a deliberately low rate is assumed (reads come more often,
-   never later). A counter that stops or runs slow only makes reads more
-   frequent; one that jumps backwards restarts the measurement. As a
-   backstop against a counter that runs fast, the client-code hook also
-   reads the clock every MT_CLOCK_BLOCKS dispatched blocks. */
+   never later). A counter that speeds up only makes reads more frequent;
+   one that jumps backwards restarts the measurement. x86-64 processors of
+   the last 15 years keep the rate constant (constant_tsc and nonstop_tsc
+   in /proc/cpuinfo); as a backstop against one that slows down or stops
+   (reads would come late), the client-code hook also reads the clock
+   every MT_CLOCK_BLOCKS dispatched blocks. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcproc.h"
