@@ -6,7 +6,9 @@
  * The script is self-contained: the data sits inline in a datablock, as
  * already-stepped rows (each snapshot's values hold until the next snapshot's
  * time, where a second row at the same time starts the new values), one
- * column per cumulative band boundary. The output file and its format are
+ * column per cumulative band boundary, in bytes. The layout is the PNG's:
+ * the plot keeps a fixed share of the width, long names and titles are cut
+ * to fit instead. The output file and its format are
  * variables with defaults, so one script also renders elsewhere:
  *   gnuplot -e 'out="timeline.pdf"' timeline.gp
  * With memtime's resident-memory readings a second datablock holds them: the
@@ -16,6 +18,7 @@
 #include "chart.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,23 +59,92 @@ static const char *ext_of(const char *path)
     return dot && (!slash || dot > slash) ? dot + 1 : "";
 }
 
+/* Layout, in fractions of the canvas, the same on every terminal so the
+ * PNG's proportions hold: the plot keeps PLOT_R - PLOT_L of the width
+ * whatever the names (they are cut to fit the key's column instead, which
+ * starts at KEY_L), the title and subtitle are labels above it, cut at a
+ * word boundary to the width. */
+#define PLOT_L 0.065
+#define PLOT_R 0.675
+#define KEY_L  0.69
+#define PLOT_T 0.87
+#define PLOT_B 0.12
+
+/* Characters that fit in frac of the canvas width at a font of pt points on
+ * the narrowest terminal: PDF (W/100 inches = W * 0.72 points), with an
+ * average DejaVu Sans advance of 0.56 em (mixed-case text and digits). */
+static size_t chars_fitting(int width_px, double frac, double pt)
+{
+    double n = frac * width_px * 0.72 / (pt * 0.56);
+    return n < 8 ? 8 : (size_t)n;
+}
+
+/* Copies s into out cut to at most max characters: at the last word
+ * boundary that fits, with " ..." (U+2026) after it; a first word too long
+ * alone is cut inside. */
+static void cut_words(const char *s, size_t max, char *out, size_t outsz)
+{
+    size_t total = 0, n = 0, i, last_space = 0;
+    for (i = 0; s[i]; i++)
+        total += ((unsigned char)s[i] & 0xC0) != 0x80;
+    if (total <= max) {
+        snprintf(out, outsz, "%s", s);
+        return;
+    }
+    /* The words that end within max - 2 characters, then " ...". */
+    for (i = 0; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue;
+        if (n + 2 >= max)
+            break;
+        if (s[i] == ' ' && i > 0 && s[i - 1] != ' ')
+            last_space = i;
+        n++;
+    }
+    snprintf(out, outsz, "%.*s \xE2\x80\xA6", (int)(last_space ? last_space : i), s);
+}
+
+/* Copies s into out cut to at most max characters by an ellipsis in its
+ * middle (names: the end holds file:line). */
+static void cut_middle(const char *s, size_t max, char *out, size_t outsz)
+{
+    size_t n = 0;
+    for (const char *c = s; *c; c++)
+        n += ((unsigned char)*c & 0xC0) != 0x80;
+    if (n <= max || max < 5) {
+        snprintf(out, outsz, "%s", s);
+        return;
+    }
+    size_t head = (max - 1) * 2 / 5, tail = max - 1 - head, hb = 0, k = 0;
+    for (; s[hb] && k < head; hb++)
+        if ((((unsigned char)s[hb + 1]) & 0xC0) != 0x80)
+            k++;
+    const char *t = s + strlen(s);
+    for (k = 0; t > s && k < tail;) {
+        t--;
+        if (((unsigned char)*t & 0xC0) != 0x80)
+            k++;
+    }
+    snprintf(out, outsz, "%.*s\xE2\x80\xA6%s", (int)hb, s, t);
+}
+
 /* The whole script. default_out: where the image goes unless the caller of
- * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set. */
+ * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set.
+ * The data are the model's series in bytes and the file's time unit (the
+ * CSV's numbers), cumulated per band; the plot scales them. */
 static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                          const vis_rss_series *rss, const vis_chart_opts *o,
                          const char *default_out)
 {
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
-    double peak_B = 0, tlast = (double)p->snaps[p->n_snaps - 1].time;
-    for (size_t i = 0; i < p->n_snaps; i++)
-        if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
-            peak_B = (double)vis_snap_total(&p->snaps[i]);
-    double heap_peak_B = peak_B;           /* the total line's legend */
-    if ((double)rss->max_total_B > peak_B)
-        peak_B = (double)rss->max_total_B;  /* the y range holds the RSS too */
-    vis_scale ys = vis_bytes_scale(peak_B > 0 ? peak_B : 1);
+    uint64_t heap_peak_B = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
+    uint64_t peak_B = heap_peak_B;          /* the y range: the heap's total and the RSS */
+    if (rss->max_total_B > peak_B)
+        peak_B = rss->max_total_B;
+    double tlast = (double)p->snaps[p->n_snaps - 1].time;
+    vis_scale ys = vis_bytes_scale(peak_B >= 8 ? (double)peak_B : 8);
     vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
-    char ttitle[96], bytes[32], when[48], buf[1024];
+    char ttitle[96], bytes[32], when[48], buf[2048], cut[2048];
     vis_time_title(p->unit, ts, ttitle, sizeof ttitle);
     vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
     vis_fmt_time(when, sizeof when, p->unit, pk->time);
@@ -81,8 +153,9 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     put_str(f, p->path ? p->path : "(profile)");
     fprintf(f, "\n# Self-contained (data inline). Run: gnuplot THIS_FILE\n"
                "# Other output: gnuplot -e 'out=\"timeline.pdf\"' THIS_FILE (svg, pdf or png)\n"
-               "# Bands are stacked bottom first; between detailed snapshots each site keeps\n"
-               "# its share of the heap in the nearer of the two by heap size.\n\n");
+               "# Data: time (file unit), then the bands' cumulative bytes, bottom first: the\n"
+               "# numbers of memtime-vis -o NAME.csv. Between trees no site exceeds its larger\n"
+               "# value in them; what the trees cannot attribute is the hatched band.\n\n");
     fprintf(f, "if (!exists(\"out\")) out = ");
     put_str(f, default_out);
     fprintf(f, "\nif (!exists(\"fmt\")) fmt = (strlen(out) > 4 ? out[strlen(out)-2:] : \"svg\")\n");
@@ -90,37 +163,72 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "if (fmt eq \"pdf\") {\n"
                "    set terminal pdfcairo size %.2fin,%.2fin font \"DejaVu Sans,10\" noenhanced\n"
                "} else { if (fmt eq \"png\") {\n"
-               "    set terminal pngcairo size %d,%d font \"DejaVu Sans,11\" noenhanced\n"
+               "    set terminal pngcairo size %d,%d font \"DejaVu Sans,10\" noenhanced\n"
                "} else {\n"
                "    set terminal svg size %d,%d dynamic font \"DejaVu Sans,12\" noenhanced background rgb \"white\"\n"
                "} }\n"
                "set output out\n\n",
             o->width / 100.0, o->height / 100.0, o->width, o->height, o->width, o->height);
 
-    snprintf(buf, sizeof buf, "%s\nPeak %s at %s (snapshot %u of %zu)%s",
-             p->cmd && p->cmd[0] ? p->cmd : "(unknown command)", bytes, when, pk->index, p->n_snaps,
-             p->truncated ? " - file cut short" : "");
-    fprintf(f, "set title ");
-    put_str(f, buf);
-    fprintf(f, " noenhanced\nset xlabel ");
+    fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n"
+               "set tmargin at screen %.3f\nset bmargin at screen %.3f\n", PLOT_L, PLOT_R, PLOT_T, PLOT_B);
+    /* Title and subtitle, as the PNG's: left-aligned above the plot. */
+    cut_words(p->cmd && p->cmd[0] ? p->cmd : "(unknown command)",
+              chars_fitting(o->width, 0.97, 15), cut, sizeof cut);
+    fprintf(f, "set label 1 ");
+    put_str(f, cut);
+    fprintf(f, " at screen 0.015, screen 0.965 left font \",15\" front noenhanced\n");
+    int n = snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu)", bytes, when, pk->index,
+                     p->n_snaps);
+    if (p->largest != p->peak && p->largest < p->n_snaps) {
+        char lb[32], lw[48];
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest total %s at %s (snapshot %u)",
+                      vis_fmt_bytes(lb, sizeof lb, vis_snap_total(&p->snaps[p->largest])),
+                      vis_fmt_time(lw, sizeof lw, p->unit, p->snaps[p->largest].time),
+                      p->snaps[p->largest].index);
+    }
+    snprintf(buf + n, sizeof buf - (size_t)n, "%s", p->truncated ? ". File cut short."
+             : p->end_record == 3 ? ". Not at exit: killed, or still running." : "");
+    cut_words(buf, chars_fitting(o->width, 0.97, 11), cut, sizeof cut);
+    fprintf(f, "set label 2 ");
+    put_str(f, cut);
+    fprintf(f, " at screen 0.015, screen 0.925 left font \",11\" tc rgb \"#666666\" front noenhanced\n");
+    fprintf(f, "set xlabel ");
     put_str(f, ttitle);
     snprintf(buf, sizeof buf, "memory (%s)", ys.suffix);
     fprintf(f, "\nset ylabel ");
     put_str(f, buf);
-    fprintf(f, "\nset key outside right top vertical Left reverse noenhanced samplen 2\n"
-               "set grid ytics lc rgb \"#e2e2e2\" lt 1\n"
+    /* The key in its own column right of the plot, one band a line. */
+    fprintf(f, "\nset key at screen %.3f, screen %.3f left top vertical Left reverse noenhanced "
+               "samplen 2 spacing 1.2 font \",9\"\n", KEY_L, PLOT_T - 0.03);
+    fprintf(f, "set label 6 \"[value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
+               "tc rgb \"#666666\" front noenhanced\n", KEY_L + 0.005, PLOT_T - 0.01);
+    /* The footnote: what the hatch is and how to get more trees. */
+    snprintf(buf, sizeof buf, "%s%s", p->n_detailed
+             ? "Sites are measured at snapshots with a tree; between two trees a site never exceeds its "
+               "larger value in them. Hatched: heap the trees cannot attribute (more trees: "
+               "--detailed-freq=1). " : "No snapshot has a tree: the heap is not broken down by site. ",
+             p->path ? p->path : "");
+    cut_words(buf, chars_fitting(o->width, 0.97, 8), cut, sizeof cut);
+    fprintf(f, "set label 5 ");
+    put_str(f, cut);
+    fprintf(f, " at screen 0.015, screen 0.015 left font \",8\" tc rgb \"#666666\" front noenhanced\n");
+    fprintf(f, "set grid ytics lc rgb \"#e2e2e2\" lt 1\n"
                "set border 3\nset tics nomirror\nset style fill solid 1.0 noborder\n"
+               "ydiv = %.17g\ntdiv = %.17g\n"
                "set xrange [0:%.17g]\nset yrange [0:%.17g]\n\n",
-            (tlast > 0 ? tlast : 1) / ts.div, peak_B * 1.08 / ys.div + 1e-9);
+            ys.div, ts.div, (tlast > 0 ? tlast : 1) / ts.div, (double)(peak_B >= 8 ? peak_B : 8) * 1.08 / ys.div);
 
     /* The peak: a red line up to the total and a labelled point. */
     double tp = (double)pk->time / ts.div, vp = (double)vis_snap_total(pk) / ys.div;
     fprintf(f, "set arrow from %.17g,0 to %.17g,%.17g nohead lc rgb \"#d62728\" lw 2 front\n", tp, tp, vp);
     snprintf(buf, sizeof buf, "peak %s at %s", bytes, when);
-    fprintf(f, "set label ");
+    fprintf(f, "set label 3 ");
     put_str(f, buf);
+    /* Right of the point, or left of it in the right half (the key is there). */
+    int left = tlast > 0 && (double)pk->time > 0.5 * tlast;
     fprintf(f, " at %.17g,%.17g point pt 7 ps 1.2 lc rgb \"#d62728\" tc rgb \"#d62728\" "
-               "offset 1,0.6 front noenhanced\n", tp, vp);
+               "%s offset %s,0.6 front noenhanced\n", tp, vp, left ? "right" : "left", left ? "-1" : "1");
     /* Phase marks: dashed lines, labels staggered down from the top. */
     for (size_t m = 0; m < p->n_marks; m++) {
         double tm = (double)p->marks[m].time / ts.div;
@@ -141,7 +249,7 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         vis_fmt_time(rw, sizeof rw, p->unit, q->time);
         snprintf(buf, sizeof buf, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
                  q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
-        fprintf(f, "set label ");
+        fprintf(f, "set label 4 ");
         put_str(f, buf);
         fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
                    "right offset -1,0.6 front noenhanced\n", tr, vr);
@@ -152,18 +260,19 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                     (double)rss->pts[i].total_B / ys.div, (double)rss->pts[i].file_B / ys.div);
         fprintf(f, "EOD\n");
     }
-    /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN. */
+    /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN, in the
+     * file's units; each snapshot's values hold until the next one's time,
+     * where a second row at the same time starts them. */
     fprintf(f, "\n$data << EOD\n");
     size_t nb = d->n_bands;
     for (size_t i = 0; i < p->n_snaps; i++) {
-        double t = (double)p->snaps[i].time / ts.div;
         for (int rep = i > 0 ? 0 : 1; rep < 2; rep++) {
             size_t row = rep ? i : i - 1;     /* the step: old values, then new */
-            double cum = 0;
-            fprintf(f, "%.17g 0", t);
+            uint64_t cum = 0;
+            fprintf(f, "%" PRIu64 " 0", p->snaps[i].time);
             for (size_t b = 0; b < nb; b++) {
-                cum += vis_chart_value(d, row, b);
-                fprintf(f, " %.17g", cum / ys.div);
+                cum += d->value_B[row * nb + b];
+                fprintf(f, " %" PRIu64, cum);
             }
             fputc('\n', f);
         }
@@ -178,17 +287,21 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         put_str(f, buf);
         fprintf(f, ", \\\n");
     }
+    size_t key_chars = chars_fitting(o->width, 1 - KEY_L - 0.01, 9) - 4;
     for (size_t b = 0; b < nb; b++) {
         vis_fmt_bytes(bytes, sizeof bytes, d->bands[b].peak_B);
         snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
-        fprintf(f, "  $data using 1:%zu:%zu with filledcurves fc rgb \"#%06X\" title ", b + 2, b + 3,
-                (unsigned)d->bands[b].colour);
+        if (strlen(buf) > key_chars)     /* the value goes before the name does */
+            cut_middle(d->bands[b].label, key_chars, buf, sizeof buf);
+        fprintf(f, "  $data using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#%06X\"%s title ",
+                b + 2, b + 3, (unsigned)d->bands[b].colour,
+                d->bands[b].kind == VIS_BAND_UNATTRIBUTED ? " fs transparent pattern 5" : "");
         put_str(f, buf);
         fprintf(f, ", \\\n");
     }
-    vis_fmt_bytes(bytes, sizeof bytes, (uint64_t)heap_peak_B);
+    vis_fmt_bytes(bytes, sizeof bytes, heap_peak_B);
     snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
-    fprintf(f, "  $data using 1:%zu with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
+    fprintf(f, "  $data using ($1/tdiv):($%zu/ydiv) with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
     put_str(f, buf);
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
@@ -205,7 +318,6 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     }
     fprintf(f, "\n");
 }
-
 
 /* Writes the script atomically (outfile.h). */
 static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
