@@ -264,6 +264,38 @@ static const HChar* const alloc_fn_patterns[] = {
    NULL
 };
 
+/* The allocation wrappers of the C servers and libraries profiled most
+   (--known-alloc-fns=yes, the default; docs/memtime.1 lists them). Their
+   callers are what a reader wants: PostgreSQL's `palloc` tells nothing,
+   `tuplestore_putvalues` under it does. Names as the projects export them;
+   Debian's stripped binaries keep them (.dynsym) even where the static
+   function that calls malloc (AllocSetAlloc) has no name: the tree module
+   strips through such unnamed frames. */
+static const HChar* const known_wrapper_patterns[] = {
+   /* PostgreSQL: palloc and its memory-context methods */
+   "palloc", "palloc0", "palloc_extended", "palloc_aligned",
+   "MemoryContextAlloc*", "repalloc", "repalloc0", "repalloc_huge",
+   "repalloc_extended", "AllocSetAlloc*", "AllocSetRealloc",
+   "GenerationAlloc*", "GenerationRealloc", "SlabAlloc*", "BumpAlloc*",
+   /* nginx */
+   "ngx_alloc", "ngx_calloc", "ngx_memalign", "ngx_palloc*", "ngx_pnalloc",
+   "ngx_pcalloc", "ngx_pmemalign",
+   /* Redis */
+   "zmalloc*", "zcalloc*", "zrealloc*", "ztrymalloc*", "ztrycalloc*",
+   "ztryrealloc*",
+   /* SQLite */
+   "sqlite3Malloc*", "sqlite3_malloc*", "sqlite3Realloc", "sqlite3_realloc*",
+   "sqlite3DbMalloc*", "sqlite3DbRealloc*", "sqlite3MemMalloc",
+   "sqlite3MemRealloc", "dbMallocRawFinish", "dbReallocFinish",
+   "mallocWithAlarm",
+   /* GLib */
+   "g_malloc*", "g_realloc*", "g_try_malloc*", "g_try_realloc*",
+   "g_slice_alloc*",
+   /* APR */
+   "apr_palloc*", "apr_pcalloc*",
+   NULL
+};
+
 /* Source files of allocator plumbing, stripped whatever the function is
    called. Each inlined frame is matched against its own function's file
    (mt_frames.c), and only from the top of the stack down to the first
@@ -392,5 +424,7 @@ void mt_alloc_api_init(void)
       mt_alloc_fns_add(alloc_fn_patterns[i]);
    for (i = 0; alloc_path_patterns[i] != NULL; i++)
       mt_alloc_paths_add(alloc_path_patterns[i]);
+   for (i = 0; clo_known_alloc_fns && known_wrapper_patterns[i] != NULL; i++)
+      mt_alloc_fns_add(known_wrapper_patterns[i]);
    check_executable();
 }

@@ -30,6 +30,7 @@ typedef struct _IpInfo {
    UInt            epoch;        /* DiEpoch.n the answer holds for */
    UInt            n_frames;
    UInt            n_plumbing;
+   Bool            unnamed;      /* debug info names none of its frames */
 } IpInfo;
 
 static VgHashTable* ip_cache;
@@ -138,18 +139,22 @@ static Bool path_is_alloc(const HChar* path)
    program's own. */
 #define MAX_FRAMES 256
 
-static void analyse(DiEpoch ep, Addr ip, UInt* n_frames, UInt* n_plumbing)
+static void analyse(DiEpoch ep, Addr ip, UInt* n_frames, UInt* n_plumbing,
+                    Bool* unnamed)
 {
    Bool by_name[MAX_FRAMES], by_path[MAX_FRAMES];
    InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
    UInt n = 0, s = 0, i;
 
+   *unnamed = True;
    do {
       if (n < MAX_FRAMES) {
          const HChar *name, *path;
          mt_compat_frame_text(ep, ip, iipc, &name, &path);
          by_name[n] = name != NULL && name_is_alloc(name);
          by_path[n] = path != NULL && path_is_alloc(path);
+         if (name != NULL)
+            *unnamed = False;
          n++;
       }
    } while (VG_(next_IIPC)(iipc));
@@ -164,7 +169,7 @@ static void analyse(DiEpoch ep, Addr ip, UInt* n_frames, UInt* n_plumbing)
    *n_plumbing = s;
 }
 
-UInt mt_frames_n_plumbing(Addr ip, UInt* n_frames)
+static IpInfo* lookup(Addr ip)
 {
    const DiEpoch ep = VG_(current_DiEpoch)();
    IpInfo* info = VG_(HT_lookup)(ip_cache, ip);
@@ -175,9 +180,20 @@ UInt mt_frames_n_plumbing(Addr ip, UInt* n_frames)
       VG_(HT_add_node)(ip_cache, info);
    }
    if (info->epoch != ep.n) {
-      analyse(ep, ip, &info->n_frames, &info->n_plumbing);
+      analyse(ep, ip, &info->n_frames, &info->n_plumbing, &info->unnamed);
       info->epoch = ep.n;
    }
+   return info;
+}
+
+UInt mt_frames_n_plumbing(Addr ip, UInt* n_frames)
+{
+   IpInfo* info = lookup(ip);
    *n_frames = info->n_frames;
    return info->n_plumbing;
+}
+
+Bool mt_frames_unnamed(Addr ip)
+{
+   return lookup(ip)->unnamed;
 }

@@ -34,4 +34,10 @@ void  mt_alloc_fn_add_exact(const HChar* name); /* --alloc-fn, built-ins */
    a pattern is added. */
 UInt  mt_frames_n_plumbing(Addr ip, UInt* n_frames);
 
+/* Whether debug info names none of ip's frames ("???": a static function
+   of an executable stripped to its exported symbols, say). Allocation
+   stacks are stripped through such frames down to the last allocation
+   function below them (mt_tree.c). */
+Bool  mt_frames_unnamed(Addr ip);
+
 #endif /* MT_FRAMES_H */

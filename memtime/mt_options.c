@@ -31,6 +31,7 @@ MtTestPoint  clo_test_pause_point   = MtTestNone;
 const HChar* clo_test_pause_file    = NULL;
 const HChar* clo_test_log_file      = NULL;
 Int          clo_sample_interval_ms = 100;
+Bool         clo_known_alloc_fns    = True;
 Int          clo_flush_interval_ms  = 1000;
 
 XArray*      mt_args_for_desc       = NULL;
@@ -89,6 +90,7 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    else if VG_STR_CLO (arg, "--alloc-fn",      tmp_str) {
       mt_alloc_fn_add_exact(tmp_str);
    }
+   else if VG_BOOL_CLO(arg, "--known-alloc-fns", clo_known_alloc_fns) {}
    else if VG_STR_CLO (arg, "--ignore-fn",     tmp_str) {
       mt_ignore_fn_add(tmp_str);
    }
@@ -135,6 +137,8 @@ void mt_print_usage(void)
 "                              (anonymous, file, shared) in the companion [yes]\n"
 "    --depth=<number>          frames kept per allocation stack, 1..200 [30]\n"
 "    --alloc-fn=<name>         strip <name> from stacks like malloc (repeatable)\n"
+"    --known-alloc-fns=no|yes  strip the allocation wrappers of PostgreSQL,\n"
+"                              nginx, Redis, SQLite, GLib, APR [yes]\n"
 "    --ignore-fn=<name>        leave out blocks allocated under <name>\n"
 "    --threshold=<m.n>         tree sites below this %% of the total are\n"
 "                              merged into one line [1.0]\n"

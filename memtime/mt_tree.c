@@ -4,7 +4,9 @@
    Which frames are allocation functions: Massif 3.19 compares the function
    name of each frame, from the top, with its list (exact names); a frame
    that matches is dropped and the next one examined; the first frame that
-   does not match ends the search. memtime does the same with the same
+   does not match ends the search. memtime does the same, except that a
+   frame with no name at all does not end the search (it is dropped when
+   an allocation function follows it), with the same
    built-in names, plus the aligned C++ variants and aligned_alloc, plus
    glob patterns on function names or source paths that custom-allocator
    support (mt_alloc_api) registers at run time, and it does it per
@@ -109,13 +111,18 @@ static void filter_IPs(Addr* ips, Int n_ips, UInt* top, UInt* n_ips_sel)
    *top = 0;
    *n_ips_sel = n_ips;
 
+   /* Unnamed frames between allocation functions go with them: in a
+      program stripped to its exported symbols, malloc's caller is often a
+      static function with no name (PostgreSQL's AllocSetAlloc under the
+      exported palloc), and stopping there would hide every caller. */
    for (i = 0; i < n_ips; i++) {
       UInt n_frames;
-      if (mt_frames_n_plumbing(ips[i], &n_frames) < n_frames)
+      if (mt_frames_n_plumbing(ips[i], &n_frames) == n_frames)
+         *top = i + 1;
+      else if (!mt_frames_unnamed(ips[i]))
          break;
-      (*top)++;
-      (*n_ips_sel)--;
    }
+   *n_ips_sel = n_ips - *top;
 
    if (*n_ips_sel > 0 && VG_(sizeXA)(ignore_fns) > 0) {
       const HChar* fnname = NULL;

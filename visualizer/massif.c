@@ -387,15 +387,66 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
 /* ---------------------------------------------------------------- pass 1 */
 
 
-/* Collects a snapshot's root children as its sites. */
+/* sites_ctx callbacks' stop values */
+enum { STOP_NOMEM = 1, STOP_OBSERVER = 2 };
+
+/* How each unnamed site is labelled (vis_site_label_by_caller), decided
+ * where it is first seen and kept for the whole file, so that a site keeps
+ * one label in every snapshot. Both pointers are interned labels. */
+typedef struct {
+    const char **raw, **shown;
+    size_t n;
+} relabels;
+
+/* Collects a snapshot's root children as its sites. An unnamed site is
+ * pending until its first-child chain (its largest callers, in preorder
+ * right after it) reaches a named node. */
 typedef struct {
     vis_profile *p;
     vis_snapshot *s;
     const vis_massif_observer *obs;
+    relabels *rl;
+    size_t pending;      /* index in s->sites, or SIZE_MAX */
+    unsigned chain;      /* depth of the next node in its first-child chain */
 } sites_ctx;
 
-/* sites_ctx callbacks' stop values */
-enum { STOP_NOMEM = 1, STOP_OBSERVER = 2 };
+/* Records the pending site's label for the rest of the file. */
+static int settle(sites_ctx *c, const char *shown)
+{
+    relabels *rl = c->rl;
+    size_t k = rl->n;
+    if (k == 0 || (k >= 4 && (k & (k - 1)) == 0)) {
+        const char **a = realloc(rl->raw, (k ? k * 2 : 4) * sizeof *a);
+        if (!a)
+            return -1;
+        rl->raw = a;
+        const char **b = realloc(rl->shown, (k ? k * 2 : 4) * sizeof *b);
+        if (!b)
+            return -1;
+        rl->shown = b;
+    }
+    vis_site *site = &c->s->sites[c->pending];
+    rl->raw[k] = site->label;
+    rl->shown[k] = site->label = (char *)shown;
+    rl->n++;
+    c->pending = SIZE_MAX;
+    return 0;
+}
+
+static int follow_unnamed(sites_ctx *c, unsigned depth, const char *label)
+{
+    if (depth != c->chain)   /* the chain ended without a name */
+        return settle(c, c->s->sites[c->pending].label) ? STOP_NOMEM : 0;
+    if (!vis_site_unnamed(label) && strncmp(label, "0x", 2) == 0) {
+        char *l = vis_site_label_by_caller(c->s->sites[c->pending].label, label);
+        char *shown = l ? vis_profile_intern(c->p, l, strlen(l)) : NULL;
+        free(l);
+        return !shown || settle(c, shown) ? STOP_NOMEM : 0;
+    }
+    c->chain++;
+    return 0;
+}
+
 
 static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
                         const char *label, size_t n_children)
@@ -405,7 +456,9 @@ static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
         c->obs->node(c->obs->ctx, depth, bytes, label, n_children) != 0)
         return STOP_OBSERVER;
     if (depth != 1)
-        return 0;
+        return c->pending != SIZE_MAX ? follow_unnamed(c, depth, label) : 0;
+    if (c->pending != SIZE_MAX && settle(c, c->s->sites[c->pending].label))
+        return STOP_NOMEM;
     vis_snapshot *s = c->s;
     size_t n = s->n_sites;
     if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
@@ -421,6 +474,17 @@ static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
         return STOP_NOMEM;
     site->is_below_threshold =
         strncmp(label, "in ", 3) == 0 && strstr(label, "below massif's threshold") != NULL;
+    if (vis_site_unnamed(site->label)) {
+        size_t i = 0;
+        while (i < c->rl->n && c->rl->raw[i] != site->label)
+            i++;
+        if (i < c->rl->n) {
+            site->label = (char *)c->rl->shown[i];
+        } else {
+            c->pending = n;
+            c->chain = 2;
+        }
+    }
     s->n_sites++;
     return 0;
 }
@@ -591,7 +655,8 @@ static int read_header(reader *r, vis_profile *p)
 }
 
 /* Reads the snapshots. Returns RD_OK (possibly with p->truncated) or RD_ERR. */
-static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *obs)
+static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *obs,
+                          relabels *rl)
 {
     for (;;) {
         int rc = rd_next(r);
@@ -633,8 +698,10 @@ static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *
             return observer_stop(r);
         if (s->kind == VIS_TREE_EMPTY)
             continue;
-        sites_ctx c = { p, s, obs };
+        sites_ctx c = { p, s, obs, rl, SIZE_MAX, 0 };
         rc = rd_tree(r, vis_snap_total(s), collect_site, &c);
+        if (rc == RD_OK && c.pending != SIZE_MAX && settle(&c, s->sites[c.pending].label))
+            return nomem(r);
         if (rc == RD_STOP)
             return r->stop == STOP_NOMEM ? nomem(r) : observer_stop(r);
         if (rc == RD_CUT) {
@@ -659,8 +726,11 @@ vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observe
         return NULL;
     }
     int rc = read_header(&r, p);
+    relabels rl = { NULL, NULL, 0 };
     if (rc == RD_OK)
-        rc = read_snapshots(&r, p, obs);
+        rc = read_snapshots(&r, p, obs, &rl);
+    free(rl.raw);
+    free(rl.shown);
     if (rc == RD_OK && p->truncated && !(p->truncated_msg = strdup(err)))
         rc = nomem(&r);
     if (rc == RD_OK && vis_profile_finish(p) != 0)

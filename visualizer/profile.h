@@ -255,6 +255,16 @@ static inline uint64_t vis_series_site(const vis_series *v, size_t snap, size_t 
     return v->site_B[snap * v->n_sites + k];
 }
 
+/* Whether a label's function has no name ("0x6DADBF: ??? (in prog)"). */
+int vis_site_unnamed(const char *label);
+
+/* The label of an unnamed site, told by its nearest named caller (the
+ * label of a node under it): "0x6DADBF: ??? (in /usr/bin/postgres)" and
+ * "0x5E12A0: tuplestore_putvalues (in /usr/bin/postgres)" give
+ * "0x6DADBF: ??? called by tuplestore_putvalues (in /usr/bin/postgres)".
+ * A malloc'ed string, or NULL when out of memory. */
+char *vis_site_label_by_caller(const char *site, const char *caller);
+
 /* Frees everything the profile owns, including the profile itself. NULL ok. */
 void vis_profile_free(vis_profile *p);
 /* Frees a tree made by the parser: the root (allocated alone) and all below. NULL ok. */
