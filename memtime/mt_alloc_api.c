@@ -19,23 +19,18 @@
    It also registers which frames are allocator plumbing (stripped from the
    top of every allocation stack, by function name and by source path, down
    to the inlined frame: see alloc_path_patterns), so a Rust program's trees
-   start at its own function, not at `__rust_alloc` or `alloc (alloc.rs)`; and it owns two warnings that tell a user the
-   profile is probably blind: an executable without a symbol table (nothing
-   to intercept in it), and a run that mapped lots of anonymous memory while
-   the heap model saw almost no allocation (an allocator nobody intercepts). */
+   start at its own function, not at `__rust_alloc` or `alloc (alloc.rs)`,
+   and the known allocation wrappers of C servers (--known-alloc-fns). The
+   warnings that a profile is probably blind are mt_warn.c's. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_options.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_vki.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_tooliface.h"
-#include <elf.h>
 
 #include "mt_alloc_api.h"
 #include "mt_heap.h"
@@ -44,18 +39,8 @@
 
 /* ------------------------------------------------------------ state */
 
-/* Requests per interception, for -v and for the blind-profile warning. */
+/* Requests per interception, for -v. */
 static ULong n_calls[MT_API_N];
-
-/* Anonymous client memory mapped so far, for the blind-profile warning. */
-static ULong anon_mmap_szB;
-
-/* Anonymous memory mapped before we suspect an uninstrumented allocator,
-   and the share of it the heap must have seen to be believed. Thread stacks
-   (8 MiB each) and a few arenas stay far below; a heap of hundreds of MiB
-   allocated by a missed allocator does not. */
-#define BLIND_MIN_ANON_SZB  (256ULL << 20)
-#define BLIND_HEAP_RATIO    8
 
 static const HChar* api_name(MtApi api)
 {
@@ -329,92 +314,6 @@ static const HChar* const alloc_path_patterns[] = {
    NULL
 };
 
-/* ------------------------------------------------------------ warnings */
-
-/* Reads the ELF headers of the executable: sets *has_symtab (a .symtab
-   section: without it no function in the executable can be intercepted or
-   named) and *is_dynamic (a PT_INTERP: without one, Valgrind cannot load
-   the preload at all). False if the file could not be read as ELF64. */
-static Bool exe_elf_facts(const HChar* path, Bool* has_symtab, Bool* is_dynamic)
-{
-   Elf64_Ehdr eh;
-   Elf64_Shdr sh;
-   Elf64_Phdr ph;
-   SysRes sr;
-   Int fd, i;
-   Bool ok = False;
-
-   sr = VG_(open)(path, VKI_O_RDONLY, 0);
-   if (sr_isError(sr)) return False;
-   fd = sr_Res(sr);
-   *has_symtab = False;
-   *is_dynamic = False;
-   if (VG_(read)(fd, &eh, sizeof eh) != sizeof eh) goto out;
-   if (VG_(memcmp)(eh.e_ident, ELFMAG, SELFMAG) != 0
-       || eh.e_ident[EI_CLASS] != ELFCLASS64) goto out;
-   for (i = 0; i < eh.e_shnum; i++) {
-      if (VG_(lseek)(fd, eh.e_shoff + (Off64T)i * eh.e_shentsize, VKI_SEEK_SET) < 0
-          || VG_(read)(fd, &sh, sizeof sh) != sizeof sh) goto out;
-      if (sh.sh_type == SHT_SYMTAB) *has_symtab = True;
-   }
-   for (i = 0; i < eh.e_phnum; i++) {
-      if (VG_(lseek)(fd, eh.e_phoff + (Off64T)i * eh.e_phentsize, VKI_SEEK_SET) < 0
-          || VG_(read)(fd, &ph, sizeof ph) != sizeof ph) goto out;
-      if (ph.p_type == PT_INTERP) *is_dynamic = True;
-   }
-   ok = True;
- out:
-   VG_(close)(fd);
-   return ok;
-}
-
-static void check_executable(void)
-{
-   Bool has_symtab, is_dynamic;
-   const HChar* exe = VG_(args_the_exename);
-   if (exe == NULL || !exe_elf_facts(exe, &has_symtab, &is_dynamic)) return;
-   if (!is_dynamic)
-      VG_(umsg)("memtime: warning: %s is statically linked: Valgrind cannot "
-                "load memtime's allocator interceptions into it, so no heap "
-                "block will be seen; link it dynamically\n", exe);
-   else if (!has_symtab)
-      VG_(umsg)("memtime: warning: %s has no symbol table (stripped): an "
-                "allocator linked into it (jemalloc, Rust's global allocator) "
-                "cannot be intercepted and its functions cannot be named; "
-                "rebuild with symbols (Cargo: strip = false)\n", exe);
-}
-
-/* The core's mmap tracker (only when --pages-as-heap=no: that module owns
-   it otherwise, and then mmaps are the heap anyway). Anonymous client
-   mappings are summed; the warning fires once, when they first pass the
-   threshold while the heap model has never held an eighth as much. */
-static SizeT heap_max_szB;
-
-static void blind_check(void)
-{
-   static Bool warned = False;
-   if (mt_heap_szB > heap_max_szB) heap_max_szB = mt_heap_szB;
-   if (warned || anon_mmap_szB < BLIND_MIN_ANON_SZB
-       || heap_max_szB >= anon_mmap_szB / BLIND_HEAP_RATIO)
-      return;
-   warned = True;
-   VG_(umsg)("memtime: warning: the program has mapped %llu MiB of anonymous "
-             "memory but its heap never exceeded %lu KiB: its allocator is "
-             "probably invisible to memtime (a stripped executable, or an "
-             "allocator under a name or prefix memtime does not intercept; "
-             "see the README's Rust and jemalloc section)\n",
-             anon_mmap_szB >> 20, heap_max_szB >> 10);
-}
-
-void mt_alloc_api_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
-                               ULong di_handle)
-{
-   NSegment const* seg = VG_(am_find_nsegment)(a);
-   if (seg == NULL || seg->kind != SkAnonC) return;
-   anon_mmap_szB += len;
-   blind_check();
-}
-
 /* ------------------------------------------------------------ set-up */
 
 void mt_alloc_api_init(void)
@@ -426,5 +325,4 @@ void mt_alloc_api_init(void)
       mt_alloc_paths_add(alloc_path_patterns[i]);
    for (i = 0; clo_known_alloc_fns && known_wrapper_patterns[i] != NULL; i++)
       mt_alloc_fns_add(known_wrapper_patterns[i]);
-   check_executable();
 }

@@ -12,8 +12,7 @@
                      per entry point, each a single client request below;
      mt_alloc_api.c  runs in the tool: decodes the request (jemalloc flags,
                      calloc overflow, in-place contracts) and calls the heap
-                     model (mt_heap.h), registers the frames to strip, and
-                     owns the "this profile is probably blind" warnings.
+                     model (mt_heap.h) and registers the frames to strip.
 
    This header is included by both sides, so the request numbering lives
    here and nothing in the first half needs more than pub_tool_basics.h. */
@@ -68,13 +67,9 @@ typedef enum {
 #ifndef MT_PRELOAD
 
 /* Called once from post_clo_init: registers the frames to strip (allocator
-   entry points, Rust's allocator shims and alloc plumbing) and checks the
-   executable has a symbol table. */
+   entry points, Rust's allocator shims and alloc plumbing, the known
+   wrappers). */
 void mt_alloc_api_init(void);
-/* A client mmap (registered by mt_main.c; not with --pages-as-heap):
-   counts anonymous mappings for the invisible-allocator warning. */
-void mt_alloc_api_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
-                           ULong di_handle);
 /* Called first from the tool's client-request handler. Returns True (and sets
    *ret) when arg[0] is one of the requests above. */
 Bool mt_alloc_api_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);

@@ -85,6 +85,7 @@
 #include "mt_stacks.h"
 #include "mt_time.h"
 #include "mt_tree.h"
+#include "mt_warn.h"
 
 
 /*------------------------------------------------------------*/
@@ -99,7 +100,7 @@ static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
    if (clo_pages_as_heap)
       mt_pages_new_mmap(a, len, rr, ww, xx, di_handle);
    else
-      mt_alloc_api_new_mmap(a, len, rr, ww, xx, di_handle);
+      mt_warn_new_mmap(a, len);
    if (clo_rss)
       mt_rss_new_mmap(a, len);
 }
@@ -151,6 +152,7 @@ static void on_start_client_code(ThreadId tid, ULong blocks_dispatched)
    if (mt_time_tick(blocks_dispatched, False)) {
       mt_snapshot_sample();
       mt_output_maybe_flush();
+      mt_warn_tick();
    }
    mt_time_may_pass();   /* last: client code runs from here */
 }
@@ -201,6 +203,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
       mt_time_tick(0, False);
       mt_snapshot_before_block();
       mt_output_flush_before_block();
+      mt_warn_tick();
    }
    /* Last: the call may take long, and its effects (mmap, for
       --pages-as-heap) reach the tool before post_syscall does. */
@@ -268,6 +271,7 @@ static void mt_fini(Int exitcode)
    mt_snapshot_rss_at_exit();
    mt_counts_at_end("exit");
    mt_output_write_final();
+   mt_warn_fini();
    if (VG_(clo_verbosity) > 1)
       VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());
    mt_rss_fini();
@@ -282,6 +286,7 @@ static void mt_post_clo_init(void)
    mt_snapshot_init();
    mt_output_post_clo_init();
    mt_alloc_api_init();
+   mt_warn_init();
    VG_(track_start_client_code)(on_start_client_code);
 }
 

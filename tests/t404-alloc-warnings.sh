@@ -12,14 +12,14 @@ P=$(build_prog jemalloc_anon_map.c) || plan_skip "cannot build jemalloc_anon_map
 memtime --massif-out-file="$T/a.out" "$P" >"$T/a.txt" 2>"$T/a.err"
 is "$?" 0 "an uninstrumented allocator's program runs"
 check "memtime warns that its 320 MiB of anonymous memory are invisible" \
-  grep -qE 'memtime: warning: the program has mapped [0-9]+ MiB of anonymous memory but its heap never exceeded' "$T/a.err"
+  grep -qE 'memtime: warning: the program ended with [0-9]+ MiB of private anonymous memory but its heap never exceeded' "$T/a.err"
 check "no symbol-table warning for an executable with symbols" sh -c "! grep -q 'no symbol table' '$T/a.err'"
 
 # Stripped: the _rjem_ jemalloc program, whose allocator then escapes us.
 R=$(je_prog rjem jemalloc_api.c 2>/dev/null) && strip -o "$T/stripped" "$R"
 memtime --massif-out-file="$T/s.out" "$T/stripped" workload >/dev/null 2>"$T/s.err"
 check "memtime warns that a stripped executable has no symbol table" \
-  grep -qF "memtime: warning: $T/stripped has no symbol table (stripped)" "$T/s.err"
+  grep -qF "memtime: warning: $T/stripped has no full symbol table (.symtab stripped" "$T/s.err"
 v=$(awk -F= '/^mem_heap_B=/{if ($2>m) m=$2} END{print m+0}' "$T/s.out")
 check "and indeed its jemalloc heap is not seen (peak $v)" test "$v" -lt 100000
 
