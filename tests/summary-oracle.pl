@@ -27,19 +27,45 @@ my ($file, $summary) = @ARGV;
 
 # --- the file
 my ($cmd, $unit, @snaps, $cur, $depth1);
+# A site with no name ("0x...: ??? (in obj)") is shown by its nearest named
+# caller: the first named node down its chain of first children, the
+# caller's name without its location: "??? called by NAME (in obj)". The
+# label is fixed where the site first appears (%shown, by the raw label).
+my (%shown, $pending, $chain);
+sub unnamed { $_[0] =~ /^0x[0-9A-Fa-f]+: \?\?\?(?: |$)/ }
+sub settle { my $as = shift; $shown{$pending->[1]} = $pending->[0][1] = $as; undef $pending }
 open my $fh, '<', $file or die "$file: $!\n";
 while (my $l = <$fh>) {
     chomp $l;
     if    ($l =~ /^cmd: (.*)$/)        { $cmd = $1 }
     elsif ($l =~ /^time_unit: (\S+)$/) { $unit = $1 }
-    elsif ($l =~ /^snapshot=(\d+)$/)   { $cur = { n => $1, sites => [] }; push @snaps, $cur }
+    elsif ($l =~ /^snapshot=(\d+)$/)   { settle($pending->[0][1]) if $pending;
+                                         $cur = { n => $1, sites => [] }; push @snaps, $cur }
     elsif ($l =~ /^(time|mem_heap_B|mem_heap_extra_B|mem_stacks_B)=(\d+)$/) { $cur->{$1} = $2 }
     elsif ($l =~ /^heap_tree=(\w+)$/)  { $cur->{kind} = $1 }
     elsif ($l =~ /^ n\d+: (\d+) (.*)$/) {
         my ($b, $label) = ($1, $2);
-        push @{ $cur->{sites} }, [ $b, $label ];   # label with its address
+        settle($pending->[0][1]) if $pending;
+        my $site = [ $b, $label ];                 # label with its address
+        push @{ $cur->{sites} }, $site;
+        if (unnamed($label)) {
+            if (exists $shown{$label}) { $site->[1] = $shown{$label} }
+            else { $pending = [ $site, $label ]; $chain = 2 }
+        }
+    }
+    elsif ($pending && $l =~ /^( +)n\d+: \d+ (.*)$/) {
+        my ($d, $label) = (length $1, $2);
+        if ($d != $chain) { settle($pending->[0][1]) }
+        elsif ($label =~ /^0x[0-9A-Fa-f]+: (.*)$/ && !unnamed($label)) {
+            my $fn = $1;
+            $fn =~ s/^(.*) \(.*\)$/$1/;
+            (my $as = $pending->[0][1]) =~ s/^(0x[0-9A-Fa-f]+: )\?\?\?/$1??? called by $fn/;
+            settle($as);
+        }
+        else { $chain++ }
     }
 }
+settle($pending->[0][1]) if $pending;
 close $fh;
 die "$file: no snapshot\n" unless @snaps;
 my @marks;
