@@ -1,15 +1,16 @@
 /* mt_children.h: profiles of processes that fork and exec.
 
    fork. Valgrind follows every forked child (with or without
-   --trace-children). The child inherits the parent's whole profile (its
-   snapshots, marks and live blocks) and goes on from there: with %p in
-   --memtime-out-file its profile is a file of its own, starting with what
-   it inherited. A forked child that calls exec before taking any snapshot
-   of its own (fork then exec: system(), popen(), posix_spawn) writes no
-   profile: it would be a copy of its parent's. Without %p, parent and
-   child write the same name: each rewrite is complete (atomic rename), but
-   the file holds whichever process wrote it last; memtime warns at start-up
-   (with --trace-children=yes) and when a forked child first writes.
+   --trace-children). The child's profile starts at the fork
+   (mt_process.c restarts its snapshot list: one detailed snapshot of what
+   it inherited, on the parent's clock): with %p in --memtime-out-file it
+   is a file of its own. A forked child that calls exec before taking any
+   snapshot after that one (fork then exec: system(), popen(),
+   posix_spawn) writes no profile: it would hold nothing of its own.
+   Without %p, parent and child write the same name: each rewrite is
+   complete (atomic rename), but the file holds whichever process wrote it
+   last; memtime warns at start-up (with --trace-children=yes) and when a
+   forked child first writes.
 
    exec. The pid does not change across exec, so the new image would expand
    the same name. memtime writes the whole profile just before each execve

@@ -18,6 +18,7 @@
 #include "mt_file.h"
 #include "mt_options.h"
 #include "mt_rss.h"
+#include "mt_process.h"
 #include "mt_stacks.h"
 
 /*------------------------------------------------------------*/
@@ -45,6 +46,14 @@ void mt_companion_add_mark(ULong time, const HChar* label)
    marks[n_marks].time  = time;
    marks[n_marks].label = copy;
    n_marks++;
+}
+
+void mt_companion_clear_marks(void)
+{
+   UInt i;
+   for (i = 0; i < n_marks; i++)
+      VG_(free)(marks[i].label);
+   n_marks = 0;
 }
 
 /*------------------------------------------------------------*/
@@ -80,7 +89,7 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
 
    VG_(sprintf)(path, "%s.memtime", profile_path);
    if (!clo_stacks && n_marks == 0 && !mt_rss_any()
-       && !mt_counts_any()) {
+       && !mt_counts_any() && !mt_process_has_story()) {
       /* Nothing to say. A companion of the same name left by an earlier run
          would be read with this profile: remove it, once per name (after
          that nobody but us writes it; a forked child has a new name). */
@@ -110,6 +119,7 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
       mt_companion_line(c, "mark", "time=%llu %s", marks[i].time,
                         marks[i].label);
    mt_counts_companion(c);
+   mt_process_companion(c);
    return c;
 }
 

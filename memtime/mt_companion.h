@@ -34,6 +34,10 @@ struct MtStackSample;   /* mt_stacks.h */
    mark stays one line. Marks are never culled. */
 void mt_companion_add_mark(ULong time, const HChar* label);
 
+/* Forgets every mark: a forked child's profile starts at the fork, and
+   the parent's marks are the parent's. */
+void mt_companion_clear_marks(void);
+
 /* One rewrite of the companion of the profile at 'profile_path', written
    while the profile is, and committed with it (mt_file_commit, companion
    first):

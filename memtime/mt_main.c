@@ -81,6 +81,7 @@
 #include "mt_output.h"
 #include "mt_pages.h"
 #include "mt_rss.h"
+#include "mt_process.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
 #include "mt_time.h"
@@ -194,6 +195,7 @@ static Bool may_block(UInt sysno)
    file on disk is brought up to date, since nothing may run for a while. */
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
+   mt_process_pre_syscall(sysno, args);
    if (mt_children_pre_syscall(sysno)) {
       mt_counts_at_end("exec");
       mt_output_before_exec();
@@ -213,6 +215,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
                          SysRes res)
 {
+   mt_process_post_syscall(sysno, args, res);
    if (!mt_snapshot_started() || !may_block(sysno))
       return;
    /* A futex or read usually returns at once: only a forced read is
@@ -257,8 +260,10 @@ static IRSB* mt_instrument(VgCallbackClosure* closure, IRSB* sbIn,
       Massif does: earlier, core start-up would sit between snapshot 0 and
       the first allocation. (With --pages-as-heap=yes Massif also snapshots
       each start-up mapping before that; memtime.1 states the difference.) */
-   if (!mt_snapshot_started())
+   if (!mt_snapshot_started()) {
       mt_snapshot_startup();
+      mt_process_startup();
+   }
    return mt_time_instrument(mt_stacks_instrument(sbIn, layout));
 }
 
@@ -280,6 +285,7 @@ static void mt_fini(Int exitcode)
 static void mt_post_clo_init(void)
 {
    mt_options_check();
+   mt_process_init();             /* its fork handlers first */
    mt_children_post_clo_init();   /* may rename the output: before output */
    extensions_post_clo_init();
    mt_tree_post_clo_init();

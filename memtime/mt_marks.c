@@ -44,7 +44,7 @@ void mt_marks_snapshot(void)
 /* Copies the client's NUL-terminated string at 'a' into buf (size n),
    reading only bytes the client can read: checked a page at a time, so a
    label costs one address-space lookup per page it touches. */
-static void copy_client_string(Addr a, HChar* buf, SizeT n)
+void mt_marks_copy_client_string(Addr a, HChar* buf, SizeT n)
 {
    SizeT i = 0;
    Addr checked_end = a;   /* [a, checked_end) is known readable */
@@ -69,7 +69,7 @@ Bool mt_marks_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
    switch (arg[0]) {
    case MEMTIME_REQ_MARK: {
       HChar label[MT_MARK_MAX_LABEL + 1];
-      copy_client_string((Addr)arg[1], label, sizeof label);
+      mt_marks_copy_client_string((Addr)arg[1], label, sizeof label);
       mt_marks_add(label);
       *ret = 1;
       return True;

@@ -27,6 +27,11 @@ void mt_marks_snapshot(void);
    read only as far as the client may read it and cut at MT_MARK_MAX_LABEL
    bytes, so a bad pointer gives a truncated or empty label, not a crash. */
 #define MT_MARK_MAX_LABEL 1024
+
+/* Copies the client's NUL-terminated string at 'a' into buf (size n > 0,
+   always terminated), reading only bytes the client may read: a bad
+   pointer gives a truncated or empty string. Also for process titles. */
+void mt_marks_copy_client_string(Addr a, HChar* buf, SizeT n);
 Bool mt_marks_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);
 
 #endif /* MT_MARKS_H */

@@ -276,6 +276,25 @@ void mt_snapshot_startup(void)
    mt_snapshot_maybe(MtNormal);
 }
 
+void mt_snapshot_restart(void)
+{
+   Int i;
+   if (!started)
+      return;
+   for (i = 0; i < n_snapshots; i++) {
+      mt_tree_snap_delete(snapshots[i].xt);
+      mt_stacks_sample_free(snapshots[i].stacks);
+      clear_snapshot(&snapshots[i]);
+   }
+   n_snapshots = 0;
+   peak_snapshot_total_szB = 0;
+   min_time_interval = 0;
+   earliest_next_snapshot_time = 0;
+   n_snapshots_since_last_detailed = 0;
+   refresh_stacks();
+   take_snapshot(MtNormal, mt_time_now(), True);
+}
+
 Bool mt_snapshot_started(void)
 {
    return started;

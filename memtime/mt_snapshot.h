@@ -29,6 +29,10 @@ void  mt_mem_update_stacks(SSizeT delta_szB);
 /* The first snapshot, when the client starts running. */
 void  mt_snapshot_startup(void);
 Bool  mt_snapshot_started(void);
+/* In a child just forked: forgets the parent's snapshots and peak, and
+   takes one detailed snapshot now (on the parent's clock) holding what the
+   child inherited, so the child's profile starts at the fork. */
+void  mt_snapshot_restart(void);
 /* Massif's decision: MtNormal if it is time, MtPeak if a new peak. */
 void  mt_snapshot_maybe(MtSnapshotKind kind);
 /* --time-unit=ms: a normal snapshot attempt if --sample-interval ms of

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # t560-children: profiles across fork and exec (tests/progs/fork_exec.c).
 # - fork with %p: each process gets a complete profile; the child's starts
-#   with what it inherited (the parent's snapshots up to the fork) and
-#   holds only its own later allocations, the parent's holds only its own.
+#   at the fork, its first snapshot (detailed) holding what it inherited at
+#   the fork's time on the parent's clock, and holds only its own later
+#   allocations; the parent's holds only its own and marks the fork.
 # - exec: the pre-exec profile is written before the image goes and is
 #   never overwritten; with --trace-children=yes each new image of the same
 #   pid writes <name>.exec1, .exec2, ...
@@ -11,7 +12,7 @@
 # - no %p: warnings at start-up and when a forked child writes the shared
 #   file, which stays a complete profile.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 35
 
 grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 valid() { grammar "$1" && ms_print "$1" >/dev/null; }
@@ -40,10 +41,17 @@ check "fork: ... and none of the parent's later 30000 B" \
   sh -c "! grep -qE '^mem_heap_B=13[0-9]{4}$' '$d/p.$child'"
 check "fork: the parent's holds its 30000 B, not the child's 200000" \
   sh -c "grep -qE '^mem_heap_B=13[0-9]{4}$' '$d/p.$parent' && ! grep -qE '^mem_heap_B=30[0-9]{4}$' '$d/p.$parent'"
-# Inherited snapshots are the parent's own, times included: the first two
-# snapshot blocks of both files are identical.
-first2() { awk '/^snapshot=2$/ {exit} /^#-/ {s=1} s' "$1"; }
-is_file <(first2 "$d/p.$child") <(first2 "$d/p.$parent") "fork: the child's profile starts with the parent's snapshots"
+# The child's profile starts at the fork: snapshot 0 holds the inherited
+# 100000 B with its tree, at the time the companion gives as its start.
+snap0() { awk '/^snapshot=1$/ {exit} /^(time|mem_heap_B|heap_tree)=/' "$1" | tr '\n' ' '; }
+start=$(sed -n 's/^process: pid=[0-9]* parent=[0-9]* start=\([0-9]*\) .*began=fork of '"$parent"'$/\1/p' "$d/p.$child.memtime")
+is "$(snap0 "$d/p.$child")" "time=$start mem_heap_B=100000 heap_tree=detailed " \
+  "fork: the child's profile starts at the fork ($start ms on the parent's clock) with what it inherited"
+check "fork: ... which is after the parent's start" test "${start:-0}" -gt 0
+check "fork: ... and none of the parent's snapshots before it" \
+  sh -c "! awk -F= '/^time=/ && \$2 < ${start:-0} {bad=1} END {exit !bad}' '$d/p.$child'"
+check "fork: the parent's companion records the fork" grep -q "^fork: time=[0-9]* child=$child\$" "$d/p.$parent.memtime"
+check "fork: ... and marks it" grep -q "^mark: time=[0-9]* fork $child\$" "$d/p.$parent.memtime"
 
 # --- exec, --trace-children=yes, %p ---------------------------------------
 d=$T/exec; mkdir -p "$d"

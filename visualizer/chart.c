@@ -161,8 +161,10 @@ static void choose_scales(chart *c)
 
     double tlast = (double)p->snaps[p->n_snaps - 1].time;
     double tfirst = (double)p->snaps[0].time;
-    /* Start at 0 (as Massif's times do) unless the file starts late. */
-    c->t0 = tfirst > 0 && tfirst > tlast / 2 ? tfirst : 0;
+    /* Start where the profile starts: 0 for a process profiled from its
+     * start (as Massif's times do), the fork for a forked child's (its
+     * times are on its parent's clock). */
+    c->t0 = tfirst > 0 ? tfirst : 0;
     c->t1 = tlast > c->t0 ? tlast : c->t0 + 1;
     c->tscale = vis_time_scale(p->unit, c->t1);
     c->tstep = vis_nice_step((c->t1 - c->t0) / c->tscale.div, 10) * c->tscale.div;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "analysis_text.h"
 #include "chart.h"
@@ -22,6 +24,7 @@
 #include "json.h"
 #include "massif.h"
 #include "outfile.h"
+#include "processes.h"
 #include "profile.h"
 #include "report.h"
 #include "when.h"
@@ -37,8 +40,11 @@ static const char usage_text[] =
     "       " PROG " diff [--at=WHEN] [--json] [--top=N] OLD NEW\n"
     "       " PROG " check [--max-peak=SIZE] [--baseline=OLD --max-increase=PCT\n"
     "                   [--allow=SIZE]] FILE\n"
+    "       " PROG " [-o IMG.png] FILE FILE... | DIRECTORY\n"
     "Reads a Massif-format profile (memtime's or Massif's) and writes a timeline\n"
     "chart and text reports. Without -o or --gnuplot, prints the text report.\n"
+    "Given several profiles (one per process) or a directory of them, prints one\n"
+    "line per process, and -o IMG.png draws them all on one time axis.\n"
     "\n"
     "  -o, --output=FILE     write the chart: .png (built in), .svg or .pdf (gnuplot),\n"
     "                        or its series as .csv\n"
@@ -69,6 +75,7 @@ static const char usage_text[] =
 /* What the run works on, freed by die() so that the sanitizer build reports
  * no leak on error exits. */
 static vis_profile *profile;
+static vis_procs *procs;          /* several profiles (processes.h) */
 static vis_ms_print_body *body;   /* the ms_print report's streamed part */
 static vis_growth growth;         /* over --from..--to, computed once */
 static vis_profile *profile2;     /* diff's NEW, check's baseline */
@@ -87,6 +94,7 @@ static void die(int status, const char *fmt, ...)
     vis_profile_free(profile);
     vis_profile_free(profile2);
     vis_ms_print_body_free(body);
+    vis_procs_free(procs);
     exit(status);
 }
 
@@ -103,6 +111,8 @@ static void usage_error(const char *fmt, ...)
 
 typedef struct {
     const char *input;
+    const char **inputs;       /* every FILE given, n_inputs of them */
+    int n_inputs;
     const char *image;
     const char *gnuplot;
     const char *report;
@@ -144,10 +154,15 @@ static void parse_args(options *o, int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (only_files || a[0] != '-' || !a[1]) {
-            if (o->input)
-                usage_error("expected one input FILE, got '%s' and '%s'", o->input, a);
-            o->input = a;
-            append_arg(o, a, NULL);
+            const char **in = realloc(o->inputs, (size_t)(o->n_inputs + 1) * sizeof *in);
+            if (!in)
+                die(EXIT_DATA, "out of memory");
+            o->inputs = in;
+            in[o->n_inputs++] = a;
+            if (!o->input) {
+                o->input = a;
+                append_arg(o, a, NULL);
+            }
             continue;
         }
         if (!strcmp(a, "--")) {
@@ -390,6 +405,89 @@ static void write_exports(const vis_profile *p, const options *o)
     vis_export_free(&e);
 }
 
+/* -------------------------------------------------------------- processes */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory's profiles: its regular files but companions (*.memtime) and
+ * rewrites in progress (.NAME.tmp.PID), whose first line is "desc:". */
+static void add_directory(const char *dir)
+{
+    char err[1024];
+    DIR *d = opendir(dir);
+    if (!d)
+        die(EXIT_DATA, "%s: cannot open: %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || (len > 8 && !strcmp(e->d_name + len - 8, ".memtime")))
+            continue;
+        char **a = realloc(names, (n + 1) * sizeof *a);
+        size_t pn = strlen(dir) + len + 2;
+        char *path = malloc(pn);
+        if (!a || !path)
+            die(EXIT_DATA, "out of memory");
+        names = a;
+        snprintf(path, pn, "%s/%s", dir, e->d_name);
+        names[n++] = path;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        char head[6] = "";
+        FILE *f = stat(names[i], &st) == 0 && S_ISREG(st.st_mode) ? fopen(names[i], "r") : NULL;
+        if (f) {
+            size_t got = fread(head, 1, 5, f);
+            head[got] = '\0';
+            fclose(f);
+        }
+        if (!strcmp(head, "desc:") && vis_procs_add(procs, names[i], err, sizeof err) != 0)
+            die(EXIT_DATA, "%s", err);
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void run_processes(const options *o)
+{
+    char err[1024];
+    if (o->gnuplot || o->report || o->summary_only || o->ms_print_only || o->companion ||
+        o->flamegraph || o->collapsed || o->pprof || o->snapshot)
+        usage_error("with several profiles only -o IMG.png, --width and --height apply");
+    if (o->image && strcmp(extension(o->image), "png") != 0)
+        usage_error("with several profiles -o writes a .png, got '%s'", o->image);
+    if (!(procs = calloc(1, sizeof *procs)))
+        die(EXIT_DATA, "out of memory");
+    for (int i = 0; i < o->n_inputs; i++) {
+        struct stat st;
+        if (stat(o->inputs[i], &st) == 0 && S_ISDIR(st.st_mode))
+            add_directory(o->inputs[i]);
+        else if (vis_procs_add(procs, o->inputs[i], err, sizeof err) != 0)
+            die(EXIT_DATA, "%s", err);
+    }
+    if (vis_procs_finish(procs, err, sizeof err) != 0)
+        die(EXIT_DATA, "%s", err);
+    if (o->image) {
+        if (vis_procs_write_png(procs, o->chart.width, o->chart.height, o->image, err,
+                                sizeof err) != 0)
+            die(EXIT_DATA, "%s", err);
+    } else {
+        vis_procs_list(stdout, procs);
+    }
+    vis_procs_free(procs);
+    procs = NULL;
+    free(o->inputs);
+    free(o->ms_print_args);
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
+        die(EXIT_DATA, "stdout: write error: %s", strerror(errno ? errno : EIO));
+}
+
 /* ------------------------------------------------------------------- main */
 
 
@@ -560,6 +658,13 @@ int main(int argc, char **argv)
     vis_chart_opts_default(&o.chart);
     o.rep.top_n = o.chart.top_n;
     parse_args(&o, argc, argv);
+    {
+        struct stat st;
+        if (o.n_inputs > 1 || (stat(o.input, &st) == 0 && S_ISDIR(st.st_mode))) {
+            run_processes(&o);
+            return 0;
+        }
+    }
     if (o.image) {
         const char *ext = extension(o.image);
         if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "csv"))
@@ -640,6 +745,7 @@ int main(int argc, char **argv)
     vis_ms_print_body_free(body);
     body = NULL;
     free(o.ms_print_args);
+    free(o.inputs);
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
         die(EXIT_DATA, "stdout: write error: %s", strerror(errno ? errno : EIO));
     return 0;

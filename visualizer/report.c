@@ -134,8 +134,10 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
     fprintf(out, "memtime-vis summary of %s\n", p->path);
     fprintf(out, "  Command:    %s\n", p->cmd);
     fprintf(out, "  Time unit:  %s\n", unit_name(p->unit));
+    /* From the first snapshot: a forked child's profile starts at the fork,
+     * on its parent's clock. */
     fprintf(out, "  Duration:   %s (last snapshot, %zu, at time=%s)\n",
-            vis_fmt_time(a, sizeof a, p->unit, last->time), p->n_snaps - 1,
+            vis_fmt_time(a, sizeof a, p->unit, last->time - p->snaps[0].time), p->n_snaps - 1,
             commify(d, last->time));
     fprintf(out, "  Snapshots:  %zu, %zu detailed\n", p->n_snaps, p->n_detailed);
     fprintf(out, "  Peak:       %s (%s B) at %s, snapshot %zu\n",
