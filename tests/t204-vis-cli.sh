@@ -23,7 +23,7 @@ usage() {   # DESCRIPTION EXPECTED-FIRST-LINE ARGS...
   then ok "$d: exit 2 and '$want'"; else not_ok "$d"; diag "exit $rc" "$(cat err.txt)"; fi
 }
 usage "no input" "memtime-vis: expected an input FILE"
-usage "two inputs" "memtime-vis: expected one input FILE, got 'p.out' and 'q.out'" p.out q.out
+usage "several inputs (one per process) take no report option" "memtime-vis: with several profiles only -o IMG.png, --width and --height apply" --gnuplot=x.gp p.out p.out
 usage "unknown option" "memtime-vis: unknown option '--frobnicate'" --frobnicate p.out
 usage "threshold out of range" "memtime-vis: --threshold expects a percentage from 0 to 100, got '101'" --threshold=101 p.out
 usage "graph too narrow" "memtime-vis: --x expects a whole number from 4 to 1000, got '3'" --x=3 p.out
