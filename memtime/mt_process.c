@@ -32,6 +32,7 @@
 #include "mt_marks.h"
 #include "mt_options.h"
 #include "mt_process.h"
+#include "mt_rss.h"
 #include "mt_snapshot.h"
 #include "mt_time.h"
 
@@ -149,6 +150,8 @@ static void child_after_fork(ThreadId tid)
    began = BeganFork;
    fork_pending = False;
    ended = False;
+   if (clo_rss)
+      mt_rss_forget_peak();
    mt_snapshot_restart();
    start_time = now();
    mt_companion_clear_marks();

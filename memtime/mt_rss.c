@@ -384,6 +384,14 @@ static void clear_peak_groups(void)
 }
 
 /* Groups segs[] and keeps the MT_RSS_TOP largest non-heap groups. */
+void mt_rss_forget_peak(void)
+{
+   clear_peak_groups();
+   VG_(memset)(&peak, 0, sizeof peak);
+   peak_time = 0;
+   peak_heap_B = 0;
+}
+
 static void record_peak_groups(void)
 {
    Group* groups = NULL;

@@ -52,5 +52,8 @@ void mt_rss_die_munmap(Addr a, SizeT len);
 void mt_rss_companion_snapshot(MtFile* c, UInt snapshot_n,
                                Long time, const MtRss* r);
 void mt_rss_companion_peak(MtFile* c);
+/* In a child just forked: the parent's RSS peak is the parent's; the
+   child's own peak starts with its reading at the fork. */
+void mt_rss_forget_peak(void);
 
 #endif /* MT_RSS_H */

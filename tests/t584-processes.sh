@@ -8,7 +8,7 @@
 # companions record who is who and how each ended, and memtime-vis lists
 # the processes of a directory and draws them on one time axis.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 25
 
 P=$(build_prog fork_titles.c) || { not_ok "build fork_titles.c"; exit 1; }
 d=$T/run; mkdir -p "$d"
@@ -34,6 +34,13 @@ for k in $k1 $k2 $k3; do
   is "$(awk '/^snapshot=1$/ {exit} /^(time|heap_tree)=/' "$f" | tr '\n' ' ')" "time=$start heap_tree=detailed " \
     "child $k: its profile starts at the fork (time=$start on the parent's clock), detailed"
 done
+rss_own=yes
+for k in $k1 $k2 $k3; do
+  st=$(sed -n 's/^process: .* start=\([0-9]*\) .*/\1/p' "$d/ft.$k.out.memtime")
+  rt=$(sed -n 's/^rss-peak: time=\([0-9]*\) .*/\1/p' "$d/ft.$k.out.memtime")
+  [ -n "$rt" ] && [ "$rt" -ge "$st" ] || rss_own="no: child $k peak at ${rt:-none}, started $st"
+done
+is "$rss_own" yes "each child's RSS peak is its own (read at or after its fork)"
 check "child 1 renamed itself by prctl" grep -q "^title: time=[0-9]* via=prctl mt-worker-1\$" "$d/ft.$k1.out.memtime"
 check "child 2 by rewriting its argv" grep -q "^title: time=[0-9]* via=argv mt: worker two\$" "$d/ft.$k2.out.memtime"
 check "child 2 recorded its exit 3" grep -q "^ended: time=[0-9]* exit=3\$" "$d/ft.$k2.out.memtime"

@@ -103,6 +103,11 @@ static int read_records(vis_proc *q, const char *path)
             q->title = NULL;
             if (t && !(q->title = dup_text(t + 1)))
                 rc = -1;
+        } else if (!strncmp(line, "rss-peak: ", 10)) {
+            long long an = key_num(line + 10, "anon"), fi = key_num(line + 10, "file"),
+                      sh = key_num(line + 10, "shmem");
+            if (an >= 0 && fi >= 0 && sh >= 0)
+                q->rss_peak_B = (uint64_t)(an + fi + sh);
         } else if (!strncmp(line, "ended: ", 7)) {
             q->end_kind = VIS_END_EXIT;
             q->end_code = (int)key_num(line + 7, "exit");
@@ -263,17 +268,19 @@ void vis_procs_list(FILE *out, const vis_procs *ps)
     char a[64], b[64], c[64], d[64];
     fprintf(out, "%d processes, times from the first start (%s)\n", (int)ps->n,
             ps->unit == VIS_UNIT_MS ? "ms clock" : "each profile's own clock");
-    fprintf(out, "%8s %8s %10s %10s %-18s %11s %6s  %s\n", "PID", "PARENT", "START", "END",
-            "ENDED", "PEAK HEAP", "RSS", "TITLE");
+    fprintf(out, "%8s %8s %10s %10s %-18s %11s %11s  %s\n", "PID", "PARENT", "START", "END",
+            "ENDED", "PEAK HEAP", "PEAK RSS", "TITLE");
     for (size_t i = 0; i < ps->n; i++) {
         const vis_proc *q = &ps->procs[i];
-        char pid[24], parent[24];
+        char pid[24], parent[24], rss[64] = "-";
+        if (q->rss_peak_B)
+            vis_fmt_bytes(rss, sizeof rss, q->rss_peak_B);
         snprintf(pid, sizeof pid, "%lld", q->pid);
         snprintf(parent, sizeof parent, q->parent >= 0 ? "%lld" : "-", q->parent);
-        fprintf(out, "%8s %8s %10s %10s %-18s %11s %6s  %s\n", pid, parent,
+        fprintf(out, "%8s %8s %10s %10s %-18s %11s %11s  %s\n", pid, parent,
                 vis_fmt_time(a, sizeof a, ps->unit, (uint64_t)q->abs_start),
                 vis_fmt_time(b, sizeof b, ps->unit, (uint64_t)q->abs_end),
-                vis_proc_ending(q, c, sizeof c), vis_fmt_bytes(d, sizeof d, q->peak_B), "-",
+                vis_proc_ending(q, c, sizeof c), vis_fmt_bytes(d, sizeof d, q->peak_B), rss,
                 vis_proc_name(q));
     }
 }

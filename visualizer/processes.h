@@ -30,6 +30,7 @@ typedef struct {
     vis_child_end *child_ends; /* what it recorded about its children */
     size_t n_child_ends;
     uint64_t peak_B;           /* largest total (heap + extra + stacks) */
+    uint64_t rss_peak_B;       /* the companion's rss-peak (anon + file + shmem), 0: none */
     long long abs_start, abs_end;  /* on the shared axis, from the first start */
 } vis_proc;
 
@@ -54,7 +55,7 @@ char *vis_proc_ending(const vis_proc *q, char *buf, size_t n);
 const char *vis_proc_name(const vis_proc *q);
 
 /* One line per process, in start order: pid, parent, start, end, how it
- * ended, peak heap, RSS (not recorded yet: "-"), title. */
+ * ended, peak heap, peak RSS (where the companion has it, else "-"), title. */
 void vis_procs_list(FILE *out, const vis_procs *ps);
 /* The all-processes chart as PNG. */
 int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *path,
