@@ -200,7 +200,10 @@ void mt_process_pre_syscall(UInt sysno, UWord* args)
       ended = True;
       end_time = now();
       exit_code = (Int)(args[0] & 0xff);
-   } else if (sysno == __NR_prctl && args[0] == MT_PR_SET_NAME) {
+   } else if (sysno == __NR_prctl && args[0] == MT_PR_SET_NAME
+              && VG_(gettid)() == VG_(getpid)()) {
+      /* Only the main thread's name is the process's (ps, /proc/PID/comm);
+         other threads naming themselves (worker pools) are not titles. */
       HChar name[17];   /* the kernel keeps 16 bytes with the NUL */
       mt_marks_copy_client_string(args[1], name, sizeof name);
       add_title(name, "prctl");
