@@ -72,6 +72,18 @@ void mt_counts_free(Xecu where, ThreadId tid, Addr p, SizeT szB)
    }
 }
 
+void mt_counts_restart(void)
+{
+   UInt i;
+   for (i = 0; i < n_counts; i++) {
+      counts[i].allocs = counts[i].live_blocks;
+      counts[i].alloc_szB = counts[i].live_szB;
+      counts[i].temporary = 0;
+   }
+   if (last_alloc != NULL)
+      VG_(memset)(last_alloc, 0, VG_N_THREADS * sizeof(Addr));
+}
+
 Bool mt_counts_any(void) { return any; }
 
 void mt_counts_at_end(const HChar* how) { end_how = how; }

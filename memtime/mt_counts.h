@@ -26,6 +26,9 @@ void mt_counts_alloc(Xecu where, ThreadId tid, Addr p, SizeT szB);
 void mt_counts_free(Xecu where, ThreadId tid, Addr p, SizeT szB);
 /* True once any allocation was counted (then the companion is due). */
 Bool mt_counts_any(void);
+/* In a child just forked: its counts start at the fork, the blocks it
+   inherited counted as allocated there (its profile starts there too). */
+void mt_counts_restart(void);
 /* The next companion writes are the last of this image: how is "exit"
    or "exec" (written as "end: <how>"); NULL again when an exec failed. */
 void mt_counts_at_end(const HChar* how);

@@ -29,6 +29,7 @@
 
 #include "mt_compat.h"
 #include "mt_companion.h"
+#include "mt_counts.h"
 #include "mt_marks.h"
 #include "mt_options.h"
 #include "mt_process.h"
@@ -152,6 +153,7 @@ static void child_after_fork(ThreadId tid)
    ended = False;
    if (clo_rss)
       mt_rss_forget_peak();
+   mt_counts_restart();
    mt_snapshot_restart();
    start_time = now();
    mt_companion_clear_marks();
