@@ -12,7 +12,7 @@
 # - no %p: warnings at start-up and when a forked child writes the shared
 #   file, which stays a complete profile.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 37
 
 grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 valid() { grammar "$1" && ms_print "$1" >/dev/null; }
@@ -70,6 +70,8 @@ is "$(sed -n 's/^cmd: .* exec //p' "$d/e.$pids" "$d/e.$pids.exec1" "$d/e.$pids.e
 check "exec: the pre-exec profile ends with the image's live 70000 B" \
   sh -c "sed -n 's/^mem_heap_B=//p' '$d/e.$pids' | tail -1 | grep -qE '^7[0-9]{4}$'"
 check "exec: the last image's profile holds its 40000 B" grep -qE '^mem_heap_B=4[0-9]{4}$' "$d/e.$pids.exec2"
+check "exec: the new image's companion says it began by exec of its path" \
+  grep -q "^process: pid=$pids parent=[0-9]* start=0 .*began=exec of $P\$" "$d/e.$pids.exec1.memtime"
 check "exec: no --memtime-exec-count on the desc: line" \
   sh -c "! grep -q 'memtime-exec-count' '$d/e.$pids.exec1' '$d/e.$pids.exec2'"
 
@@ -104,6 +106,8 @@ memtime -q --trace-children=yes --memtime-out-file="$d/x.%p" "$P" forkexec >"$T/
 parent=$(pid_of "$T/fxt.txt" parent); child=$(pid_of "$T/fxt.txt" post-exec)
 is "$(lsp "$d" | tr '\n' ' ')" "x.$parent x.$child.exec1 " \
   "fork+exec, traced: the parent's and the exec'd child image's (.exec1), no copy of the parent"
+check "fork+exec, traced: the child image knows its parent and how it began" \
+  grep -q "^process: pid=$child parent=$parent start=0 .*began=exec of $P\$" "$d/x.$child.exec1.memtime"
 
 # --- no %p ------------------------------------------------------------------
 d=$T/shared; mkdir -p "$d"

@@ -8,7 +8,7 @@
 # companions record who is who and how each ended, and memtime-vis lists
 # the processes of a directory and draws them on one time axis.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 26
 
 P=$(build_prog fork_titles.c) || { not_ok "build fork_titles.c"; exit 1; }
 d=$T/run; mkdir -p "$d"
@@ -42,6 +42,7 @@ for k in $k1 $k2 $k3; do
 done
 is "$rss_own" yes "each child's RSS peak is its own (read at or after its fork)"
 check "child 1 renamed itself by prctl" grep -q "^title: time=[0-9]* via=prctl mt-worker-1\$" "$d/ft.$k1.out.memtime"
+check "... and its thread naming itself is not a title" sh -c "! grep -q 'mt-thread' '$d/ft.$k1.out.memtime'"
 check "child 2 by rewriting its argv" grep -q "^title: time=[0-9]* via=argv mt: worker two\$" "$d/ft.$k2.out.memtime"
 check "child 2 recorded its exit 3" grep -q "^ended: time=[0-9]* exit=3\$" "$d/ft.$k2.out.memtime"
 check "the killed child recorded no end (it could not)" sh -c "! grep -q '^ended:' '$d/ft.$k3.out.memtime'"

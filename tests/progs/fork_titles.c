@@ -1,8 +1,9 @@
 /* fork_titles.c: a parent with an early big peak (8 MB, freed) that forks
    three children which rename themselves, for t584. Known answers:
      parent  peak >= 8,000,000 B at its start; forks 3 children;
-     child 1 renames itself by prctl(PR_SET_NAME, "mt-worker-1"), holds
-             1,000,000 B, exits 0;
+     child 1 renames itself by prctl(PR_SET_NAME, "mt-worker-1"), starts
+             a thread that names itself "mt-thread" (a thread's name, not
+             the process's title), holds 1,000,000 B, exits 0;
      child 2 rewrites its argv[0] in place ("mt: worker two"), holds
              2,000,000 B, exits 3;
      child 3 renames itself "mt-victim" (prctl), holds 3,000,000 B and
@@ -11,6 +12,7 @@
              does once the child's profile (argv[1], a printf pattern of the
              pid, e.g. "ft.%d.out") shows the 3,000,000 B: no race.
    The parent reaps all three with waitpid, then exits 0. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,13 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static void *name_thread(void *arg)
+{
+    (void)arg;
+    prctl(PR_SET_NAME, "mt-thread", 0, 0, 0);
+    return NULL;
+}
 
 static void *hold(size_t n)
 {
@@ -40,6 +49,9 @@ int main(int argc, char **argv)
             continue;
         if (i == 0) {
             prctl(PR_SET_NAME, "mt-worker-1", 0, 0, 0);
+            pthread_t t;
+            if (pthread_create(&t, NULL, name_thread, NULL) == 0)
+                pthread_join(t, NULL);
             void *p = hold(1000000);
             usleep(100000);
             free(p);
