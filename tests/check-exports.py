@@ -7,6 +7,8 @@ memtime-vis's), takes one snapshot's tree, and checks an export of it:
   check-exports.py PROFILE SNAPSHOT collapsed FILE
   check-exports.py PROFILE SNAPSHOT svg FILE
   check-exports.py PROFILE SNAPSHOT pprof-raw FILE   (go tool pprof -symbolize=none -raw)
+  check-exports.py PROFILE SNAPSHOT svg-diff FILE BASE  (differential flamegraph since
+                                                      snapshot BASE; -1: an empty heap)
   check-exports.py PROFILE peak                      (prints the snapshot the exports
                                                       should show by default)
 
@@ -164,7 +166,17 @@ def check_collapsed(stacks, heap, path):
     return fail(msgs) if msgs else 0
 
 
-def check_svg(stacks, heap, snap_n, path):
+def flame_frames(stacks, heap):
+    """{path of shown names, outermost first: bytes}, () being the root."""
+    frames = {(): heap}
+    for labels, b in stacks:
+        names = tuple(shown(name_of(l)) for l in reversed(labels))
+        for k in range(1, len(names) + 1):
+            frames[names[:k]] = frames.get(names[:k], 0) + b
+    return frames
+
+
+def check_svg(stacks, heap, snap_n, path, base=None):
     msgs = []
     text = open(path, 'rb').read()
     tree = ET.parse(path)   # raises if it is not XML
@@ -178,19 +190,22 @@ def check_svg(stacks, heap, snap_n, path):
         msgs.append('subtitle does not name snapshot %d: %r' % (snap_n, sub is not None and sub.text))
     if tree.find('.//s:script', ns) is None:
         msgs.append('no script')
-    # Expected frames: every prefix (outermost first) of every stack, merged by name.
-    frames = {(): heap}
-    for labels, b in stacks:
-        names = tuple(shown(name_of(l)) for l in reversed(labels))
-        for k in range(1, len(names) + 1):
-            frames[names[:k]] = frames.get(names[:k], 0) + b
-    want = merged(((len(k), k[-1] if k else 'all', v), 1) for k, v in frames.items())
+    # Expected frames: every prefix (outermost first) of every stack, merged by
+    # name; differential: with the change since base, the same path's bytes.
+    frames = flame_frames(stacks, heap)
+    if base is None:
+        want = merged(((len(k), k[-1] if k else 'all', v), 1) for k, v in frames.items())
+    else:
+        was = flame_frames(*base) if base[0] is not None else {}
+        want = merged(((len(k), k[-1] if k else 'all', v, v - was.get(k, 0)), 1)
+                      for k, v in frames.items())
     got = []
     ys = []
     for g in tree.find('.//s:g[@id="frames"]', ns).findall('s:g', ns):
         title = g.find('s:title', ns).text
         rect = g.find('s:rect', ns)
-        m = re.match(r'(.*) \u2014 .+ \(([\d,]+) bytes\), ([\d.]+)%$', title, re.S)
+        m = re.match(r'(.*) \u2014 [^\u2014]+? \(([\d,]+) bytes\), ([\d.]+)%'
+                     r'(?:; (?:grew|shrank|unchanged)[^(]*\(([+-]?[\d,]+) bytes\))?$', title, re.S)
         if not m:
             msgs.append('title %r' % title)
             continue
@@ -202,9 +217,21 @@ def check_svg(stacks, heap, snap_n, path):
             msgs.append('%r: %d bytes drawn %.2f px wide, want %.3f' % (m.group(1), b, w, b * WIDTH_INNER / heap))
         if heap and abs(float(m.group(3)) - 100.0 * b / heap) > 0.006:
             msgs.append('%r: %s%% of the heap, want %.3f' % (m.group(1), m.group(3), 100.0 * b / heap))
-        got.append((y, m.group(1), b))
+        if base is None:
+            got.append((y, m.group(1), b))
+            continue
+        if m.group(4) is None:
+            msgs.append('%r: no change in the title' % title)
+            continue
+        change = int(m.group(4).replace(',', ''))
+        got.append((y, m.group(1), b, change))
+        fill = re.match(r'rgb\((\d+),(\d+),(\d+)\)', rect.get('fill')).groups()
+        r_, g_, b_ = (int(x) for x in fill)
+        colour = 'red' if r_ > b_ else 'blue' if b_ > r_ else 'grey'
+        if colour != ('red' if change > 0 else 'blue' if change < 0 else 'grey'):
+            msgs.append('%r: a change of %d drawn %s' % (m.group(1), change, rect.get('fill')))
     bottom = max(ys) if ys else 0
-    have = merged(((int(round((bottom - y) / 16)), n, b), 1) for y, n, b in got)
+    have = merged(((int(round((bottom - g[0]) / 16)),) + g[1:], 1) for g in got)
     for k in sorted(set(want) | set(have), key=repr):
         if want.get(k) != have.get(k):
             msgs.append('frame (depth, name, bytes) %r: want %s, got %s' % (k, want.get(k), have.get(k)))
@@ -271,6 +298,12 @@ def main(argv):
     if root != snap['heap']:
         return fail(['the tree root holds %d, mem_heap_B is %d' % (root, snap['heap'])])
     kind, path = argv[3], argv[4]
+    if kind == 'svg-diff':
+        base = (None, 0)
+        if int(argv[5]) >= 0:
+            bsnap = [s for s in snaps if s['n'] == int(argv[5])][0]
+            base = stacks_of(bsnap)
+        return check_svg(stacks, root, snap['n'], path, base)
     if kind == 'collapsed':
         return check_collapsed(stacks, root, path)
     if kind == 'svg':

@@ -159,6 +159,29 @@ case "$rc:$out" in "2:"*"'2s' has a unit, but this profile's time unit is B (byt
 out=$(vis "$f" --snapshot peak 2>&1); rc=$?
 is "$rc" 2 "--snapshot without an export is a usage error"
 
+# ------------------------------------------------------- growth window
+# --from/--to: the exports show --to's moment; the flamegraph is coloured by
+# each frame's change since --from (red grew, blue shrank).
+f="$MT_SRC/tests/data/chart-steps.massif"
+det_at() { awk -v t="$2" '/^snapshot=/{n=substr($0,10)} /^time=/{tm=substr($0,6)} /^heap_tree=(detailed|peak)/{ if (tm+0 <= t+0) s=n } END {print s}' "$1"; }
+b=$(det_at "$f" 150) a=$(det_at "$f" 650)
+vis "$f" --from 150ms --to 650ms --flamegraph "$T/g.svg" --collapsed "$T/g.txt" 2>"$T/g.err"
+check "window (memtime's file): widths are --to's bytes, colours and titles each frame's change since --from" \
+  $CK "$f" "$a" svg-diff "$T/g.svg" "$b"
+check "window: the folded stacks are --to's snapshot" $CK "$f" "$a" collapsed "$T/g.txt"
+grep -q "; colour: change since snapshot $b at 100 ms (red grew, blue shrank)</text>" "$T/g.svg"
+check "window: the subtitle names the earlier snapshot" test $? = 0
+f="$MT_SRC/tests/data/massif-cxx.out"
+first=$(awk '/^snapshot=/{n=substr($0,10)} /^mem_heap_B=/{h=substr($0,12)} /^heap_tree=(detailed|peak)/{ if (h > 0) {print n; exit} }' "$f")
+vis "$f" --from "#$first" --to peak --flamegraph "$T/g2.svg" 2>"$T/g2.err"
+check "window (Massif's file, #N to peak): the differential flamegraph agrees with both trees" \
+  $CK "$f" "$($CK "$f" peak)" svg-diff "$T/g2.svg" "$first"
+vis "$f" --to "#$first" --flamegraph "$T/g3.svg" 2>"$T/g3.err"
+check "window without --from: the change since snapshot 0 (an empty heap)" \
+  $CK "$f" "$first" svg-diff "$T/g3.svg" -1
+out=$(vis "$f" --from "#$first" --snapshot peak --flamegraph "$T/g4.svg" 2>&1); rc=$?
+is "$rc:$(test -e "$T/g4.svg" && echo written)" "2:" "--snapshot with --from/--to: usage error, nothing written"
+
 # ------------------------------------------------------- bad trees
 sed 's/^ n1: 4000 0x401000/ n1: 4001 0x401000/' "$T/hostile.out" >"$T/bad.out"
 line=$(grep -n '^ n1: 1500 0x401300' "$T/bad.out" | cut -d: -f1)

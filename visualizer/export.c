@@ -26,8 +26,47 @@ static const char *when_words(const vis_profile *p, const char *spec, const vis_
     return buf;
 }
 
+/* The differential flamegraph's earlier moment: the last detailed snapshot
+ * at or before base_when, or an empty heap (a moment before any tree, when
+ * the heap was 0 there). */
+static int prepare_base(vis_export *e, FILE *f, const vis_profile *p, const char *base_when,
+                        size_t snap, char *err, size_t errsz)
+{
+    vis_when w;
+    if (vis_when_parse(p, base_when, &w, err, errsz) != 0)
+        return -3;
+    char words[192], t[64];
+    when_words(p, base_when, &w, words, sizeof words);
+    size_t b = vis_when_detailed_at_or_before(p, w.snap);
+    e->diff = 1;
+    if (b == SIZE_MAX) {
+        if (w.snap != SIZE_MAX && p->snaps[w.snap].heap_B != 0) {
+            snprintf(err, errsz, "'%s': no detailed snapshot at or before %s", base_when, words);
+            return -3;
+        }
+        if (w.snap == SIZE_MAX)
+            snprintf(e->base_moment, sizeof e->base_moment, "the start (an empty heap)");
+        else
+            snprintf(e->base_moment, sizeof e->base_moment, "snapshot %u at %s (an empty heap)",
+                     p->snaps[w.snap].index, vis_fmt_time(t, sizeof t, p->unit,
+                                                         p->snaps[w.snap].time));
+        return 0;
+    }
+    if (b > snap) {
+        snprintf(err, errsz, "'%s' (snapshot %u) comes after the snapshot shown (%u)", base_when,
+                 p->snaps[b].index, p->snaps[snap].index);
+        return -3;
+    }
+    snprintf(e->base_moment, sizeof e->base_moment, "snapshot %u at %s%s", p->snaps[b].index,
+             vis_fmt_time(t, sizeof t, p->unit, p->snaps[b].time),
+             p->unit == VIS_UNIT_B ? " allocated" : "");
+    if (!(e->base = vis_stacks_read(f, p, b, err, errsz)))
+        return -1;
+    return 0;
+}
+
 int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char *when,
-                       char *err, size_t errsz)
+                       const char *base_when, char *err, size_t errsz)
 {
     memset(e, 0, sizeof *e);
     e->p = p;
@@ -60,6 +99,11 @@ int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char 
     }
     if (!(e->s = vis_stacks_read(f, p, snap, err, errsz)))
         return -1;
+    if (base_when) {
+        int rc = prepare_base(e, f, p, base_when, snap, err, errsz);
+        if (rc != 0)
+            return rc;
+    }
     const vis_snapshot *sn = &p->snaps[snap];
     char t[64], b[64];
     char peak[128] = "";
@@ -78,5 +122,6 @@ int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char 
 void vis_export_free(vis_export *e)
 {
     vis_stacks_free(e->s);
-    e->s = NULL;
+    vis_stacks_free(e->base);
+    e->s = e->base = NULL;
 }

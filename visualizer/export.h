@@ -15,14 +15,21 @@ typedef struct {
     vis_stacks *s;
     char moment[512];   /* which snapshot and why: "snapshot 56 (the peak)
                            at 427 ms: heap 14.0 MiB" */
+    /* A differential flamegraph (a growth window): coloured by the change
+     * since an earlier moment, whose tree is base (NULL: an empty heap). */
+    int diff;
+    vis_stacks *base;
+    char base_moment[256];   /* "snapshot 12 at 150 ms" */
 } vis_export;
 
 /* Picks the snapshot (when: a WHEN, see when.h, or NULL for the peak's tree;
  * the last detailed snapshot at or before that moment) and reads its tree
- * from f, the profile's file. Returns 0; -2 with err if when names no
- * usable moment (a usage error); -1 with err for bad data. */
+ * from f, the profile's file; with base_when, the tree of the earlier moment
+ * too (the flamegraph becomes differential). Returns 0; -2 or -3 with err
+ * if when or base_when names no usable moment (a usage error); -1 with err
+ * for bad data. */
 int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char *when,
-                       char *err, size_t errsz);
+                       const char *base_when, char *err, size_t errsz);
 void vis_export_free(vis_export *e);
 
 /* The writers: each writes its whole file to out, returning 0, or -1 with a

@@ -8,6 +8,15 @@
  * ("Search", Ctrl-F or F3; "ic" toggles case), painting matches magenta and
  * showing the share of the heap they cover.
  *
+ * Differential (a growth window, export.h): widths are the later moment's
+ * bytes, as above; each frame's colour is the change of its bytes (the
+ * frame with all it calls, matched by its path of names) since the earlier
+ * moment: red grew, blue shrank, the deeper the more, relative to the
+ * largest change; near white unchanged. The title adds "; grew SIZE (+N
+ * bytes)", "; shrank SIZE (-N bytes)" or "; unchanged (0 bytes)". Frames
+ * that held bytes only at the earlier moment have no width and are not
+ * drawn (as in flamegraph.pl's differential graphs).
+ *
  * Names are data: XML-escaped (& < > " '), and a control character or a
  * byte that is not valid UTF-8 is shown as \xNN, so the SVG always parses.
  * Frames narrower than 0.1 px are left out (the subtitle says how many), as
@@ -140,6 +149,58 @@ static void frame_fill(char *buf, size_t n, const vis_frame *f)
         snprintf(buf, n, "rgb(%u,%u,%u)", 120 + a, 170 + b, 215 + c / 2);
     else
         snprintf(buf, n, "rgb(%u,%u,%u)", 200 + c, 190 + c, 170 + c);
+}
+
+/* Differential colour: white-ish to red (grew) or blue (shrank) with the
+ * size of the change relative to the largest. */
+static void diff_fill(char *buf, size_t n, uint64_t now, uint64_t was, uint64_t max_change)
+{
+    uint64_t change = now > was ? now - was : was - now;
+    if (change == 0 || max_change == 0) {
+        snprintf(buf, n, "rgb(242,242,242)");
+        return;
+    }
+    /* 230 for the smallest change down to 110 for the largest: black text
+     * stays readable on the deepest red and blue. */
+    unsigned v = 230 - (unsigned)(120.0 * (double)change / (double)max_change);
+    if (now > was)
+        snprintf(buf, n, "rgb(255,%u,%u)", v, v);
+    else
+        snprintf(buf, n, "rgb(%u,%u,255)", v, v);
+}
+
+/* For each node of s's flame tree, the bytes of the node at the same path
+ * of names in base's (0 where base has none, or base is NULL). */
+static uint64_t *earlier_bytes(const vis_stacks *s, const vis_stacks *base)
+{
+    uint64_t *was = calloc(s->n_flame, sizeof *was);
+    size_t *match = malloc(s->n_flame * sizeof *match);
+    if (!was || !match) {
+        free(was);
+        free(match);
+        return NULL;
+    }
+    match[0] = base ? 0 : SIZE_MAX;
+    was[0] = base ? base->flame[0].total : 0;
+    /* Parents come before children in the node array. */
+    for (size_t i = 1; i < s->n_flame; i++) {
+        size_t bp = match[s->flame[i].parent];
+        match[i] = SIZE_MAX;
+        if (bp == SIZE_MAX)
+            continue;
+        const char *name = s->names[s->flame[i].name_id];
+        for (size_t c = base->flame[bp].first_child; c != SIZE_MAX; c = base->flame[c].next_sibling) {
+            int cmp = strcmp(base->names[base->flame[c].name_id], name);
+            if (cmp == 0) {
+                match[i] = c;
+                was[i] = base->flame[c].total;
+            }
+            if (cmp >= 0)   /* siblings are in name order */
+                break;
+        }
+    }
+    free(match);
+    return was;
 }
 
 /* ------------------------------------------------------------ script */
@@ -305,6 +366,21 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
     for (size_t i = 0; i < s->n_frames; i++)
         if (!by_name[s->frames[i].name_id])
             by_name[s->frames[i].name_id] = &s->frames[i];
+    uint64_t *was = NULL, max_change = 0;
+    if (e->diff) {
+        if (!(was = earlier_bytes(s, e->base))) {
+            free(off);
+            free(by_name);
+            snprintf(err, errsz, "%s: out of memory", p->path);
+            return -1;
+        }
+        for (size_t i = 0; i < s->n_flame; i++) {
+            uint64_t now = s->flame[i].total;
+            uint64_t change = now > was[i] ? now - was[i] : was[i] - now;
+            if (change > max_change)
+                max_change = change;
+        }
+    }
 
     const double inner = FG_WIDTH - 2 * FG_PAD;
     const double scale = s->total ? inner / (double)s->total : 0;
@@ -346,6 +422,11 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
     put_text(out, p->cmd ? p->cmd : "", 110);
     fputs("</text>\n<text id=\"subtitle\" x=\"600\" y=\"44\" text-anchor=\"middle\">", out);
     put_text(out, e->moment, SIZE_MAX);
+    if (e->diff) {
+        fputs("; colour: change since ", out);
+        put_text(out, e->base_moment, SIZE_MAX);
+        fputs(" (red grew, blue shrank)", out);
+    }
     if (omitted)
         fprintf(out, "; %zu frame%s narrower than 0.1 px left out", omitted,
                 omitted == 1 ? "" : "s");
@@ -370,11 +451,21 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
         const vis_frame *f = i ? by_name[n->name_id] : NULL;
         const char *name = i ? s->names[n->name_id] : "all";
         double pct = s->total ? 100.0 * (double)n->total / (double)s->total : 100.0;
-        frame_fill(fill, sizeof fill, f);
+        if (e->diff)
+            diff_fill(fill, sizeof fill, n->total, was[i], max_change);
+        else
+            frame_fill(fill, sizeof fill, f);
         fputs("<g><title>", out);
         put_text(out, name, SIZE_MAX);
-        fprintf(out, " \xE2\x80\x94 %s (%s bytes), %.2f%%</title>",
+        fprintf(out, " \xE2\x80\x94 %s (%s bytes), %.2f%%",
                 vis_fmt_bytes(size, sizeof size, n->total), grouped(num, n->total), pct);
+        if (e->diff) {
+            uint64_t change = n->total > was[i] ? n->total - was[i] : was[i] - n->total;
+            fprintf(out, change == 0 ? "; unchanged (0 bytes)" : "; %s %s (%c%s bytes)",
+                    n->total > was[i] ? "grew" : "shrank", vis_fmt_bytes(size, sizeof size, change),
+                    n->total > was[i] ? '+' : '-', grouped(num, change));
+        }
+        fputs("</title>", out);
         fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" "
                 "rx=\"2\" ry=\"2\"/>", x, y, w, FG_FRAME_H - 1, fill);
         fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
@@ -386,5 +477,6 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
     fputs("</g>\n</svg>\n", out);
     free(off);
     free(by_name);
+    free(was);
     return 0;
 }

@@ -274,6 +274,9 @@ static void parse_args(options *o, int argc, char **argv)
         usage_error("expected an input FILE");
     if (o->summary_only && o->ms_print_only)
         usage_error("--summary-only and --ms-print-only exclude each other");
+    if (o->snapshot && (o->from || o->to))
+        usage_error("--snapshot and --from/--to exclude each other: with a window the "
+                    "exports show --to's moment");
     if (o->snapshot && !o->flamegraph && !o->collapsed && !o->pprof)
         usage_error("--snapshot picks the snapshot of --flamegraph, --collapsed or --pprof; "
                     "none was given");
@@ -382,10 +385,16 @@ static void write_exports(const vis_profile *p, const options *o)
     FILE *in = fopen(o->input, "r");
     if (!in)
         die(EXIT_DATA, "%s: cannot open: %s", o->input, strerror(errno));
-    int rc = vis_export_prepare(&e, in, p, o->snapshot, err, sizeof err);
+    /* A growth window shows its end, coloured by the change since its start. */
+    int window = o->from || o->to;
+    const char *at = window ? (o->to ? o->to : "end") : o->snapshot;
+    const char *base = window ? (o->from ? o->from : "#0") : NULL;
+    int rc = vis_export_prepare(&e, in, p, at, base, err, sizeof err);
     fclose(in);
     if (rc == -2)
-        usage_error("--snapshot: %s", err);
+        usage_error("%s: %s", window ? "--to" : "--snapshot", err);
+    if (rc == -3)
+        usage_error("--from: %s", err);
     if (rc != 0)
         die(EXIT_DATA, "%s", err);
     for (size_t i = 0; i < sizeof out / sizeof *out; i++) {

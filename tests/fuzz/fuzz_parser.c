@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < p->n_snaps; i++)
             if (p->snaps[i].kind != VIS_TREE_EMPTY) {
                 vis_massif_walk_tree(f, p, i, count_node, &n_nodes, err, sizeof err);
-                vis_export e = { p, vis_stacks_read(f, p, i, err, sizeof err), "" };
+                vis_export e = { p, vis_stacks_read(f, p, i, err, sizeof err), "", 1, NULL, "" };
                 if (e.s) {
                     vis_collapsed_write(null_out, &e, err, sizeof err);
                     vis_flamegraph_write(null_out, &e, err, sizeof err);
