@@ -9,7 +9,7 @@
 # killed with SIGKILL is reported as not ended at exit, with its last
 # moments, and no at_exit list.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 36
 P=$(build_prog grow_kinds.c) || { not_ok "build grow_kinds.c"; exit 1; }
 trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
 out=$T/g.out
@@ -57,6 +57,18 @@ check "summary: most temporary allocations: 100 of 100 scratch_tmp" \
 vis --growth "$out" >"$T/growth.txt"
 is "$(sed -n '3,5p' "$T/growth.txt" | awk '{print $1}' | tr '\n' ' ')" "steady plateau burst " "--growth: steady, plateau, burst in that order"
 
+# The chart: --growth tags the leak's band (a box in the warning colour at
+# the plot's right end) and its legend row; nothing is tagged without it.
+PNGCHECK=$(build_pngcheck) || { not_ok "build tests/pngcheck.c"; exit 1; }
+vis -o "$T/plain.png" "$out" 2>/dev/null
+is "$("$PNGCHECK" "$T/plain.png" count B22222)" 0 "chart without --growth: no tag colour"
+MEMTIME_VIS_DEBUG_LAYOUT=1 vis --growth -o "$T/grow.png" "$out" 2>"$T/layout.txt"
+read -r _ _ x0 y0 x1 y1 < <(grep '^layout plot ' "$T/layout.txt")
+check "chart --growth: the tag's frame at the plot's right end" \
+  sh -c "'$PNGCHECK' '$T/grow.png' runs $((x1 - 8)) $y0 $y1 | grep -q ' B22222\$'"
+check "chart --growth: the tag colour in the legend too (left of the plot's end: no)" \
+  test "$("$PNGCHECK" "$T/grow.png" count B22222)" -gt 400
+
 # The window: from the cache's bound (tick 40 of 100) on, the cache is flat.
 n=$(grep -c '^snapshot=' "$out")
 vis --json --from "#$((n / 2))" --to end "$out" >"$T/w.json"
@@ -76,13 +88,18 @@ d=$T/kill; mkdir -p "$d"
 VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q --time-unit=i --detailed-freq=1 \
   --memtime-out-file="$d/k.out" "$P" "wait=$d/ready" >/dev/null 2>&1 &
 JOB=$!
+# Wait until both files are from after tick 70: the companion (renamed
+# first) counts 71 leak blocks, and the profile (renamed after it in the
+# same commit) ends at 2.9 MB or more (tick 65 on, after the burst).
+last_heap() { sed -n 's/^mem_heap_B=//p' "$d/k.out" 2>/dev/null | tail -1; }
 for i in $(seq 600); do
-  [ -e "$d/ready" ] && grep -q '^site: allocs=71 .* leak_tick ' "$d/k.out.memtime" 2>/dev/null && break
+  [ -e "$d/ready" ] && grep -q '^site: allocs=71 .* leak_tick ' "$d/k.out.memtime" 2>/dev/null \
+    && [ "$(last_heap)" -ge 2900000 ] 2>/dev/null && break
   sleep 0.1
 done
 kill -KILL "$JOB"; wait "$JOB" 2>/dev/null; JOB=
 is "$(grep '^end: ' "$d/k.out.memtime")" "end: none" "killed: the companion says the process had not ended"
-vis --json "$d/k.out" >"$T/k.json"
+vis --json "$d/k.out" >"$T/k.json" 2>"$T/k.err" || diag "$(cat "$T/k.err")"
 is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["ended_by_exit"], d["at_exit"], d["last_moments"]["growth"][0]["site"].split()[0], d["last_moments"]["growth"][0]["kind"])' "$T/k.json")" \
   "False None leak_tick steady" "killed: ended_by_exit false, at_exit null, the leak grows in the last moments"
 vis --summary-only "$d/k.out" >"$T/ksum.txt"
@@ -90,4 +107,7 @@ check "killed: the summary says so" grep -q '^Run end: NOT at exit: the program 
 check "killed: the last moments name the leak" \
   sh -c "sed -n '/^Last moments/,/^\$/p' '$T/ksum.txt' | grep -q '^  steady .* leak_tick '"
 check "killed: no 'Still live at exit' section" sh -c "! grep -q '^Still live' '$T/ksum.txt'"
+vis -o "$T/killed.png" "$d/k.out" 2>/dev/null
+check "killed: the chart says it ends with a kill (warning text in the subtitle)" \
+  test "$("$PNGCHECK" "$T/killed.png" count B22222)" -gt 100
 finish

@@ -35,7 +35,9 @@
 #include "chart_data.h"
 #include "units.h"
 #include "profile.h"
+#include "analysis_text.h"
 #include "font.h"
+#include "growth.h"
 #include "png_file.h"
 #include "rss_series.h"
 
@@ -66,6 +68,7 @@ void vis_chart_opts_default(vis_chart_opts *o)
     o->height = 900;
     o->top_n = 8;
     o->layout = NULL;
+    o->growth = NULL;
 }
 
 int vis_chart_opts_check(const vis_chart_opts *o, char *err, size_t errsz)
@@ -104,6 +107,7 @@ typedef struct {
     double tstep;
     vis_rss_series rss;        /* resident memory, n == 0 without readings */
     char **layout_out;         /* where to describe the layout, or NULL */
+    const vis_growth *growth;  /* --growth, or NULL */
 } chart;
 
 static int px(const chart *c, double v)
@@ -503,6 +507,61 @@ static int legend_row_h(chart *c)
 /* Two numbers per row: the value at the peak snapshot and the largest over
  * the run (for a site: the most any tree shows it holding), under column
  * headers that say so. */
+/* ---- growth tags (--growth) ---------------------------------------------------- */
+
+/* The steady growth row of a site band (matched by name, as the bands
+ * are), or NULL. */
+static const vis_growth_row *steady_row(const chart *c, const vis_band *b)
+{
+    if (!c->growth || b->kind != VIS_BAND_SITE || !b->label)
+        return NULL;
+    for (size_t i = 0; i < c->growth->n_rows; i++) {
+        const vis_growth_row *r = &c->growth->rows[i];
+        if (r->kind != VIS_KIND_STEADY)
+            break;   /* steady rows come first */
+        if (!strcmp(vis_site_name(r->label), b->label))
+            return r;
+    }
+    return NULL;
+}
+
+/* "grows +14.2 KiB/s": the tag's text. */
+static void grows_text(const chart *c, const vis_growth_row *r, char *buf, size_t n)
+{
+    char rate[64];
+    vis_fmt_rate(rate, sizeof rate, c->p, r->rate);
+    snprintf(buf, n, "grows %s", rate);
+}
+
+/* A tag on each steady grower's band, at the right end of the plot, where
+ * the band ends (its middle at the last snapshot), so a reader sees at a
+ * glance which band is the leak. */
+static void draw_growth_tags(chart *c)
+{
+    const vis_chart_data *d = c->d;
+    size_t last = d->n_snaps - 1;
+    double below = 0;
+    for (size_t b = 0; b < d->n_bands; b++) {
+        double v = vis_chart_value(d, last, b);
+        const vis_growth_row *r = steady_row(c, &d->bands[b]);
+        if (r) {
+            char text[96];
+            grows_text(c, r, text, sizeof text);
+            int w = vis_font_width(c->bold, c->fs, text), h = line_h(c, c->fs);
+            int y = y_of(c, below + v / 2);
+            int x1 = c->x1 - px(c, 6), x0 = x1 - w - px(c, 12);
+            int top = y - h / 2 - px(c, 3), bot = y + h / 2 + px(c, 3);
+            if (top < c->y0)
+                top = c->y0, bot = top + h + px(c, 6);
+            vis_canvas_fill(c->cv, x0, top, x1, bot, 0xFFFFFF, 235);
+            vis_canvas_frame(c->cv, x0, top, x1, bot, COLOUR_WARN, 255);
+            vis_font_draw(c->cv, c->bold, c->fs, x0 + px(c, 6),
+                          (top + bot) / 2 + ascent(c, c->fs) / 2 - 1, text, COLOUR_WARN);
+        }
+        below += v;
+    }
+}
+
 static void draw_legend(chart *c, legend_box lb)
 {
     const vis_chart_data *d = c->d;
@@ -532,6 +591,7 @@ static void draw_legend(chart *c, legend_box lb)
         int cy = lb.y + head_h + (r % per_col) * rh;
         const char *label;
         uint64_t v[2];
+        const vis_growth_row *grow = NULL;   /* a "grows" tag before the label */
         int rss_row = r - (int)d->n_bands - 1;   /* >= 0: a resident-memory row */
         const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
         if (rss_row == 0) {
@@ -556,6 +616,7 @@ static void draw_legend(chart *c, legend_box lb)
         } else {
             const vis_band *b = &d->bands[r - 1];
             label = b->label;
+            grow = steady_row(c, b);
             v[0] = b->peak_B;
             v[1] = b->largest_B;
             if (b->kind == VIS_BAND_UNATTRIBUTED)
@@ -574,6 +635,12 @@ static void draw_legend(chart *c, legend_box lb)
                           COLOUR_MUTED);
         }
         int tx = cx + sw + px(c, 8);
+        if (grow) {   /* the tag first, in the warning colour */
+            char tag[96];
+            grows_text(c, grow, tag, sizeof tag);
+            strcat(tag, ": ");
+            tx += vis_font_draw(c->cv, c->bold, c->fs, tx, base, tag, COLOUR_WARN);
+        }
         int room = colw - (tx - cx) - 2 * numw;
         char fitted[512];
         vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
@@ -797,6 +864,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         vis_canvas_disc(c->cv, rx, ry, px(c, 3), 0xFFFFFF, 255);
     }
     draw_annots(c, a, n_annot);
+    draw_growth_tags(c);
 
     /* The y axis title, reading upwards, left of the tick labels. */
     const char *ytitle = c->rss.n ? "memory (heap + extra heap + stacks; line: resident)"
@@ -855,6 +923,7 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     memset(&c, 0, sizeof c);
     c.p = p;
     c.layout_out = o->layout;
+    c.growth = o->growth;
     int rc = -1;
     c.d = vis_chart_data_new(p, (size_t)o->top_n, err, errsz);
     if (!c.d)

@@ -14,6 +14,8 @@ enum {
     VIS_TOP_MIN = 1            /* ..VIS_TOP_MAX (profile.h) */
 };
 
+struct vis_growth;          /* growth.h */
+
 typedef struct {
     int width, height;     /* pixels; defaults 1600x900 */
     int top_n;             /* allocation sites drawn as their own bands; default 8 */
@@ -21,6 +23,9 @@ typedef struct {
                               allocated description of where it drew what,
                               for the pixel tests (format in chart.c,
                               describe_layout); the caller prints and frees it */
+    const struct vis_growth *growth;   /* --growth: steady growers get a "grows"
+                                          tag on their band and in the legend
+                                          (PNG only); NULL: none */
 } vis_chart_opts;
 
 void vis_chart_opts_default(vis_chart_opts *o);

@@ -18,12 +18,24 @@ const char *vis_kind_name(vis_kind k)
     return names[k];
 }
 
+/* A step is a rise (a fall) when it moves by more than this: 1% of the
+ * maximum, but never more than an eighth of the average step over the
+ * range, so a slow leak sampled very often (many small steps, a few big
+ * ones) still rises at each step. */
+uint64_t vis_step_tolerance(uint64_t max, uint64_t range, size_t n)
+{
+    uint64_t tol = max / 100;
+    if (n > 0 && range / (8 * n) < tol)
+        tol = range / (8 * n);
+    return tol;
+}
+
 /* Classification from the summary numbers. */
 static vis_kind decide(uint64_t b0, uint64_t bn, uint64_t P, uint64_t m, size_t n, size_t up,
                        size_t down, size_t last_up)
 {
     uint64_t R = P - m;
-    uint64_t tol = P / 100 > 1 ? P / 100 : 1;
+    uint64_t near = P / 100 > 1 ? P / 100 : 1;
     int64_t N = (int64_t)bn - (int64_t)b0;
     size_t tail = (n + 2) / 3;   /* ceil(n / 3) */
     if (R * 20 <= P)
@@ -31,7 +43,7 @@ static vis_kind decide(uint64_t b0, uint64_t bn, uint64_t P, uint64_t m, size_t 
     if (n > 0 && up * 10 >= 6 * n && down * 10 <= n && 2 * N >= (int64_t)R &&
         last_up > n - tail)
         return VIS_KIND_STEADY;
-    if (2 * N <= -(int64_t)R && b0 + tol >= P)
+    if (2 * N <= -(int64_t)R && b0 + near >= P)
         return VIS_KIND_SHRINKING;
     uint64_t ends = b0 > bn ? b0 : bn;
     if (2 * (P - ends) >= R)
@@ -48,7 +60,7 @@ vis_kind vis_classify(const uint64_t *b, size_t k)
         if (b[i] < m)
             m = b[i];
     }
-    uint64_t tol = P / 100 > 1 ? P / 100 : 1;
+    uint64_t tol = vis_step_tolerance(P, P - m, k - 1);
     size_t up = 0, down = 0, last_up = 0;
     for (size_t i = 1; i < k; i++) {
         if (b[i] > b[i - 1] + tol) {
@@ -260,7 +272,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
         for (size_t r = 0; r < n_rows; r++) {
             track *tr = &t[r];
             uint64_t b = tr->seen == pass2 + j ? tr->cur : 0;
-            uint64_t tol = tr->max / 100 > 1 ? tr->max / 100 : 1;
+            uint64_t tol = vis_step_tolerance(tr->max, tr->max - tr->min, g->n_detailed - 1);
             if (b > tr->prev + tol) {
                 tr->up++;
                 tr->last_up = j - 1;

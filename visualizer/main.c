@@ -738,6 +738,8 @@ int main(int argc, char **argv)
             o.from ? o.from : "", from.snap, o.to ? o.to : "end", to.snap);
     if (vis_growth_compute(p, from.snap, to.snap, &growth) != 0)
         die(EXIT_DATA, "out of memory");
+    if (o.growth)
+        o.chart.growth = &growth;
 
     write_charts(p, &o);
     write_exports(p, &o);
