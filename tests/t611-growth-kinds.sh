@@ -16,9 +16,10 @@ cases=(
   "steady:0 100 200 300 250 400 500 600 700 800 900"   # 1 fall in 10 steps (0.1 n)
   "plateau:0 100 50 300 250 400 500 600 700 800 900"   # 2 falls in 10 steps
   "steady:0 100 200 300 400 450 500 600 700 800 850 900 1000"
-  "plateau:1000 1005 1010 1015 2000 3000"  # moves within 1% of the max are no rise: 2 of 5
+  "steady:1000 1005 1010 1015 2000 3000"   # every step rises, however little
   "shrinking:1000 900 800 700 600 500"
-  "steady:0 $(seq -s ' ' 1000 10 1400)"   # 40 rises of 10, under 1% of the max, above R/(8n) = 4
+  "steady:0 $(seq -s ' ' 1000 10 1400)"   # 40 rises of 10, each under 1% of the max
+  "plateau:0 1000 1000 1000 1000 1000 1000 1001"   # one rise in the last third, too few overall
   "burst:0 0 1000 0 0"
   "burst:0 1000 500"                  # fell back exactly half the range
   "plateau:0 1000 501"                # fell back less than half

@@ -3,7 +3,8 @@
  * The kinds follow the proposal in the project's analysis notes, itself
  * drawn from the peers' leak heuristics (bytehound's "grows, or levelled
  * like a cache", Cork's growth over many snapshots): the series is scored
- * by how many of its steps go up or down by more than a tolerance, where
+ * by how many of its steps go up or down (exactly: a slow leak may rise
+ * by far less than 1% of its size per snapshot in a long run), where
  * it ends against where it started, and whether it is still rising at the
  * end. Each rule is a few integer comparisons, so a series exactly on a
  * boundary has one answer (tests/t611-growth-kinds.sh checks them). */
@@ -16,18 +17,6 @@ const char *vis_kind_name(vis_kind k)
 {
     static const char *const names[] = { "steady", "plateau", "burst", "shrinking", "flat" };
     return names[k];
-}
-
-/* A step is a rise (a fall) when it moves by more than this: 1% of the
- * maximum, but never more than an eighth of the average step over the
- * range, so a slow leak sampled very often (many small steps, a few big
- * ones) still rises at each step. */
-uint64_t vis_step_tolerance(uint64_t max, uint64_t range, size_t n)
-{
-    uint64_t tol = max / 100;
-    if (n > 0 && range / (8 * n) < tol)
-        tol = range / (8 * n);
-    return tol;
 }
 
 /* Classification from the summary numbers. */
@@ -60,13 +49,12 @@ vis_kind vis_classify(const uint64_t *b, size_t k)
         if (b[i] < m)
             m = b[i];
     }
-    uint64_t tol = vis_step_tolerance(P, P - m, k - 1);
     size_t up = 0, down = 0, last_up = 0;
     for (size_t i = 1; i < k; i++) {
-        if (b[i] > b[i - 1] + tol) {
+        if (b[i] > b[i - 1]) {
             up++;
             last_up = i;
-        } else if (b[i] + tol < b[i - 1]) {
+        } else if (b[i] < b[i - 1]) {
             down++;
         }
     }
@@ -250,7 +238,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
             tr->prev = b;   /* after the last snapshot: the end value */
         }
     }
-    /* Pass 2: rises and falls against the tolerance the maximum sets. */
+    /* Pass 2: rises and falls. */
     uint64_t *end = malloc((n_rows ? n_rows : 1) * sizeof *end);
     if (!end)
         goto out;
@@ -272,11 +260,10 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
         for (size_t r = 0; r < n_rows; r++) {
             track *tr = &t[r];
             uint64_t b = tr->seen == pass2 + j ? tr->cur : 0;
-            uint64_t tol = vis_step_tolerance(tr->max, tr->max - tr->min, g->n_detailed - 1);
-            if (b > tr->prev + tol) {
+            if (b > tr->prev) {
                 tr->up++;
                 tr->last_up = j - 1;
-            } else if (b + tol < tr->prev) {
+            } else if (b < tr->prev) {
                 tr->down++;
             }
             tr->prev = b;

@@ -27,9 +27,6 @@ const char *vis_kind_name(vis_kind k);
 /* The rule of docs/memtime-vis.1 (GROWTH KINDS) on one series b[0..k-1]
  * (k >= 1), the site's bytes at consecutive detailed snapshots. */
 vis_kind vis_classify(const uint64_t *b, size_t k);
-/* The rule's step tolerance for a series with this maximum, range and
- * number of steps. */
-uint64_t vis_step_tolerance(uint64_t max, uint64_t range, size_t n);
 
 typedef struct {
     const char *label;           /* interned site label (vis_site_name for people) */
