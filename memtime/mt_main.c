@@ -67,6 +67,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
 #include "memtime.h"
@@ -216,6 +217,11 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
                          SysRes res)
 {
    mt_process_post_syscall(sysno, args, res);
+   /* Shared anonymous memory looks like private memory to the core: the
+      flags tell mt_rss how to read it. */
+   if (clo_rss && sysno == __NR_mmap && !sr_isError(res)
+       && (args[3] & VKI_MAP_SHARED) && (args[3] & VKI_MAP_ANONYMOUS))
+      mt_rss_mmap_shared(sr_Res(res), args[1]);
    if (!mt_snapshot_started() || !may_block(sysno))
       return;
    /* A futex or read usually returns at once: only a forced read is

@@ -2,16 +2,23 @@
 
    How a reading is made: the address-space manager lists the client's
    segments (SkAnonC, SkFileC, SkShmC); for each one with any permission
-   (PROT_NONE reservations hold nothing) the kernel's page map,
-   /proc/self/pagemap, gives one 64-bit entry per page: bit 63 says the page
-   is mapped in this process's page tables (what RSS counts, unlike mincore,
-   which reports page-cache residency of files whether or not this process
-   touched them), bit 61 that it is a file page or shared anonymous memory
-   (so the private, copied-on-write pages of a file mapping count as
-   anonymous, as the kernel counts them). Only the client's ranges are
-   read, so the cost follows the client's size, not Valgrind's: 8 bytes of
-   page map per 4 KiB page, a few ms per GiB. smaps would walk every
-   mapping, Valgrind's included, and format text for each.
+   (PROT_NONE reservations hold nothing):
+   - private anonymous memory (the heap, stacks, anonymous mmaps: most of a
+     big program) is read with mincore, one byte per page, which for
+     anonymous memory reports the pages present; it is the cheap path
+     (0.2 ms for 512 MiB);
+   - everything else through the kernel's page map, /proc/self/pagemap, one
+     64-bit entry per page: bit 63 says the page is mapped in this
+     process's page tables (what RSS counts, unlike mincore, which for a
+     file reports page-cache residency whether or not this process touched
+     it), bit 61 that it is a file page or shared memory (so the private,
+     copied-on-write pages of a file mapping count as anonymous, as the
+     kernel counts them). It looks at each page's structure: 8 to 17 ms
+     for 512 MiB.
+   Shared anonymous memory (MAP_SHARED | MAP_ANONYMOUS) looks private to the
+   core: mt_main.c passes the mmap flags on. Only the client's ranges are
+   read, so the cost follows the client's size, not Valgrind's; smaps would
+   walk every mapping, Valgrind's included, and format text for each.
 
    The page map is opened for each reading: after fork() a descriptor
    opened earlier would still read the parent.
@@ -40,7 +47,9 @@
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 
+#include "mt_compat.h"
 #include "mt_companion.h"
 #include "mt_file.h"
 #include "mt_options.h"
@@ -62,7 +71,7 @@
 
 /* Disjoint ranges sorted by start, each with the stack of the mmap that
    made it. A segment split later (mprotect) still falls inside its range. */
-typedef struct { Addr start, end; ExeContext* ec; } Origin;
+typedef struct { Addr start, end; ExeContext* ec; Bool shared; } Origin;
 
 static Origin* origins;
 static UInt    n_origins, max_origins;
@@ -85,7 +94,8 @@ static Origin* origin_find(Addr a)
    return a < origins[i - 1].end ? &origins[i - 1] : NULL;
 }
 
-static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec)
+static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec,
+                             Bool shared)
 {
    if (n_origins == max_origins) {
       max_origins = max_origins ? 2 * max_origins : 64;
@@ -96,6 +106,7 @@ static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec)
    origins[i].start = start;
    origins[i].end = end;
    origins[i].ec = ec;
+   origins[i].shared = shared;
    n_origins++;
 }
 
@@ -111,7 +122,7 @@ static void origin_remove(Addr a, SizeT len)
       if (o->end > end) {
          Addr tail_end = o->end;
          o->end = a;
-         origin_insert_at(i, end, tail_end, o->ec);
+         origin_insert_at(i, end, tail_end, o->ec, o->shared);
          return;
       }
       o->end = a;
@@ -126,10 +137,10 @@ static void origin_remove(Addr a, SizeT len)
    n_origins -= j - i;
 }
 
-static void origin_add(Addr a, SizeT len, ExeContext* ec)
+static void origin_add(Addr a, SizeT len, ExeContext* ec, Bool shared)
 {
    origin_remove(a, len);
-   origin_insert_at(origin_lower_bound(a), a, a + len, ec);
+   origin_insert_at(origin_lower_bound(a), a, a + len, ec, shared);
 }
 
 void mt_rss_new_mmap(Addr a, SizeT len)
@@ -141,15 +152,23 @@ void mt_rss_new_mmap(Addr a, SizeT len)
       origin_remove(a, len);   /* a file mapped over an anonymous range */
       return;
    }
-   origin_add(a, len, VG_(record_ExeContext)(tid, 0));
+   origin_add(a, len, VG_(record_ExeContext)(tid, 0), False);
+}
+
+void mt_rss_mmap_shared(Addr a, SizeT len)
+{
+   Origin* o = origin_find(a);
+   if (o != NULL && o->start == a)
+      o->shared = True;
 }
 
 void mt_rss_copy_remap(Addr from, Addr to, SizeT len)
 {
    Origin* o = origin_find(from);
    ExeContext* ec = o ? o->ec : NULL;
+   Bool shared = o ? o->shared : False;
    len = VG_PGROUNDUP(len);
-   if (ec) origin_add(to, len, ec);
+   if (ec) origin_add(to, len, ec, shared);
    else    origin_remove(to, len);
 }
 
@@ -222,7 +241,33 @@ static Bool is_ours(const HChar* name)
           || VG_(strncmp)(base, "memtime-", 8) == 0;
 }
 
-/* Adds the resident pages of [start, end) to s, by class. */
+/* Adds the resident pages of private anonymous [start, end) to s: mincore,
+   which for anonymous memory reports exactly the pages present in the page
+   tables (or in swap cache) and costs a fortieth of the page map (no page
+   structure is looked at: 0.2 ms against 8 to 17 ms for 512 MiB). */
+static Bool read_private_anon(SegRss* s)
+{
+   UChar* vec = (UChar*)pm_buf;
+   Addr a = s->start;
+   while (a < s->end) {
+      SizeT n_pages = (s->end - a) / VKI_PAGE_SIZE, i;
+      SysRes sr;
+      if (n_pages > sizeof pm_buf)
+         n_pages = sizeof pm_buf;
+      sr = VG_(do_syscall)(__NR_mincore, a, n_pages * VKI_PAGE_SIZE, (UWord)vec,
+                           0, 0, 0, 0, 0);
+      if (sr_isError(sr))
+         return False;
+      for (i = 0; i < n_pages; i++)
+         if (vec[i] & 1)
+            s->anon_B += VKI_PAGE_SIZE;
+      a += n_pages * VKI_PAGE_SIZE;
+   }
+   return True;
+}
+
+/* Adds the resident pages of [start, end) to s, by class, from the page
+   map: pages mapped in this process (bit 63), file or shared ones (61). */
 static Bool read_range(Int fd, SegKind kind, Bool shmem_file, SegRss* s)
 {
    Addr a = s->start;
@@ -254,6 +299,13 @@ static Bool read_range(Int fd, SegKind kind, Bool shmem_file, SegRss* s)
       a += (Addr)n_pages * VKI_PAGE_SIZE;
    }
    return True;
+}
+
+/* Was the anonymous segment at a mapped MAP_SHARED (mt_rss_mmap_shared)? */
+static Bool is_shared_anon(Addr a)
+{
+   Origin* o = origin_find(a);
+   return o != NULL && o->shared;
 }
 
 /* Fills segs[] and r with the client's resident memory now. */
@@ -294,7 +346,9 @@ static Bool read_all(MtRss* r)
       s->start = seg->start;
       s->end = seg->end + 1;
       s->anon_B = s->file_B = s->shmem_B = 0;
-      if (!read_range(fd, seg->kind, is_shmem_file(name), s)) {
+      if (seg->kind == SkAnonC && !is_shared_anon(seg->start)
+          ? !read_private_anon(s)
+          : !read_range(fd, seg->kind, is_shmem_file(name), s)) {
          VG_(close)(fd);
          return False;
       }

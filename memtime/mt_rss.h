@@ -45,6 +45,9 @@ Bool mt_rss_any(void);
 void mt_rss_new_mmap(Addr a, SizeT len);
 void mt_rss_copy_remap(Addr from, Addr to, SizeT len);
 void mt_rss_die_munmap(Addr a, SizeT len);
+/* After a successful mmap(MAP_SHARED | MAP_ANONYMOUS) at [a, a+len): the
+   core records it as an anonymous segment like private memory. */
+void mt_rss_mmap_shared(Addr a, SizeT len);
 
 /* Companion records: one "rss:" line for a snapshot's reading, and the
    peak with its largest mappings ("rss-peak:", "rss-mapping:",
