@@ -6,12 +6,12 @@
 # 0 ms, 10 MiB at 100 ms, 32 MiB (20 anonymous, 12 file-backed) at 500 and
 # 1000 ms, the RSS peak at 500 ms. So from 500 ms on the RSS line is at 32 MiB,
 # its file-backed part at 12 MiB, the tinted gap between 8 and 32 MiB. The
-# same readings reach the gnuplot script and --json.
+# same readings reach the gnuplot script, the CSV and --json.
 # Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
 . "$(dirname "$0")/lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
-plan 19
+plan 21
 FIX="$T/rss-chart.massif"
 cp "$MT_SRC/tests/data/rss-chart.massif" "$FIX"
 cp "$MT_SRC/tests/data/rss-chart.massif.memtime" "$FIX.memtime"
@@ -77,6 +77,15 @@ else
   not_ok "gnuplot missing (scripts/deps.sh --test installs gnuplot-nox)"
   not_ok "gnuplot missing"
 fi
+# CSV: rss, rss_anon, rss_file, rss_shmem after the heap's columns, empty
+# where there is no reading; none without readings.
+"$MT_VIS" "$FIX" -o "$T/r.csv"
+is "$(cut -d, -f9- "$T/r.csv" | tr '\n' ';')" \
+  "rss,rss_anon,rss_file,rss_shmem;1048576,1048576,0,0;10485760,10485760,0,0;33554432,20971520,12582912,0;33554432,20971520,12582912,0;" \
+  "CSV: the resident-memory columns"
+grep -v '^rss: snapshot=1 ' "$FIX.memtime" >"$T/one-less.memtime"
+"$MT_VIS" "$FIX" --companion="$T/one-less.memtime" -o "$T/r2.csv"
+is "$(sed -n 3p "$T/r2.csv" | cut -d, -f9-)" ",,," "CSV: a snapshot without a reading has empty RSS fields"
 # JSON: the peak with its mappings, every reading; null without readings.
 "$MT_VIS" --json "$FIX" >"$T/r.json"
 is "$(python3 -c '

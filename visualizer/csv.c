@@ -14,6 +14,8 @@ typedef struct {
      * site's rank). */
     uint64_t (*get)(const vis_series *v, size_t i, size_t arg);
     size_t arg;
+    /* NULL, or whether snapshot i has a value (else the field is empty). */
+    int (*has)(const vis_series *v, size_t i);
 } column;
 
 static uint64_t col_snapshot(const vis_series *v, size_t i, size_t arg)
@@ -63,25 +65,45 @@ static uint64_t col_stacks(const vis_series *v, size_t i, size_t arg)
     return v->p->snaps[i].stacks_B;
 }
 
+/* Resident memory (memtime --rss=yes): only at snapshots with a reading;
+ * between readings it is not known, so those fields are empty. */
+static int has_rss(const vis_series *v, size_t i)
+{
+    return v->p->rss && v->p->rss[i].valid;
+}
+
+static uint64_t col_rss(const vis_series *v, size_t i, size_t part)
+{
+    const vis_rss *r = &v->p->rss[i];
+    return part == 0 ? vis_rss_total(r) : part == 1 ? r->anon_B : part == 2 ? r->file_B : r->shmem_B;
+}
+
 /* The columns in order; *n gets their number. NULL when out of memory. */
 static column *columns_of(const vis_series *v, size_t *n)
 {
     static const column head[] = {
-        { "snapshot", col_snapshot, 0 }, { "time", col_time, 0 }, { "total", col_total, 0 },
+        { "snapshot", col_snapshot, 0, NULL }, { "time", col_time, 0, NULL }, { "total", col_total, 0, NULL },
     };
     static const column tail[] = {
-        { "other", col_other, 0 }, { "unattributed", col_unattributed, 0 },
-        { "extra_heap", col_extra, 0 }, { "stacks", col_stacks, 0 },
+        { "other", col_other, 0, NULL }, { "unattributed", col_unattributed, 0, NULL },
+        { "extra_heap", col_extra, 0, NULL }, { "stacks", col_stacks, 0, NULL },
+    };
+    static const column rss[] = {
+        { "rss", col_rss, 0, has_rss }, { "rss_anon", col_rss, 1, has_rss },
+        { "rss_file", col_rss, 2, has_rss }, { "rss_shmem", col_rss, 3, has_rss },
     };
     size_t nh = sizeof head / sizeof *head, nt = sizeof tail / sizeof *tail;
-    column *c = malloc((nh + v->n_sites + nt) * sizeof *c);
+    size_t nr = v->p->n_rss ? sizeof rss / sizeof *rss : 0;
+    column *c = malloc((nh + v->n_sites + nt + nr) * sizeof *c);
     if (!c)
         return NULL;
     memcpy(c, head, sizeof head);
     for (size_t k = 0; k < v->n_sites; k++)
-        c[nh + k] = (column){ v->p->site_info[k].name, col_site, k };
+        c[nh + k] = (column){ v->p->site_info[k].name, col_site, k, NULL };
     memcpy(c + nh + v->n_sites, tail, sizeof tail);
-    *n = nh + v->n_sites + nt;
+    if (nr)
+        memcpy(c + nh + v->n_sites + nt, rss, sizeof rss);
+    *n = nh + v->n_sites + nt + nr;
     return c;
 }
 
@@ -120,8 +142,12 @@ int vis_csv_write(FILE *f, const vis_series *v)
     }
     fputc('\n', f);
     for (size_t i = 0; i < v->n_snaps; i++) {
-        for (size_t j = 0; j < n; j++)
-            fprintf(f, j ? ",%" PRIu64 : "%" PRIu64, c[j].get(v, i, c[j].arg));
+        for (size_t j = 0; j < n; j++) {
+            if (j)
+                fputc(',', f);
+            if (!c[j].has || c[j].has(v, i))
+                fprintf(f, "%" PRIu64, c[j].get(v, i, c[j].arg));
+        }
         fputc('\n', f);
     }
     free(c);
