@@ -8,7 +8,8 @@ memtime-vis's), takes one snapshot's tree, and checks an export of it:
   check-exports.py PROFILE SNAPSHOT svg FILE
   check-exports.py PROFILE SNAPSHOT pprof-raw FILE   (go tool pprof -symbolize=none -raw)
   check-exports.py PROFILE SNAPSHOT svg-diff FILE BASE  (differential flamegraph since
-                                                      snapshot BASE; -1: an empty heap)
+                                                      snapshot BASE, or OLD_PROFILE:BASE;
+                                                      -1: an empty heap)
   check-exports.py PROFILE peak                      (prints the snapshot the exports
                                                       should show by default)
 
@@ -300,8 +301,9 @@ def main(argv):
     kind, path = argv[3], argv[4]
     if kind == 'svg-diff':
         base = (None, 0)
-        if int(argv[5]) >= 0:
-            bsnap = [s for s in snaps if s['n'] == int(argv[5])][0]
+        bfile, _, bn = argv[5].rpartition(':')   # [OTHER_PROFILE:]SNAPSHOT
+        if int(bn) >= 0:
+            bsnap = [s for s in (read_profile(bfile) if bfile else snaps) if s['n'] == int(bn)][0]
             base = stacks_of(bsnap)
         return check_svg(stacks, root, snap['n'], path, base)
     if kind == 'collapsed':

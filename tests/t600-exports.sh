@@ -182,6 +182,20 @@ check "window without --from: the change since snapshot 0 (an empty heap)" \
 out=$(vis "$f" --from "#$first" --snapshot peak --flamegraph "$T/g4.svg" 2>&1); rc=$?
 is "$rc:$(test -e "$T/g4.svg" && echo written)" "2:" "--snapshot with --from/--to: usage error, nothing written"
 
+# diff OLD NEW --flamegraph: NEW's tree, coloured by the change since OLD's.
+sed 's/^n4: 10000/n4: 9000/; s/^mem_heap_B=10000/mem_heap_B=9000/; s/^ n0: 1500 0x401200/ n0: 500 0x401200/' \
+  "$T/hostile.out" >"$T/old.out"
+vis diff "$T/old.out" "$T/hostile.out" --flamegraph "$T/d.svg" >"$T/d.txt" 2>"$T/d.err"
+check "diff --flamegraph: every frame's width is NEW's bytes, its change NEW minus OLD's, red where it grew" \
+  $CK "$T/hostile.out" 1 svg-diff "$T/d.svg" "$T/old.out:1"
+grep -q '<title>cut by depth (x.c:4) .*; grew 1000 B (+1,000 bytes)</title>' "$T/d.svg"
+check "diff --flamegraph: the frame that grew says by how much" test $? = 0
+f="$MT_SRC/tests/data"
+vis diff "$f/massif-i.out" "$f/massif-B.out" --flamegraph "$T/d2.svg" >/dev/null 2>"$T/d2.err"
+check "diff --flamegraph on two Massif files (i and B units), each at its peak" \
+  $CK "$f/massif-B.out" "$($CK "$f/massif-B.out" peak)" svg-diff "$T/d2.svg" \
+  "$f/massif-i.out:$($CK "$f/massif-i.out" peak)"
+
 # ------------------------------------------------------- bad trees
 sed 's/^ n1: 4000 0x401000/ n1: 4001 0x401000/' "$T/hostile.out" >"$T/bad.out"
 line=$(grep -n '^ n1: 1500 0x401300' "$T/bad.out" | cut -d: -f1)

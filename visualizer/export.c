@@ -119,6 +119,37 @@ int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char 
     return 0;
 }
 
+int vis_export_prepare_diff(vis_export *e, FILE *f_new, const vis_profile *p_new,
+                            FILE *f_old, const vis_profile *p_old, const char *at,
+                            char *err, size_t errsz)
+{
+    int rc = vis_export_prepare(e, f_new, p_new, at, NULL, err, errsz);
+    if (rc != 0)
+        return rc;
+    vis_when w;
+    if (vis_when_parse(p_old, at, &w, err, errsz) != 0)
+        return -3;
+    size_t b = w.kind == VIS_WHEN_PEAK ? p_old->peak_tree_snap
+                                       : vis_when_detailed_at_or_before(p_old, w.snap);
+    char t[64];
+    e->diff = 1;
+    if (b == SIZE_MAX || b >= p_old->n_snaps) {
+        if (w.snap != SIZE_MAX && w.snap < p_old->n_snaps && p_old->snaps[w.snap].heap_B != 0) {
+            snprintf(err, errsz, "'%s': no detailed snapshot of %s at or before it", at,
+                     p_old->path);
+            return -3;
+        }
+        snprintf(e->base_moment, sizeof e->base_moment, "%s (an empty heap)", p_old->path);
+        return 0;
+    }
+    snprintf(e->base_moment, sizeof e->base_moment, "%s, snapshot %u at %s%s", p_old->path,
+             p_old->snaps[b].index, vis_fmt_time(t, sizeof t, p_old->unit, p_old->snaps[b].time),
+             p_old->unit == VIS_UNIT_B ? " allocated" : "");
+    if (!(e->base = vis_stacks_read(f_old, p_old, b, err, errsz)))
+        return -1;
+    return 0;
+}
+
 void vis_export_free(vis_export *e)
 {
     vis_stacks_free(e->s);

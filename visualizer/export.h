@@ -30,6 +30,13 @@ typedef struct {
  * for bad data. */
 int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char *when,
                        const char *base_when, char *err, size_t errsz);
+/* memtime-vis diff OLD NEW --flamegraph: NEW's tree at the moment at (the
+ * same WHEN in each file; "peak": each file's peak tree), coloured by the
+ * change since OLD's. Returns as vis_export_prepare (-3: OLD has no tree
+ * there). */
+int vis_export_prepare_diff(vis_export *e, FILE *f_new, const vis_profile *p_new,
+                            FILE *f_old, const vis_profile *p_old, const char *at,
+                            char *err, size_t errsz);
 void vis_export_free(vis_export *e);
 
 /* The writers: each writes its whole file to out, returning 0, or -1 with a

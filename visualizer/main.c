@@ -37,7 +37,7 @@
 
 static const char usage_text[] =
     "usage: " PROG " [options] FILE\n"
-    "       " PROG " diff [--at=WHEN] [--json] [--top=N] OLD NEW\n"
+    "       " PROG " diff [--at=WHEN] [--json] [--top=N] [--flamegraph=SVG] OLD NEW\n"
     "       " PROG " check [--max-peak=SIZE] [--baseline=OLD --max-increase=PCT\n"
     "                   [--allow=SIZE]] FILE\n"
     "       " PROG " [-o IMG.png] FILE FILE... | DIRECTORY\n"
@@ -558,16 +558,50 @@ static int finish_stdout(int status)
     return status;
 }
 
-/* memtime-vis diff [--at=WHEN] [--json] [--top=N] [--no-companion] OLD NEW */
+/* diff --flamegraph: NEW's tree coloured by the change since OLD's. */
+static void diff_flamegraph(const char *path, const char *at)
+{
+    char err[1024];
+    static vis_export e;   /* static: what it owns stays reachable on die() */
+    FILE *fo = fopen(profile->path, "r"), *fn = fopen(profile2->path, "r");
+    if (!fo || !fn) {
+        const char *bad = fo ? profile2->path : profile->path;
+        if (fo)
+            fclose(fo);
+        if (fn)
+            fclose(fn);
+        die(EXIT_DATA, "%s: cannot open: %s", bad, strerror(errno));
+    }
+    int rc = vis_export_prepare_diff(&e, fn, profile2, fo, profile, at, err, sizeof err);
+    fclose(fo);
+    fclose(fn);
+    if (rc <= -2)
+        die(EXIT_USAGE, "--at: %s", err);
+    if (rc != 0)
+        die(EXIT_DATA, "%s", err);
+    vis_outfile f;
+    rc = vis_out_open(&f, path, "w", err, sizeof err);
+    if (rc == 0 && (rc = vis_flamegraph_write(f.fp, &e, err, sizeof err)) != 0)
+        vis_out_abort(&f);
+    if (rc == 0)
+        rc = vis_out_commit(&f, err, sizeof err);
+    vis_export_free(&e);
+    if (rc != 0)
+        die(EXIT_DATA, "%s", err);
+}
+
+/* memtime-vis diff [--at=WHEN] [--json] [--top=N] [--flamegraph=SVG] [--no-companion] OLD NEW */
 static int main_diff(int argc, char **argv)
 {
-    const char *files[2] = { NULL, NULL }, *at = "peak", *v;
+    const char *files[2] = { NULL, NULL }, *at = "peak", *v, *fg = NULL;
     int json = 0, no_companion = 0, top = 0, n_files = 0;
     for (int i = 2; i < argc; i++) {
         if ((v = opt_value(argc, argv, &i, "at")))
             at = v;
         else if ((v = opt_value(argc, argv, &i, "top")))
             top = (int)int_arg("top", v, 1, 1000000);
+        else if ((v = opt_value(argc, argv, &i, "flamegraph")))
+            fg = v;
         else if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (!strcmp(argv[i], "--no-companion"))
@@ -595,6 +629,8 @@ static int main_diff(int argc, char **argv)
     if (vis_diff_compute(profile, wo.snap, profile2, wn.snap, wo.kind == VIS_WHEN_PEAK, at,
                          &diff) != 0)
         die(EXIT_DATA, "out of memory");
+    if (fg)
+        diff_flamegraph(fg, at);
     if (json)
         vis_diff_json(stdout, profile, profile2, &diff);
     else
