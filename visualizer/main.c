@@ -76,7 +76,7 @@ static const char usage_text[] =
  * no leak on error exits. */
 static vis_profile *profile;
 static vis_procs *procs;          /* several profiles (processes.h) */
-static vis_ms_print_body *body;   /* the ms_print report's streamed part */
+static FILE *input;               /* the profile, kept open: the report walks its trees */
 static vis_growth growth;         /* over --from..--to, computed once */
 static vis_profile *profile2;     /* diff's NEW, check's baseline */
 static vis_diff diff;
@@ -93,8 +93,9 @@ static void die(int status, const char *fmt, ...)
     vis_diff_free(&diff);
     vis_profile_free(profile);
     vis_profile_free(profile2);
-    vis_ms_print_body_free(body);
     vis_procs_free(procs);
+    if (input)
+        fclose(input);
     exit(status);
 }
 
@@ -308,7 +309,7 @@ static int write_report(FILE *out, const vis_profile *p, const options *o,
             fputc('\n', out);
     }
     if (!o->summary_only)
-        return vis_report_ms_print(out, p, &o->rep, body, err, errsz);
+        return vis_report_ms_print(out, p, &o->rep, input, err, errsz);
     return 0;
 }
 
@@ -509,7 +510,7 @@ static vis_profile *load(const char *path, int no_companion)
     FILE *in = fopen(path, "r");
     if (!in)
         die(EXIT_DATA, "%s: cannot open: %s", path, strerror(errno));
-    vis_profile *p = vis_massif_read(in, path, NULL, err, sizeof err);
+    vis_profile *p = vis_massif_read(in, path, err, sizeof err);
     fclose(in);
     if (!p)
         die(EXIT_DATA, "%s", err);
@@ -717,17 +718,11 @@ int main(int argc, char **argv)
     }
 
     int text = o.report || o.json || (!o.image && !o.gnuplot && !o.flamegraph && !o.collapsed && !o.pprof);
-    vis_massif_observer obs = { NULL, NULL, NULL };
-    if (text && !o.summary_only && !o.json && !o.growth && !(body = vis_ms_print_body_new(&o.rep, &obs)))
-        die(EXIT_DATA, "cannot create a temporary file for the report in %s: %s",
-            getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
-
     char err[1024];
-    FILE *in = fopen(o.input, "r");
+    FILE *in = input = fopen(o.input, "r");
     if (!in)
         die(EXIT_DATA, "%s: cannot open: %s", o.input, strerror(errno));
-    vis_profile *p = profile = vis_massif_read(in, o.input, &obs, err, sizeof err);
-    fclose(in);
+    vis_profile *p = profile = vis_massif_read(in, o.input, err, sizeof err);
     if (!p)
         die(EXIT_DATA, "%s", err);
     if (p->truncated) {
@@ -789,8 +784,8 @@ int main(int argc, char **argv)
     vis_growth_free(&growth);
     vis_profile_free(p);
     profile = NULL;
-    vis_ms_print_body_free(body);
-    body = NULL;
+    fclose(input);
+    input = NULL;
     free(o.ms_print_args);
     free(o.inputs);
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)

@@ -51,6 +51,7 @@ typedef struct {
     int partial;         /* at_eof because the last line has no '\n': a file
                             cut mid-line; line holds that unfinished text */
     int at_eof;
+    size_t lead;         /* leading spaces of the current line */
     int keep_all;        /* return blank and '#' lines too (cmd: continuations) */
     int stop;            /* the callback's value after RD_STOP */
     uint64_t *rem;       /* tree walk: children still to come, per depth */
@@ -80,6 +81,15 @@ static void rd_free(reader *r)
 
 static int rd_seek(reader *r, long off, size_t line_before)
 {
+    /* Already buffered (a walk over the trees in file order): no seek. */
+    if (off >= r->pos && off - r->pos <= (long)(r->end - r->start)) {
+        r->start += (size_t)(off - r->pos);
+        r->pos = off;
+        r->lineno = line_before;
+        r->at_eof = 0;
+        r->partial = 0;
+        return RD_OK;
+    }
     if (fseek(r->f, off, SEEK_SET) != 0) {
         snprintf(r->err, r->errsz, "%s: cannot seek back to a snapshot (%s); "
                  "the input must be a regular file", r->path, strerror(errno));
@@ -183,7 +193,14 @@ static int rd_next(reader *r)
                      r->path, r->lineno);
             return RD_ERR;
         }
+        /* Leading blanks: a deep tree's lines are mostly spaces, so count
+         * them eight at a time, and keep the count for rd_tree. */
         size_t i = 0;
+        while (i + 8 <= len && memcmp(buf + i, "        ", 8) == 0)
+            i += 8;
+        while (i < len && buf[i] == ' ')
+            i++;
+        r->lead = i;
         while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
             i++;
         if (!r->keep_all && (i == len || buf[i] == '#')) {
@@ -242,7 +259,9 @@ int vis_parse_u64(const char **s, uint64_t *out)
         return -1;
     for (; *p >= '0' && *p <= '9'; p++) {
         unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10)
+        /* v * 10 + d overflows iff v > (UINT64_MAX - d) / 10; UINT64_MAX
+         * is 1844674407370955161 * 10 + 5, so compare without dividing. */
+        if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
             return -1;
         v = v * 10 + d;
     }
@@ -351,9 +370,7 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
         if (rc == 0)
             return rd_fail(r, "a tree node line");
         const char *s = r->line;
-        unsigned ind = 0;
-        while (s[ind] == ' ')
-            ind++;
+        unsigned ind = (unsigned)r->lead;   /* its leading spaces (rd_next) */
         uint64_t n_kids, bytes;
         s += ind;
         if (ind != depth || *s++ != 'n' || vis_parse_u64(&s, &n_kids) != 0 ||
@@ -388,7 +405,7 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
 
 
 /* sites_ctx callbacks' stop values */
-enum { STOP_NOMEM = 1, STOP_OBSERVER = 2 };
+enum { STOP_NOMEM = 1 };
 
 /* How each unnamed site is labelled (vis_site_label_by_caller), decided
  * where it is first seen and kept for the whole file, so that a site keeps
@@ -404,7 +421,6 @@ typedef struct {
 typedef struct {
     vis_profile *p;
     vis_snapshot *s;
-    const vis_massif_observer *obs;
     relabels *rl;
     size_t pending;      /* index in s->sites, or SIZE_MAX */
     unsigned chain;      /* depth of the next node in its first-child chain */
@@ -452,9 +468,7 @@ static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
                         const char *label, size_t n_children)
 {
     sites_ctx *c = vctx;
-    if (c->obs && c->obs->node &&
-        c->obs->node(c->obs->ctx, depth, bytes, label, n_children) != 0)
-        return STOP_OBSERVER;
+    (void)n_children;
     if (depth != 1)
         return c->pending != SIZE_MAX ? follow_unnamed(c, depth, label) : 0;
     if (c->pending != SIZE_MAX && settle(c, c->s->sites[c->pending].label))
@@ -528,12 +542,6 @@ static int build_node(void *vctx, unsigned depth, uint64_t bytes,
 static int nomem(reader *r)
 {
     snprintf(r->err, r->errsz, "%s: out of memory", r->path);
-    return RD_ERR;
-}
-
-static int observer_stop(reader *r)
-{
-    snprintf(r->err, r->errsz, "%s:%zu: reading stopped by its observer", r->path, r->lineno);
     return RD_ERR;
 }
 
@@ -655,7 +663,7 @@ static int read_header(reader *r, vis_profile *p)
 }
 
 /* Reads the snapshots. Returns RD_OK (possibly with p->truncated) or RD_ERR. */
-static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *obs,
+static int read_snapshots(reader *r, vis_profile *p,
                           relabels *rl)
 {
     for (;;) {
@@ -694,16 +702,14 @@ static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *
         *s = hdr;
         if (s->kind == VIS_TREE_PEAK)
             p->peak_marked = p->n_snaps - 1;
-        if (obs && obs->snapshot && obs->snapshot(obs->ctx, p, p->n_snaps - 1) != 0)
-            return observer_stop(r);
         if (s->kind == VIS_TREE_EMPTY)
             continue;
-        sites_ctx c = { p, s, obs, rl, SIZE_MAX, 0 };
+        sites_ctx c = { p, s, rl, SIZE_MAX, 0 };
         rc = rd_tree(r, vis_snap_total(s), collect_site, &c);
         if (rc == RD_OK && c.pending != SIZE_MAX && settle(&c, s->sites[c.pending].label))
             return nomem(r);
         if (rc == RD_STOP)
-            return r->stop == STOP_NOMEM ? nomem(r) : observer_stop(r);
+            return nomem(r);
         if (rc == RD_CUT) {
             p->truncated = 1;
             p->truncated_line = r->partial || !r->at_eof ? r->lineno : r->lineno + 1;
@@ -714,8 +720,7 @@ static int read_snapshots(reader *r, vis_profile *p, const vis_massif_observer *
     }
 }
 
-vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observer *obs,
-                             char *err, size_t errsz)
+vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz)
 {
     reader r;
     rd_init(&r, f, path, err, errsz);
@@ -728,7 +733,7 @@ vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observe
     int rc = read_header(&r, p);
     relabels rl = { NULL, NULL, 0 };
     if (rc == RD_OK)
-        rc = read_snapshots(&r, p, obs, &rl);
+        rc = read_snapshots(&r, p, &rl);
     free(rl.raw);
     free(rl.shown);
     if (rc == RD_OK && p->truncated && !(p->truncated_msg = strdup(err)))
@@ -756,27 +761,63 @@ int vis_massif_walk_tree(FILE *f, const vis_profile *p, size_t snap,
     return vis_massif_walk_tree_lines(f, p, snap, fn, ctx, NULL, err, errsz);
 }
 
-int vis_massif_walk_tree_lines(FILE *f, const vis_profile *p, size_t snap,
-                               vis_node_fn fn, void *ctx, size_t *node_line,
-                               char *err, size_t errsz)
-{
+struct vis_massif_walker {
     reader r;
-    rd_init(&r, f, p->path, err, errsz);
-    r.node_line = node_line;
+    const vis_profile *p;
+};
+
+vis_massif_walker *vis_massif_walker_new(FILE *f, const vis_profile *p, char *err, size_t errsz)
+{
+    vis_massif_walker *w = malloc(sizeof *w);
+    if (!w) {
+        snprintf(err, errsz, "%s: out of memory", p->path);
+        return NULL;
+    }
+    rd_init(&w->r, f, p->path, err, errsz);
+    w->p = p;
+    return w;
+}
+
+void vis_massif_walker_free(vis_massif_walker *w)
+{
+    if (!w)
+        return;
+    rd_free(&w->r);
+    free(w);
+}
+
+int vis_massif_walker_tree(vis_massif_walker *w, size_t snap, vis_node_fn fn, void *ctx,
+                           size_t *node_line)
+{
+    reader *r = &w->r;
+    const vis_profile *p = w->p;
+    r->node_line = node_line;
     int rc = RD_ERR;
     if (snap < p->n_snaps && p->snaps[snap].kind != VIS_TREE_EMPTY &&
-        rd_reread_header(&r, p, snap) == RD_OK) {
-        rc = rd_tree(&r, vis_snap_total(&p->snaps[snap]), fn, ctx);
+        rd_reread_header(r, p, snap) == RD_OK) {
+        rc = rd_tree(r, vis_snap_total(&p->snaps[snap]), fn, ctx);
         /* Pass 1 accepted this tree, so a cut here is the file's known end. */
         if (rc == RD_CUT)
             rc = p->truncated ? RD_OK : RD_ERR;
         else if (rc == RD_STOP)
-            rc = r.stop;
+            rc = r->stop;
     } else if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY) {
-        snprintf(err, errsz, "%s: snapshot %zu has no tree", p->path, snap);
+        snprintf(r->err, r->errsz, "%s: snapshot %zu has no tree", p->path, snap);
     }
-    rd_free(&r);
-    if (rc == RD_OK && errsz)
-        err[0] = '\0';
+    r->node_line = NULL;
+    if (rc == RD_OK && r->errsz)
+        r->err[0] = '\0';
+    return rc;
+}
+
+int vis_massif_walk_tree_lines(FILE *f, const vis_profile *p, size_t snap,
+                               vis_node_fn fn, void *ctx, size_t *node_line,
+                               char *err, size_t errsz)
+{
+    vis_massif_walker *w = vis_massif_walker_new(f, p, err, errsz);
+    if (!w)
+        return -1;
+    int rc = vis_massif_walker_tree(w, snap, fn, ctx, node_line);
+    vis_massif_walker_free(w);
     return rc;
 }

@@ -5,10 +5,10 @@
  *   pass 1, vis_massif_read(): every snapshot's numbers, each detailed
  *     snapshot's root children (the allocation sites), and the full tree of
  *     one snapshot (the peak, or the largest detailed one, re-read from its
- *     offset); an observer sees every snapshot and tree node on the way, so
- *     the text report streams every tree without keeping it;
- *   vis_massif_walk_tree(): re-reads any one detailed snapshot's tree from
- *     its offset, node by node, for a reader that wants it later.
+ *     offset);
+ *   pass 2, vis_massif_walk_tree() and the walker: re-read any detailed
+ *     snapshot's tree from its offset, node by node, for a renderer that
+ *     wants it (the ms_print report walks every tree this way).
  * Both take a seekable FILE* (a file, or fmemopen() for the fuzzer).
  *
  * Errors are one line "PATH:LINE: expected <what>, found '<text>'" written to
@@ -42,21 +42,9 @@ int vis_parse_u64(const char **s, uint64_t *out);
 typedef int (*vis_node_fn)(void *ctx, unsigned depth, uint64_t bytes,
                            const char *label, size_t n_children);
 
-/* Lets a renderer stream while pass 1 reads (the ms_print report does, so
- * the file is read once): snapshot() once each snapshot's numbers are read
- * (p->snaps[i], before its tree), node() for each node of its tree. Either
- * may be NULL; a non-zero return stops reading with an error. */
-typedef struct {
-    int (*snapshot)(void *ctx, const vis_profile *p, size_t i);
-    vis_node_fn node;
-    void *ctx;
-} vis_massif_observer;
-
-/* Reads a whole profile (pass 1), telling obs (may be NULL) as it goes. path
- * names the file in messages. Returns the profile (free with
- * vis_profile_free) or NULL with a message in err. */
-vis_profile *vis_massif_read(FILE *f, const char *path, const vis_massif_observer *obs,
-                             char *err, size_t errsz);
+/* Reads a whole profile (pass 1). path names the file in messages. Returns
+ * the profile (free with vis_profile_free) or NULL with a message in err. */
+vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz);
 
 /* Pass 2: walks the tree of snapshot snaps[snap] (detailed or peak) of a
  * profile read from the same file. Returns 0 when the walk is done (a tree cut
@@ -70,5 +58,15 @@ int vis_massif_walk_tree(FILE *f, const vis_profile *p, size_t snap,
 int vis_massif_walk_tree_lines(FILE *f, const vis_profile *p, size_t snap,
                                vis_node_fn fn, void *ctx, size_t *node_line,
                                char *err, size_t errsz);
+
+/* Pass 2 over many trees (the ms_print report walks every one): one reader
+ * kept across the walks, so trees taken in file order are read straight on,
+ * without a seek or a refill per tree. Same results as vis_massif_walk_tree;
+ * err (given to _new) holds the message of a failed walk. */
+typedef struct vis_massif_walker vis_massif_walker;
+vis_massif_walker *vis_massif_walker_new(FILE *f, const vis_profile *p, char *err, size_t errsz);
+int vis_massif_walker_tree(vis_massif_walker *w, size_t snap, vis_node_fn fn, void *ctx,
+                           size_t *node_line);
+void vis_massif_walker_free(vis_massif_walker *w);
 
 #endif

@@ -158,7 +158,7 @@ int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz)
         snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    vis_profile *p = vis_massif_read(in, path, NULL, err, errsz);
+    vis_profile *p = vis_massif_read(in, path, err, errsz);
     fclose(in);
     if (!p)
         return -1;

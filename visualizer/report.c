@@ -3,15 +3,15 @@
  * The ms_print part reproduces ms_print 3.19's rules exactly (its graph
  * rasterisation, number formats, significance test and tree prefixes), so
  * diffing the two is a test. Unlike ms_print it does not cut labels at '#'
- * (it never treats text inside a line as a comment). Trees are not kept: each
- * detailed snapshot's tree is printed as the parser reads it (an observer of
- * vis_massif_read), with a small per-depth stack, into a temporary file that
- * follows the graph, which needs every snapshot first. */
+ * (it never treats text inside a line as a comment). Trees are not kept in
+ * the model: after the head (which needs every snapshot), the report walks
+ * the model's snapshots and each detailed one's tree from the file
+ * (massif.h's walker, in file order, so the file is read straight on),
+ * printing each node as it comes with a small per-depth stack. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "massif.h"
 #include "report.h"
 #include "units.h"
@@ -363,8 +363,8 @@ typedef struct {
 
 /* The body writer. While a tree streams, frames[d] is its open node at depth
  * d and prefix[0..2d) holds the "| " / "  " midfixes of open nodes 1..d. */
-struct vis_ms_print_body {
-    FILE *out;           /* the temporary file */
+typedef struct {
+    FILE *out;
     double threshold;
     uint64_t total;      /* of the snapshot whose tree streams */
     frame *frames;
@@ -372,7 +372,7 @@ struct vis_ms_print_body {
     unsigned depth;      /* open frames */
     size_t n_rows;
     int prev_detailed;
-};
+} body_writer;
 
 static double percent(uint64_t bytes, uint64_t total)
 {
@@ -385,7 +385,7 @@ static double percent(uint64_t bytes, uint64_t total)
 
 /* Closes the deepest open node: its trailing lines, then tells its parent
  * whether it was significant. */
-static void close_frame(vis_ms_print_body *t)
+static void close_frame(body_writer *t)
 {
     unsigned d = --t->depth;
     frame *f = &t->frames[d];
@@ -412,7 +412,7 @@ static void close_frame(vis_ms_print_body *t)
 static int body_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
                      size_t n_children)
 {
-    vis_ms_print_body *t = ctx;
+    body_writer *t = ctx;
     char num[32];
     if (depth > 0) {
         frame *parent = &t->frames[depth - 1];
@@ -457,9 +457,8 @@ static void print_table_header(FILE *out, vis_unit unit)
 /* A snapshot's table row. The table header comes first and again after each
  * detailed snapshot's tree, before the next row (ms_print prints it only if
  * another snapshot follows, which is the same). */
-static int body_snapshot(void *ctx, const vis_profile *p, size_t i)
+static void body_snapshot(body_writer *t, const vis_profile *p, size_t i)
 {
-    vis_ms_print_body *t = ctx;
     const vis_snapshot *s = &p->snaps[i];
     char c1[32], c2[32], c3[32], c4[32], c5[32];
     if (t->n_rows++ == 0 || t->prev_detailed)
@@ -470,62 +469,10 @@ static int body_snapshot(void *ctx, const vis_profile *p, size_t i)
     t->prev_detailed = s->kind != VIS_TREE_EMPTY;
     t->total = vis_snap_total(s);
     t->depth = 0;
-    return 0;
-}
-
-/* An anonymous temporary file in $TMPDIR (default /tmp), gone when closed;
- * tmpfile() would ignore TMPDIR. NULL with errno on failure. */
-static FILE *temp_file(void)
-{
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    if (!dir || !*dir)
-        dir = "/tmp";
-    if ((size_t)snprintf(path, sizeof path, "%s/memtime-vis.XXXXXX", dir) >= sizeof path) {
-        errno = ENAMETOOLONG;
-        return NULL;
     }
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return NULL;
-    unlink(path);
-    FILE *f = fdopen(fd, "w+");
-    if (!f)
-        close(fd);
-    return f;
-}
-
-vis_ms_print_body *vis_ms_print_body_new(const vis_report_opts *o, vis_massif_observer *obs)
-{
-    vis_ms_print_body *b = calloc(1, sizeof *b);
-    if (!b)
-        return NULL;
-    b->threshold = o->threshold;
-    b->frames = malloc(VIS_MAX_TREE_DEPTH * sizeof *b->frames);
-    b->prefix = malloc(2 * VIS_MAX_TREE_DEPTH);
-    if (!b->frames || !b->prefix || !(b->out = temp_file())) {
-        vis_ms_print_body_free(b);
-        return NULL;
-    }
-    obs->snapshot = body_snapshot;
-    obs->node = body_node;
-    obs->ctx = b;
-    return b;
-}
-
-void vis_ms_print_body_free(vis_ms_print_body *b)
-{
-    if (!b)
-        return;
-    if (b->out)
-        fclose(b->out);
-    free(b->frames);
-    free(b->prefix);
-    free(b);
-}
 
 int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *o,
-                        vis_ms_print_body *b, char *err, size_t errsz)
+                        FILE *in, char *err, size_t errsz)
 {
     fputs(fancy, out);
     fprintf(out, "Command:            %s\n", p->cmd);
@@ -545,20 +492,29 @@ int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *
     }
     fputs("]\n\n", out);
 
-    /* A tree cut by the end of the file: close what is open. */
-    while (b->depth > 0)
-        close_frame(b);
-    char buf[65536];
-    size_t n;
-    if (fflush(b->out) != 0 || ferror(b->out) || fseek(b->out, 0, SEEK_SET) != 0) {
-        snprintf(err, errsz, "temporary file for the report: write error: %s", strerror(errno));
-        return -1;
+    /* The body: the table, each detailed snapshot's tree after its row. */
+    body_writer b;
+    memset(&b, 0, sizeof b);
+    b.out = out;
+    b.threshold = o->threshold;
+    b.frames = malloc(VIS_MAX_TREE_DEPTH * sizeof *b.frames);
+    b.prefix = malloc(2 * VIS_MAX_TREE_DEPTH);
+    vis_massif_walker *w = b.frames && b.prefix ? vis_massif_walker_new(in, p, err, errsz) : NULL;
+    int rc = w ? 0 : -1;
+    if (!b.frames || !b.prefix)
+        snprintf(err, errsz, "out of memory");
+    for (size_t i = 0; i < p->n_snaps && rc == 0; i++) {
+        body_snapshot(&b, p, i);
+        if (p->snaps[i].kind == VIS_TREE_EMPTY)
+            continue;
+        if (vis_massif_walker_tree(w, i, body_node, &b, NULL) != 0)
+            rc = -1;
+        /* A tree cut by the end of the file: close what is open. */
+        while (b.depth > 0)
+            close_frame(&b);
     }
-    while ((n = fread(buf, 1, sizeof buf, b->out)) > 0)
-        fwrite(buf, 1, n, out);
-    if (ferror(b->out)) {
-        snprintf(err, errsz, "temporary file for the report: read error: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
+    vis_massif_walker_free(w);
+    free(b.frames);
+    free(b.prefix);
+    return rc;
 }

@@ -23,21 +23,12 @@ void vis_report_opts_default(vis_report_opts *o);
  * peak, phase marks, thread stack peaks. Write errors show in ferror(out). */
 void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *o);
 
-/* The ms_print report is written in two parts, as ms_print does: the body
- * (the snapshot table and every detailed snapshot's tree) while the file is
- * read, into a temporary file, through a vis_massif_observer; then the head
- * (header, graph, list of detailed snapshots), which needs every snapshot,
- * followed by the body. So the file is read once and no tree is kept. */
-typedef struct vis_ms_print_body vis_ms_print_body;
-
-/* Returns a body writer (its temporary file is created now) or NULL with
- * errno set. The observer it fills in must be passed to vis_massif_read. */
-vis_ms_print_body *vis_ms_print_body_new(const vis_report_opts *o, vis_massif_observer *obs);
-void vis_ms_print_body_free(vis_ms_print_body *b);
-
-/* Writes the whole ms_print-style report of p to out. Returns 0, or -1 with
- * err when the body cannot be written or read back (a full disk). */
+/* Writes the whole ms_print-style report of p to out: the head (header,
+ * graph, list of detailed snapshots) from the model, then the snapshot table
+ * with each detailed snapshot's tree walked from in, the file p was read
+ * from (seekable). Returns 0, or -1 with err when the file cannot be read
+ * again or changed under us. Write errors show in ferror(out). */
 int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *o,
-                        vis_ms_print_body *b, char *err, size_t errsz);
+                        FILE *in, char *err, size_t errsz);
 
 #endif

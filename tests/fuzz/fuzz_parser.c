@@ -1,8 +1,8 @@
 /* fuzz_parser.c: libFuzzer harness for memtime-vis's Massif-format reader and
- * text reports. Each input is read from memory (fmemopen): pass 1 with the
- * ms_print report's body streaming to its temporary file, then the summary
- * and the whole ms_print report, then every detailed snapshot's tree once
- * more through vis_massif_walk_tree, and read into stacks (stacks.c) and
+ * text reports. Each input is read from memory (fmemopen): pass 1, then the
+ * summary and the whole ms_print report (which walks every tree again from
+ * the same stream), then every detailed snapshot's tree once more through
+ * vis_massif_walk_tree, and read into stacks (stacks.c) and
  * written as a flamegraph and as folded stacks (pprof.c is left out: it
  * would need protobuf-c here, and reads the same stacks). Output goes to
  * /dev/null; the sanitizers report what matters. Built and run by
@@ -39,12 +39,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vis_report_opts_default(&o);
     o.graph_x = 10;      /* small graphs keep each run fast */
     o.graph_y = 5;
-    vis_massif_observer obs = { NULL, NULL, NULL };
-    vis_ms_print_body *body = vis_ms_print_body_new(&o, &obs);
-    vis_profile *p = body ? vis_massif_read(f, "fuzz.out", &obs, err, sizeof err) : NULL;
+    vis_profile *p = vis_massif_read(f, "fuzz.out", err, sizeof err);
     if (p) {
         vis_report_summary(null_out, p, &o);
-        vis_report_ms_print(null_out, p, &o, body, err, sizeof err);
+        vis_report_ms_print(null_out, p, &o, f, err, sizeof err);
         size_t n_nodes = 0;
         for (size_t i = 0; i < p->n_snaps; i++)
             if (p->snaps[i].kind != VIS_TREE_EMPTY) {
@@ -58,7 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
         vis_profile_free(p);
     }
-    vis_ms_print_body_free(body);
     fclose(f);
     return 0;
 }
