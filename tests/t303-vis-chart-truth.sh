@@ -17,7 +17,7 @@ if [ ! -x "$PNGCHECK" ] || [ "$MT_SRC/tests/pngcheck.c" -nt "$PNGCHECK" ]; then
     -o "$PNGCHECK.tmp.$$" "$MT_SRC/tests/pngcheck.c" $(pkg-config --cflags --libs libpng) \
     && mv -f "$PNGCHECK.tmp.$$" "$PNGCHECK" || plan_skip "cannot build tests/pngcheck.c"
 fi
-plan 21
+plan 23
 FIX="$MT_SRC/tests/data/phases.massif"
 CHECK="python3 $MT_SRC/tests/csvcheck.py"
 check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"
@@ -99,4 +99,29 @@ cols=$(for dy in 0 1 2 3 4 5 6 7 8 9; do "$PNGCHECK" "$T/c.png" at "$x" $((y + d
 is "$cols" "A0A0A0 F2F2F2 " "snapshot 35 is hatched (two colours down one column)"
 # Colours: every drawn band has its own, up to the largest --top.
 check "no two bands share a colour" test "$(awk '$2=="band"{print $4}' "$T/c.layout" | sort | uniq -d | wc -l)" = 0
+# Labels never overlap: marks right beside the peak (270 and 330 ms; the peak
+# is at 300) and far from it. From the layout: no two labels on one row
+# overlap, and no leader runs through another label's text on its way down.
+cp "$MT_SRC/tests/data/chart-steps.massif" "$T/marks.massif"
+printf 'memtime-companion: 1\nprofile: marks.massif\ntime_unit: ms\nmark: time=270 just before the peak\nmark: time=330 just after the peak\nmark: time=300 at the peak itself\nmark: time=900 late\n' >"$T/marks.massif.memtime"
+for w in 1600 800; do
+  MEMTIME_VIS_DEBUG_LAYOUT=1 vis "$T/marks.massif" -o "$T/m$w.png" --width $w --height 600 2>"$T/m$w.layout"
+  python3 - "$T/m$w.layout" >"$T/m$w.bad" <<'PY'
+import sys
+xs, ann = {}, {}
+for l in open(sys.argv[1]):
+    f = l.split()
+    if f[1] == 'peak': xs[0] = int(f[2])
+    if f[1] == 'mark': xs[int(f[2]) + 1] = int(f[3])
+    if f[1] == 'annot': ann[int(f[2])] = (int(f[3]), int(f[4]), int(f[5]))
+for i, (li, lx, w) in ann.items():
+    for j, (lj, ljx, wj) in ann.items():
+        if i != j and li == lj and lx < ljx + wj and ljx < lx + w:
+            print('labels %d and %d overlap on row %d' % (i, j, li))
+        if i != j and lj > li and lx < xs[j] < lx + w:
+            print("label %d's leader runs through label %d" % (j, i))
+PY
+  check "width $w: no label overlaps another or is crossed by a leader" test ! -s "$T/m$w.bad"
+  diag "$(cat "$T/m$w.bad")"
+done
 finish

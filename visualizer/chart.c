@@ -393,45 +393,25 @@ typedef struct {
     int lx, w;              /* label's left edge and width */
 } annot;
 
-/* Does label i, on the given side at row lev, clash with the others? A
- * label spans its text and its leader's horizontal run to its line; a
- * leader runs down from its label's row to the plot. Clashes: spans
- * overlapping on one row; a leader crossing a lower row's span; with strict,
- * also covering the line of a label not placed yet (its leader may come
- * down through this row). */
-static int annot_clash(const chart *c, const annot *a, size_t n, size_t i, int lev, int strict)
+/* Does label i's text (with a little margin) cover line x? */
+static int covers(const chart *c, const annot *l, int x)
 {
-    int gap = px(c, 6);
-    int ilo = a[i].lx < a[i].x ? a[i].lx : a[i].x;
-    int ihi = a[i].lx + a[i].w > a[i].x ? a[i].lx + a[i].w : a[i].x;
-    for (size_t j = 0; j < n; j++) {
-        if (j == i)
-            continue;
-        if (j > i) {
-            if (strict && a[j].x >= ilo - gap && a[j].x <= ihi + gap)
-                return 1;
-            continue;
-        }
-        int jlo = a[j].lx < a[j].x ? a[j].lx : a[j].x;
-        int jhi = a[j].lx + a[j].w > a[j].x ? a[j].lx + a[j].w : a[j].x;
-        if (a[j].level == lev && ilo < jhi + gap && jlo < ihi + gap)
-            return 1;
-        if (a[j].level > lev && a[j].x >= ilo - gap && a[j].x <= ihi + gap)
-            return 1;
-        if (a[j].level < lev && a[i].x >= jlo - gap && a[i].x <= jhi + gap)
-            return 1;
-    }
-    return 0;
+    int m = px(c, 3);
+    return x > l->lx - m && x < l->lx + l->w + m;
 }
 
-/* Greedy placement, in order (the peak first): each label goes on the
- * lowest row, right of its line if it can, else left, where it clashes with
- * nothing (annot_clash), first strictly, then ignoring labels not placed
- * yet; on the highest row if even that fails. Returns the rows used. */
+/* Labels go in a strip above the plot, each joined to its line by a leader
+ * that runs down from the label's row through every row below it. So a
+ * label whose text covers another's line must sit on a higher row than that
+ * label, and labels on one row must not overlap (text and leader run).
+ * Each label takes the side of its line (right, or left) whose text covers
+ * the fewest other lines and stays in the image; rows then follow from
+ * those two rules (a longest path, as a label covering a line sits above
+ * it), up to MAX_LEVEL. Returns the rows used. */
 static int place_annots(chart *c, annot *a, size_t n)
 {
     enum { MAX_LEVEL = 8 };
-    int gap = px(c, 6), levels = 0;
+    int gap = px(c, 6), levels = 0, W = vis_canvas_width(c->cv);
     for (size_t i = 0; i < n; i++) {
         vis_font *f = a[i].bold ? c->bold : c->reg;
         char fitted[sizeof a[i].text];
@@ -439,28 +419,59 @@ static int place_annots(chart *c, annot *a, size_t n)
         memcpy(a[i].text, fitted, sizeof fitted);
         a[i].w = vis_font_width(f, c->fs, a[i].text);
         int side_x[2] = { a[i].x + gap, a[i].x - gap - a[i].w };
-        if (side_x[0] + a[i].w > c->x1) {      /* no room right: left first */
+        if (side_x[0] + a[i].w > c->x1) {      /* right of the plot: left first */
             side_x[0] = side_x[1];
             side_x[1] = a[i].x + gap;
         }
-        for (int k = 0; k < 2; k++)
-            if (side_x[k] < c->x0 - px(c, 40))
-                side_x[k] = c->x0 - px(c, 40);
-        int done = 0;
-        for (int strict = 1; strict >= 0 && !done; strict--)
-            for (int lev = 0; lev <= MAX_LEVEL && !done; lev++)
-                for (int k = 0; k < 2 && !done; k++) {
-                    a[i].lx = side_x[k];
-                    a[i].level = lev;
-                    done = !annot_clash(c, a, n, i, lev, strict);
-                }
-        if (!done) {
-            a[i].lx = side_x[0];
-            a[i].level = MAX_LEVEL;
+        int best = -1, best_n = 0;
+        for (int k = 0; k < 2; k++) {
+            /* The strip is above the plot and the legend: a label may reach
+             * over the legend's column, not off the image. */
+            if (side_x[k] < c->pad / 2 || side_x[k] + a[i].w > W - c->pad / 2)
+                continue;
+            a[i].lx = side_x[k];
+            int nc = 0;
+            for (size_t j = 0; j < n; j++)
+                nc += j != i && covers(c, &a[i], a[j].x);
+            if (best < 0 || nc < best_n) {
+                best = k;
+                best_n = nc;
+            }
         }
+        a[i].lx = best >= 0 ? side_x[best] : side_x[0];
+        a[i].level = 0;
+    }
+    for (size_t round = 0, changed = 1; changed && round < n * n + 1; round++) {
+        changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            int lev = a[i].level;
+            for (size_t j = 0; j < n; j++) {
+                if (j == i)
+                    continue;
+                /* Above every label whose line it covers (two covering each
+                 * other's lines cannot both be satisfied: the first stays). */
+                if (covers(c, &a[i], a[j].x) && !(covers(c, &a[j], a[i].x) && j > i)
+                    && lev <= a[j].level)
+                    lev = a[j].level + 1;
+                /* Not on a row with a label it overlaps (the later moves). */
+                int ilo = a[i].lx < a[i].x ? a[i].lx : a[i].x;
+                int ihi = a[i].lx + a[i].w > a[i].x ? a[i].lx + a[i].w : a[i].x;
+                int jlo = a[j].lx < a[j].x ? a[j].lx : a[j].x;
+                int jhi = a[j].lx + a[j].w > a[j].x ? a[j].lx + a[j].w : a[j].x;
+                if (j < i && lev == a[j].level && ilo < jhi + gap && jlo < ihi + gap)
+                    lev = a[j].level + 1;
+            }
+            if (lev > MAX_LEVEL)
+                lev = MAX_LEVEL;
+            if (lev != a[i].level) {
+                a[i].level = lev;
+                changed = 1;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
         if (a[i].level + 1 > levels)
             levels = a[i].level + 1;
-    }
     return levels;
 }
 
