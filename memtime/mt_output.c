@@ -148,7 +148,10 @@ static void write_profile(Bool final)
       n_failed = 0;
       return;
    }
-   if (!warned)
+   if (out_special)
+      /* Written once, at exit, in place: there is no earlier profile. */
+      VG_(umsg)("warning: memtime: %s; the profile is lost\n", why);
+   else if (!warned)
       VG_(umsg)("warning: memtime: %s; %s keeps its previous complete "
                 "profile, if any. memtime retries at each rewrite and says "
                 "so when one succeeds; if none does, that is the profile "

@@ -5,7 +5,7 @@
 # tool is held still at the moment it writes (a test hook), so what is seen
 # then does not depend on winning a race.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 22
 prog=$(build_prog heap_sleep.c) || plan_skip "cannot build heap_sleep.c"
 fix="$MT_SRC/tests/data/massif-ms.out"
 
@@ -33,6 +33,14 @@ rm -f "$T/pause"
 wait "$job"
 check "tool: /dev/null stays a device" devnull_ok
 check "tool: no temporary left in /dev" test ! -e "/dev/.null.tmp.$pid"
+
+# Written in place, the writes are checked all the same: /dev/full refuses
+# them, and memtime says so once.
+memtime -q --memtime-out-file=/dev/full "$prog" >/dev/null 2>"$T/err-full"
+is "$(grep -c warning "$T/err-full")" 1 "tool: a write to /dev/full fails with one warning"
+check "tool: which names the device and the error" \
+  grep -q "warning: memtime: cannot write /dev/full: No space left on device; the profile is lost" "$T/err-full"
+check "tool: /dev/full stays a device" test -c /dev/full
 
 mkfifo "$T/fifo"
 cat "$T/fifo" >"$T/got" &
