@@ -32,7 +32,7 @@ void mt_marks_add(const HChar* label)
                          label ? label : "");
    /* The companion changed: the next periodic rewrite must happen even if
       no snapshot is taken meanwhile. */
-   mt_snapshot_generation++;
+   mt_snapshot_touch();
 }
 
 void mt_marks_snapshot(void)

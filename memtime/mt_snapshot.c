@@ -382,6 +382,11 @@ void mt_snapshot_now(Bool detailed)
    explicit_snapshot = False;
 }
 
+void mt_snapshot_touch(void)
+{
+   mt_snapshot_generation++;
+}
+
 Time mt_snapshot_last_time(void)
 {
    return n_snapshots > 0 ? snapshots[n_snapshots - 1].time : 0;

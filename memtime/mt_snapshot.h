@@ -58,7 +58,11 @@ void  mt_snapshot_rss_at_exit(void);
 void  mt_snapshot_now(Bool detailed);
 
 /* Bumped whenever the list changes: the output is stale if it differs. */
-extern ULong mt_snapshot_generation;
+extern ULong mt_snapshot_generation;   /* read-only outside mt_snapshot.c */
+/* Something written with the profile (a mark in the companion) changed:
+   bumps the generation, so the next periodic rewrite happens even if no
+   snapshot is taken meanwhile. */
+void  mt_snapshot_touch(void);
 /* The time of the last snapshot in the list (0 if none). */
 Time  mt_snapshot_last_time(void);
 /* The label of a detailed tree's root line, as Massif's for the mode. */
