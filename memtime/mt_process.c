@@ -87,7 +87,7 @@ static void add_title(const HChar* text, const HChar* via)
    t.text = VG_(strdup)("mt.process.title", text);
    t.via = via;
    VG_(addToXA)(titles, &t);
-   mt_snapshot_generation++;   /* the companion changed */
+   mt_snapshot_touch();   /* the companion changed */
 }
 
 /* argv rewritten in place: the string at argv[0] differs from the one the
@@ -224,7 +224,7 @@ static void add_child_end(Int pid, Bool signalled, Int code)
    e.signalled = signalled;
    e.code = code;
    VG_(addToXA)(child_ends, &e);
-   mt_snapshot_generation++;
+   mt_snapshot_touch();   /* the companion changed */
 }
 
 void mt_process_post_syscall(UInt sysno, UWord* args, SysRes res)
