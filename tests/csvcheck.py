@@ -12,7 +12,9 @@ nothing (before the first tree / after the last the missing side counts as
 nothing); extra_heap and stacks are the snapshot's own numbers. Sites are
 matched by the names memtime-vis gives them, which contain the function's name;
 the mapping from the CSV's columns to labels is given by --site NAME=LABEL
-arguments after the two files (every site column must be mapped)."""
+arguments after the two files (every site column must be mapped), or with
+--auto for the columns whose name is the label without its address. Columns
+after stacks (resident memory) are not checked here."""
 import csv, re, sys
 
 def parse_massif(path):
@@ -41,16 +43,25 @@ def parse_massif(path):
 
 def main():
     massif, csvpath = sys.argv[1], sys.argv[2]
-    names = dict(a.split('=', 1) for a in sys.argv[3:])
+    auto = '--auto' in sys.argv[3:]
+    names = dict(a.split('=', 1) for a in sys.argv[3:] if a != '--auto')
     snaps = parse_massif(massif)
     rows = list(csv.reader(open(csvpath, encoding='utf-8', newline='')))
     head, body = rows[0], rows[1:]
     bad = []
     fixed = ['snapshot', 'time', 'total']
     tail = ['other', 'unattributed', 'extra_heap', 'stacks']
-    if head[:3] != fixed or head[-4:] != tail:
+    if head[:3] != fixed or 'other' not in head or head[head.index('other'):head.index('other') + 4] != tail:
         bad.append('header %r' % head)
-    site_cols = head[3:-4]
+    site_cols = head[3:head.index('other')]
+    if auto:
+        # Map a column to the one label whose name without its address is
+        # the column's text (names memtime-vis did not shorten or tag).
+        labels = set(l for sn in snaps for l in sn['sites'])
+        for col in site_cols:
+            hits = [l for l in labels if re.sub(r'^0x[0-9A-Fa-f]+: ', '', l) == col]
+            if len(hits) == 1:
+                names[col] = hits[0]
     for s in site_cols:
         if s not in names:
             bad.append('site column %r not mapped' % s)
@@ -61,12 +72,13 @@ def main():
         if len(row) != len(head):
             bad.append('row %d: %d fields' % (i, len(row)))
             continue
-        v = dict(zip(head, map(int, row)))
+        v = dict(zip(head, (int(x) if x else 0 for x in row)))
         total = s['mem_heap_B'] + s['mem_heap_extra_B'] + s['mem_stacks_B']
         if (v['snapshot'], v['time'], v['total']) != (s['n'], s['time'], total):
             bad.append('row %d: snapshot/time/total %r' % (i, row[:3]))
-        if sum(int(x) for x in row[3:]) != total:
-            bad.append('row %d: parts add up to %d, total %d' % (i, sum(int(x) for x in row[3:]), total))
+        nparts = head.index('other') + 4
+        if sum(int(x) for x in row[3:nparts]) != total:
+            bad.append('row %d: parts add up to %d, total %d' % (i, sum(int(x) for x in row[3:nparts]), total))
         if (v['extra_heap'], v['stacks']) != (s['mem_heap_extra_B'], s['mem_stacks_B']):
             bad.append('row %d: extra/stacks' % i)
         prev = [t for t in trees if t < i]

@@ -4,7 +4,7 @@
 # Massif --stacks=yes is the oracle for the combined peak; the companion
 # gives each thread's own size, matched to the depth via the thread's name.
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 9
 
 peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
 within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
@@ -30,4 +30,12 @@ for levels in 100 200 300 400; do
 done
 main=$(printf '%s\n' $line | sed -n 's/^1=//p')
 check "main thread: ${main:-none} bytes within 10% of 50 x 1.04 KB (+ start-up frames)" within "${main:-0}" $((50 * 1040 + 2000)) 10
+# The chart's series of a --stacks=yes run (issue 17): memtime-vis -o CSV
+# against the file's trees and numbers (tests/csvcheck.py): parts add up to
+# the total, stacks are each snapshot's own, sites exact at trees and never
+# invented between them.
+vis "$T/thr.out" -o "$T/thr.csv" 2>/dev/null
+python3 "$MT_SRC/tests/csvcheck.py" "$T/thr.out" "$T/thr.csv" --auto >"$T/csv.bad"
+check "--stacks=yes: the CSV agrees with the profile (stacks, trees, totals)" test $? = 0 -a ! -s "$T/csv.bad"
+diag "$(head -5 "$T/csv.bad")"
 finish
