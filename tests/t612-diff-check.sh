@@ -9,7 +9,7 @@
 # --max-increase/--allow, exit 0 within, 3 with one line per broken limit,
 # 1 for a bad file, 2 for usage errors.
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 26
 A=$(build_prog grow_kinds.c) || { not_ok "build grow_kinds.c"; exit 1; }
 B=$(build_prog grow_kinds.c '-DPAD=static volatile int pad_[64]; void pad_fn(int n); void pad_fn(int n) { for (int i = 0; i < n; i++) pad_[i % 64] += i * 3; }') \
   || { not_ok "build grow_kinds.c with PAD"; exit 1; }
@@ -41,6 +41,17 @@ check "text: the total's line" grep -qE '^  Total: .* -> .* \(\+1\.47 MiB, \+[0-
 vis diff "$T/old.out" "$T/same.out" >"$T/same.txt"
 check "a run against its repeat: no site changed" grep -qx '  (no site changed)' "$T/same.txt"
 vis diff --at nonsense "$T/old.out" "$T/new.out" >/dev/null 2>&1; is "$?" 2 "diff --at nonsense: usage error"
+# -o diff.png: both totals (OLD grey 7F7F7F, NEW orange FF7F0E) and the
+# leak's bar in the "grew" red (D62728).
+PNGCHECK=$(build_pngcheck) || { not_ok "build tests/pngcheck.c"; exit 1; }
+vis diff --at end -o "$T/diff.png" "$T/old.out" "$T/new.out"
+is "$? $("$PNGCHECK" "$T/diff.png" size)" "0 1400 900" "diff -o diff.png: exit 0, a 1400x900 PNG"
+check "  ... with both totals' lines and a red bar" sh -c \
+  "test \$('$PNGCHECK' '$T/diff.png' count 7F7F7F) -gt 500 && test \$('$PNGCHECK' '$T/diff.png' count FF7F0E) -gt 500 && test \$('$PNGCHECK' '$T/diff.png' count D62728) -gt 500"
+vis diff -o "$T/diff.svg" "$T/old.out" "$T/new.out" >/dev/null 2>&1; is "$?" 2 "diff -o x.svg: usage error (PNG only)"
+vis diff -o "$T/a.png" --align nomark "$T/old.out" "$T/new.out" >/dev/null 2>"$T/err"; rc=$?
+is "$rc $(cat "$T/err")" "2 memtime-vis: --align: no phase mark 'nomark' in $T/old.out" "--align with a mark neither has: exit 2, named"
+check "  ... and no image left" test ! -e "$T/a.png"
 
 # check
 vis check --max-peak 20MiB "$T/new.out" >"$T/c.txt"; is "$? $(cat "$T/c.txt")" "0 " "check --max-peak above the peak: exit 0, silent"

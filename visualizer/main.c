@@ -19,6 +19,7 @@
 #include "companion.h"
 #include "csv.h"
 #include "diff.h"
+#include "diff_chart.h"
 #include "export.h"
 #include "growth.h"
 #include "json.h"
@@ -37,7 +38,8 @@
 
 static const char usage_text[] =
     "usage: " PROG " [options] FILE\n"
-    "       " PROG " diff [--at=WHEN] [--json] [--top=N] [--flamegraph=SVG] OLD NEW\n"
+    "       " PROG " diff [--at=WHEN] [--json] [--top=N] [--flamegraph=SVG]\n"
+    "                  [-o DIFF.png [--align=MARK]] OLD NEW\n"
     "       " PROG " check [--max-peak=SIZE] [--baseline=OLD --max-increase=PCT\n"
     "                   [--allow=SIZE]] FILE\n"
     "       " PROG " [-o IMG.png] FILE FILE... | DIRECTORY\n"
@@ -594,7 +596,8 @@ static void diff_flamegraph(const char *path, const char *at)
 /* memtime-vis diff [--at=WHEN] [--json] [--top=N] [--flamegraph=SVG] [--no-companion] OLD NEW */
 static int main_diff(int argc, char **argv)
 {
-    const char *files[2] = { NULL, NULL }, *at = "peak", *v, *fg = NULL;
+    const char *files[2] = { NULL, NULL }, *at = "peak", *v, *fg = NULL, *image = NULL,
+               *align = NULL;
     int json = 0, no_companion = 0, top = 0, n_files = 0;
     for (int i = 2; i < argc; i++) {
         if ((v = opt_value(argc, argv, &i, "at")))
@@ -603,6 +606,15 @@ static int main_diff(int argc, char **argv)
             top = (int)int_arg("top", v, 1, 1000000);
         else if ((v = opt_value(argc, argv, &i, "flamegraph")))
             fg = v;
+        else if ((v = opt_value(argc, argv, &i, "align")))
+            align = v;
+        else if ((v = opt_value(argc, argv, &i, "output")))
+            image = v;
+        else if (!strcmp(argv[i], "-o")) {
+            if (i + 1 >= argc)
+                usage_error("option '-o' needs a value");
+            image = argv[++i];
+        }
         else if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (!strcmp(argv[i], "--no-companion"))
@@ -616,6 +628,10 @@ static int main_diff(int argc, char **argv)
     }
     if (n_files != 2)
         usage_error("diff: expected two files, OLD and NEW");
+    if (image && strcmp(extension(image), "png") != 0)
+        usage_error("diff: -o expects a file name ending in .png, got '%s'", image);
+    if (align && !image)
+        usage_error("diff: --align places the two runs on the chart: give -o DIFF.png");
     profile = load(files[0], no_companion);
     profile2 = load(files[1], no_companion);
     char err[1024];
@@ -632,6 +648,28 @@ static int main_diff(int argc, char **argv)
         die(EXIT_DATA, "out of memory");
     if (fg)
         diff_flamegraph(fg, at);
+    if (image) {
+        uint64_t ao = 0, an = 0;
+        if (align) {
+            size_t mo = SIZE_MAX, mn = SIZE_MAX;
+            for (size_t k = profile->n_marks; k-- > 0;)
+                if (!strcmp(profile->marks[k].label, align))
+                    mo = k;
+            for (size_t k = profile2->n_marks; k-- > 0;)
+                if (!strcmp(profile2->marks[k].label, align))
+                    mn = k;
+            if (mo == SIZE_MAX || mn == SIZE_MAX)
+                die(EXIT_USAGE, "--align: no phase mark '%s' in %s", align,
+                    mo == SIZE_MAX ? files[0] : files[1]);
+            ao = profile->marks[mo].time;
+            an = profile2->marks[mn].time;
+        }
+        if (vis_diff_chart_png(profile, profile2, &diff, ao, an, align, top ? (top < 12 ? top : 12) : 12,
+                               image, err, sizeof err) != 0)
+            die(EXIT_DATA, "%s", err);
+        if (!json)
+            return finish_stdout(0);
+    }
     if (json)
         vis_diff_json(stdout, profile, profile2, &diff);
     else
