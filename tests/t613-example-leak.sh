@@ -8,7 +8,7 @@
 # tags its band; --json says the same. Then the README's CI recipe: two
 # --time-unit=i runs diff to no change and pass both gates.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 d=$T/ex; mkdir -p "$d"
 cc -g -O1 -Wall -I"$MT_SRC/memtime" -DMEMTIME_EXAMPLE_MARKS -o "$d/node_sim" "$MT_SRC/examples/node_sim.c" \
   || { not_ok "build examples/node_sim.c"; exit 1; }
@@ -42,6 +42,8 @@ memtime -q --time-unit=i --memtime-out-file="$d/base.out" "$d/node_sim" >/dev/nu
 memtime -q --time-unit=i --memtime-out-file="$d/pr.out" "$d/node_sim" >/dev/null 2>&1
 vis diff "$d/base.out" "$d/pr.out" >"$T/diff.txt"
 check "two --time-unit=i runs: no site changed" grep -qx '  (no site changed)' "$T/diff.txt"
+vis diff -o "$T/diff.png" --align sync "$d/base.out" "$d/pr.out"
+is "$? $("$PNGCHECK" "$T/diff.png" size)" "0 1400 900" "diff -o diff.png --align sync: the chart"
 vis check --baseline "$d/base.out" --max-increase 5 --allow 256KiB "$d/pr.out" >"$T/c.txt"
 is "$? $(cat "$T/c.txt")" "0 " "check --baseline ... --max-increase 5 --allow 256KiB: exit 0, silent"
 vis check --max-peak 512MiB "$d/pr.out" >/dev/null; is "$?" 0 "check --max-peak 512MiB: exit 0"
