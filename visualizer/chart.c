@@ -585,7 +585,7 @@ static void draw_legend(chart *c, legend_box lb)
     int gutter = lb.cols > 1 ? px(c, 32) : 0;
     int colw = (lb.w + gutter) / lb.cols - gutter;
     int numw = vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10);
-    for (int col = 0; col < lb.cols; col++) {
+    for (int col = 0; col < lb.cols && col * per_col < n; col++) {   /* columns with rows */
         int cx = lb.x + col * (colw + gutter);
         int base = lb.y + ascent(c, c->fs);
         if (col == 0)
