@@ -54,6 +54,7 @@ static const HChar* api_name(MtApi api)
    case MT_API_TC_SO:       return "tcmalloc in libtcmalloc*.so";
    case MT_API_MI_EXE:      return "mimalloc (mi_*) in the main executable";
    case MT_API_MI_SO:       return "mimalloc in libmimalloc.so";
+   case MT_API_STDCXX:      return "operator new (memtime's, which can throw)";
    default:                 return "an unknown allocator";
    }
 }
@@ -163,7 +164,10 @@ Bool mt_alloc_api_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
    p = (void*)arg[1];
    switch (arg[0]) {
    case MT_AA_ALLOC:
-      *ret = (UWord)alloc(tid, arg[1], arg[2], arg[3] != 0);
+      if (api == MT_API_STDCXX)   /* exactly what the stock preload's gives */
+         *ret = (UWord)mt_heap_alloc_replaced(tid, arg[1], arg[2]);
+      else
+         *ret = (UWord)alloc(tid, arg[1], arg[2], arg[3] != 0);
       break;
    case MT_AA_CALLOC:
       if (arg[2] != 0 && arg[1] > ((SizeT)-1) / arg[2]) *ret = 0;

@@ -16,6 +16,7 @@
 #include "mt_companion.h"
 #include "mt_counts.h"
 #include "mt_file.h"
+#include "mt_limit.h"
 #include "mt_options.h"
 #include "mt_rss.h"
 #include "mt_process.h"
@@ -89,7 +90,7 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
 
    VG_(sprintf)(path, "%s.memtime", profile_path);
    if (!clo_stacks && n_marks == 0 && !mt_rss_any()
-       && !mt_counts_any() && !mt_process_has_story()) {
+       && !mt_counts_any() && !mt_process_has_story() && !mt_limit_any()) {
       /* Nothing to say. A companion of the same name left by an earlier run
          would be read with this profile: remove it, once per name (after
          that nobody but us writes it; a forked child has a new name). */
@@ -120,6 +121,7 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
                         marks[i].label);
    mt_counts_companion(c);
    mt_process_companion(c);
+   mt_limit_companion(c);
    return c;
 }
 

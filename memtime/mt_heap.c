@@ -25,6 +25,7 @@
 
 #include "mt_counts.h"
 #include "mt_heap.h"
+#include "mt_limit.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
 #include "mt_tree.h"
@@ -76,6 +77,7 @@ static void* record_block(ThreadId tid, void* p, SizeT req_szB,
          mt_mem_update_heap(req_szB, admin_szB() + slop_szB);
          if (maybe_snapshot)
             mt_snapshot_maybe(MtNormal);
+         mt_limit_after_alloc();
       }
    }
    return p;
@@ -112,6 +114,11 @@ static void* alloc_and_record(ThreadId tid, SizeT req_szB, SizeT align,
    p = VG_(cli_malloc)(align ? align : VG_(clo_alignment), req_szB);
    if (p == NULL)
       return NULL;
+   if (clo_heap && mt_limit_refuse(req_szB + admin_szB()
+                                   + VG_(cli_malloc_usable_size)(p) - req_szB)) {
+      VG_(cli_free)(p);
+      return NULL;
+   }
    if (zero)
       VG_(memset)(p, 0, req_szB);
    return record_block(tid, p, req_szB,
@@ -150,6 +157,12 @@ static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
       } else {
          ignored = True;
       }
+   }
+   if (clo_heap && !ignored && new_req_szB > old_req_szB
+       && mt_limit_refuse(new_req_szB - old_req_szB)) {
+      /* Refused as a failed realloc: the old block stays live. */
+      VG_(HT_add_node)(live_blocks, b);
+      return NULL;
    }
 
    if (new_req_szB <= old_req_szB + old_slop_szB
@@ -201,6 +214,7 @@ static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
       mt_mem_update_heap((SSizeT)new_req_szB - (SSizeT)old_req_szB,
                          (SSizeT)new_slop_szB - (SSizeT)old_slop_szB);
       mt_snapshot_maybe(MtNormal);
+      mt_limit_after_alloc();
    }
    return p_new;
 }
@@ -304,6 +318,11 @@ Bool mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 void* mt_heap_alloc(ThreadId tid, SizeT req_szB, SizeT align, Bool zero)
 {
    return alloc_and_record(tid, req_szB, align, zero, False);
+}
+
+void* mt_heap_alloc_replaced(ThreadId tid, SizeT req_szB, SizeT align)
+{
+   return alloc_and_record(tid, req_szB, align, False, True);
 }
 
 void mt_heap_free(ThreadId tid, void* p)

@@ -19,6 +19,10 @@ Bool  mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);
 /* All record the block against the current thread's stack like malloc does
    and trigger snapshot logic; they return NULL on failure. */
 void* mt_heap_alloc  (ThreadId tid, SizeT req_szB, SizeT align, Bool zero);
+/* As the core's malloc replacement (the stock preload's operator new)
+   records a block: the top frame, the replacement function, excluded. For
+   memtime's own throwing operator new (mt_preload.c). */
+void* mt_heap_alloc_replaced(ThreadId tid, SizeT req_szB, SizeT align);
 void  mt_heap_free   (ThreadId tid, void* p);            /* p NULL ok */
 void* mt_heap_realloc(ThreadId tid, void* p, SizeT new_req_szB, SizeT align, Bool zero);
 Bool  mt_heap_resize_in_place(ThreadId tid, void* p, SizeT new_req_szB); /* False: unchanged */

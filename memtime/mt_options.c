@@ -11,6 +11,7 @@
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_xarray.h"
 
+#include "mt_limit.h"
 #include "mt_options.h"
 #include "mt_tree.h"
 
@@ -112,6 +113,23 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    }
    else if VG_BINT_CLO(arg, "--detailed-freq", clo_detailed_freq, 1, 1000000) {}
    else if VG_BINT_CLO(arg, "--max-snapshots", clo_max_snapshots, 10, 1000) {}
+   else if VG_STR_CLO (arg, "--heap-limit",    tmp_str) {
+      clo_heap_limit_text = tmp_str;
+      if (!mt_limit_parse_size(tmp_str, &clo_heap_limit_szB))
+         VG_(fmsg_bad_option)(arg, "--heap-limit takes a size above 0: "
+                              "bytes, or a number with a unit (512MiB, 2G, "
+                              "1.5GiB)\n");
+   }
+   else if VG_XACT_CLO(arg, "--heap-limit-action=kill", clo_heap_limit_action,
+                       MtLimitKill) {}
+   else if VG_XACT_CLO(arg, "--heap-limit-action=fail", clo_heap_limit_action,
+                       MtLimitFail) {}
+   else if VG_XACT_CLO(arg, "--heap-limit-action=snapshot",
+                       clo_heap_limit_action, MtLimitSnapshot) {}
+   else if (VG_(strncmp)(arg, "--heap-limit-action=", 20) == 0) {
+      VG_(fmsg_bad_option)(arg, "--heap-limit-action must be kill, fail or "
+                           "snapshot\n");
+   }
    else if VG_STR_CLO (arg, "--memtime-out-file", clo_out_file) {}
    else if VG_STR_CLO (arg, "--massif-out-file",  clo_out_file) {}
    else if VG_BINT_CLO(arg, "--sample-interval", clo_sample_interval_ms,
@@ -147,6 +165,11 @@ void mt_print_usage(void)
 "                              or bytes allocated plus freed [ms]\n"
 "    --detailed-freq=<N>       one snapshot in N carries a tree, 1..1000000 [10]\n"
 "    --max-snapshots=<N>       snapshots kept (culled when full), 10..1000 [100]\n"
+"    --heap-limit=<size>       at the first allocation taking the total above\n"
+"                              <size> (bytes, or 512MiB, 2G...) act as below\n"
+"    --heap-limit-action=kill|fail|snapshot  snapshot, write, SIGKILL; or\n"
+"                              refuse the allocation (NULL, bad_alloc); or\n"
+"                              only snapshot and mark [kill]\n"
 "    --memtime-out-file=<file> the profile (%%p pid, %%n, %%q{VAR}) [memtime.out.%%p]\n"
 "    --massif-out-file=<file>  the same as --memtime-out-file\n"
 "    --sample-interval=<ms>    with --time-unit=ms, also try a snapshot when\n"

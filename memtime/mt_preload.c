@@ -65,6 +65,40 @@
    void* MT_RFN(tag, so, fn)(SizeT n) \
    { return (void*)MT_REQ(MT_AA_ALLOC, n, 0, 0, 0, api); }
 #define R_ALLOC(so, fn, api) R_ALLOC_T(20010, so, fn, api)
+/* operator new's contract is to throw std::bad_alloc, never to return
+   NULL, and Valgrind's stock replacement cannot throw (it aborts the
+   program). The heap refuses a block only for an impossible size or under
+   --heap-limit-action=fail, whose point is to let the program handle the
+   failure as it would under a memory cap: so memtime throws, through the
+   C++ runtime's own std::__throw_bad_alloc, found at run time (a weak
+   reference: resolved when libstdc++ is loaded, as it is in any C++
+   program linked against it). Without it, the program is stopped, as the
+   stock replacement would. This file is built with unwind tables, so the
+   exception passes through these frames. */
+extern void _ZSt17__throw_bad_allocv(void) __attribute__((weak, noreturn));
+static __attribute__((noreturn)) void mt_new_failed(SizeT n)
+{
+   if (_ZSt17__throw_bad_allocv)
+      _ZSt17__throw_bad_allocv();
+   VALGRIND_PRINTF("memtime: operator new(%lu) failed and std::bad_alloc "
+                   "cannot be thrown without libstdc++: stopping\n",
+                   (unsigned long)n);
+   __builtin_trap();
+}
+/* size -> block, or std::bad_alloc (operator new, new[]). */
+#define R_NEW_T(tag, so, fn, api) \
+   void* MT_RFN(tag, so, fn)(SizeT n); \
+   void* MT_RFN(tag, so, fn)(SizeT n) \
+   { void* p = (void*)MT_REQ(MT_AA_ALLOC, n, 0, 0, 0, api); \
+     if (p == NULL) mt_new_failed(n); \
+     return p; }
+/* size, alignment -> block, or std::bad_alloc. */
+#define R_NEW_AL_T(tag, so, fn, api) \
+   void* MT_RFN(tag, so, fn)(SizeT n, SizeT al); \
+   void* MT_RFN(tag, so, fn)(SizeT n, SizeT al) \
+   { void* p = (void*)MT_REQ(MT_AA_ALLOC, n, al, 0, 0, api); \
+     if (p == NULL) mt_new_failed(n); \
+     return p; }
 /* size, nothrow_t -> block (operator new(size, nothrow)). */
 #define R_ALLOC_NT_T(tag, so, fn, api) \
    void* MT_RFN(tag, so, fn)(SizeT n, void* nt); \
@@ -358,12 +392,12 @@
 /* The C++ operators an allocator library exports (mangled names), with the
    stock preload's tags (see MT_LIBC_API). */
 #define MT_CXX_API(so, api) \
-   R_ALLOC_T(10030, so, _Znwm, api) \
-   R_ALLOC_T(10030, so, _Znam, api) \
+   R_NEW_T(10030, so, _Znwm, api) \
+   R_NEW_T(10030, so, _Znam, api) \
    R_ALLOC_NT_T(10010, so, _ZnwmRKSt9nothrow_t, api) \
    R_ALLOC_NT_T(10010, so, _ZnamRKSt9nothrow_t, api) \
-   R_ALLOC_AL_T(10030, so, _ZnwmSt11align_val_t, api) \
-   R_ALLOC_AL_T(10030, so, _ZnamSt11align_val_t, api) \
+   R_NEW_AL_T(10030, so, _ZnwmSt11align_val_t, api) \
+   R_NEW_AL_T(10030, so, _ZnamSt11align_val_t, api) \
    R_ALLOC_AL_NT_T(10010, so, _ZnwmSt11align_val_tRKSt9nothrow_t, api) \
    R_ALLOC_AL_NT_T(10010, so, _ZnamSt11align_val_tRKSt9nothrow_t, api) \
    W_FREE_T(10050, so, _ZdlPv, api) \
@@ -507,3 +541,15 @@ W_REALLOCN(libmimallocZa, reallocarray, MT_API_MI_SO)
 W_REALLOCF(libmimallocZa, reallocf, MT_API_MI_SO)
 W_USABLE(libmimallocZa, malloc_size, MT_API_MI_SO)
 R_GOOD_SIZE(libmimallocZa, malloc_good_size, MT_API_MI_SO)
+
+/* The throwing operator new where the stock preload has its own (libstdc++,
+   libc, the executable): tag 10031, the stock's class at a higher
+   priority, so the redirection picks this one (see R_NEW_T). */
+#define MT_STDCXX_NEW(so) \
+   R_NEW_T(10031, so, _Znwm, MT_API_STDCXX) \
+   R_NEW_T(10031, so, _Znam, MT_API_STDCXX) \
+   R_NEW_AL_T(10031, so, _ZnwmSt11align_val_t, MT_API_STDCXX) \
+   R_NEW_AL_T(10031, so, _ZnamSt11align_val_t, MT_API_STDCXX)
+MT_STDCXX_NEW(libstdcZpZpZa)
+MT_STDCXX_NEW(libcZdsoZa)
+MT_STDCXX_NEW(NONE)

@@ -110,6 +110,11 @@ int vis_analysis_summary(FILE *out, const vis_profile *p, const vis_growth *g, i
 
     if (p->end_record == 1 || p->end_record == 2) {
         fprintf(out, "\nRun end: %s\n", p->end_record == 1 ? "exit" : "exec");
+    } else if (p->limit.present && p->limit.reached && p->limit.action == VIS_LIMIT_KILL) {
+        fprintf(out, "\nRun end: killed by memtime with SIGKILL at its heap limit (--heap-limit), "
+                     "at %s with %s\n",
+                vis_fmt_time(a, sizeof a, p->unit, last->time),
+                vis_fmt_bytes(b, sizeof b, vis_snap_total(last)));
     } else if (!ended) {
         fprintf(out, "\n");
         fprintf(out, "Run end: NOT at exit: the program was killed (SIGKILL, the OOM killer) or is "

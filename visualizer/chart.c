@@ -142,6 +142,37 @@ static int ascent(chart *c, int size)
 
 /* ---- axes ------------------------------------------------------------------- */
 
+/* --heap-limit is drawn when it was reached or lies within a quarter above
+ * the data: a far-off limit would flatten the chart to say nothing. */
+static int limit_drawn(const vis_profile *p, double data_max_B)
+{
+    return p->limit.present
+           && (p->limit.reached || (double)p->limit.bytes <= data_max_B * 1.25);
+}
+
+/* The heap limit: a dashed horizontal line across the plot, labelled at its
+ * right end with the limit and the action. */
+static void draw_limit(chart *c)
+{
+    const vis_profile *p = c->p;
+    if (!limit_drawn(p, c->ymax_B / 1.05))
+        return;
+    int y = y_of(c, (double)p->limit.bytes);
+    int dash = px(c, 10), gap = px(c, 5);
+    for (int x = c->x0; x < c->x1; x += dash + gap)
+        vis_canvas_hline(c->cv, x, x + dash < c->x1 ? x + dash : c->x1, y, px(c, 2), COLOUR_WARN, 255);
+    char bytes[32], label[96];
+    vis_chart_fmt_bytes((double)p->limit.bytes, bytes, sizeof bytes);
+    snprintf(label, sizeof label, "heap limit %s (%s)", bytes, vis_limit_action_name(p->limit.action));
+    int w = vis_font_width(c->bold, c->fs_small, label);
+    int ly = y - px(c, 5);
+    if (ly - ascent(c, c->fs_small) < c->y0)     /* no room above: below the line */
+        ly = y + px(c, 5) + ascent(c, c->fs_small);
+    int bx = c->x1 - w - px(c, 10), by = ly - ascent(c, c->fs_small) - 1;
+    vis_canvas_fill(c->cv, bx, by, bx + w + px(c, 6), by + line_h(c, c->fs_small), 0xFFFFFF, 200);
+    vis_font_draw(c->cv, c->bold, c->fs_small, c->x1 - w - px(c, 7), ly, label, COLOUR_WARN);
+}
+
 static void choose_scales(chart *c)
 {
     const vis_profile *p = c->p;
@@ -151,6 +182,8 @@ static void choose_scales(chart *c)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
     if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
         peak_B = (double)c->rss.max_total_B;
+    if (limit_drawn(p, peak_B))                   /* and the heap limit */
+        peak_B = fmax(peak_B, (double)p->limit.bytes);
     /* An empty or tiny profile still gets an axis in whole bytes: at least
      * 0..8 B, ticks never finer than 1 B. */
     if (peak_B < 8)
@@ -860,6 +893,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
     vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, COLOUR_AXIS, 255);
     vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, COLOUR_AXIS, 255);
+    draw_limit(c);
     for (size_t m = 0; m < p->n_marks; m++)
         vis_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), COLOUR_MARK, 220);
     /* The peak: its line down to the total, and a marker on it. */

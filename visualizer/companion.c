@@ -315,6 +315,34 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         sc->live_bytes = val[4];
         return 0;
     }
+    if (strncmp(line, "heap-limit:", 11) == 0) {
+        static const char *const want =
+            "'heap-limit: bytes=<n> action=kill|fail|snapshot time=<n>|none refused=<n>'";
+        vis_heap_limit *l = &p->limit;
+        v = line + 11 + strspn(line + 11, " \t");
+        if (key_num(&v, "bytes", &l->bytes) != 0 || l->bytes == 0)
+            return cfail(c, want);
+        if (!strncmp(v, "action=kill ", 12))
+            l->action = VIS_LIMIT_KILL, v += 12;
+        else if (!strncmp(v, "action=fail ", 12))
+            l->action = VIS_LIMIT_FAIL, v += 12;
+        else if (!strncmp(v, "action=snapshot ", 16))
+            l->action = VIS_LIMIT_SNAPSHOT, v += 16;
+        else
+            return cfail(c, want);
+        if (!strncmp(v, "time=none ", 10)) {
+            l->reached = 0;
+            v += 10;
+        } else if (key_num(&v, "time", &l->time) == 0) {
+            l->reached = 1;
+        } else {
+            return cfail(c, want);
+        }
+        if (key_num(&v, "refused", &l->refused) != 0 || *v)
+            return cfail(c, want);
+        l->present = 1;
+        return 0;
+    }
     if (strncmp(line, "end:", 4) == 0) {
         v = line + 4 + strspn(line + 4, " \t");
         if (!strcmp(v, "exit"))

@@ -189,6 +189,17 @@ int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
     fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
             p->end_record == 1 ? "\"exit\"" : p->end_record == 2 ? "\"exec\""
             : p->end_record == 3 ? "\"none\"" : "null");
+    if (p->limit.present) {
+        fprintf(out, "  \"heap_limit\": {\"bytes\": %" PRIu64 ", \"action\": \"%s\", \"time\": ",
+                p->limit.bytes, vis_limit_action_name(p->limit.action));
+        if (p->limit.reached)
+            fprintf(out, "%" PRIu64, p->limit.time);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"refused\": %" PRIu64 "},\n", p->limit.refused);
+    } else {
+        fputs("  \"heap_limit\": null,\n", out);
+    }
     fprintf(out, "  \"peak\": {\"snapshot\": %zu, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
                  ", \"heap_bytes\": %" PRIu64 ", \"extra_bytes\": %" PRIu64
                  ", \"stacks_bytes\": %" PRIu64 ",\n    \"sites_snapshot\": ",

@@ -233,3 +233,8 @@ char *vis_site_label_by_caller(const char *site, const char *caller)
         snprintf(out, cap, "%.*s called by %.*s%s", (int)head, site, (int)fn_len, fn, after);
     return out;
 }
+
+const char *vis_limit_action_name(vis_limit_action a)
+{
+    return a == VIS_LIMIT_FAIL ? "fail" : a == VIS_LIMIT_SNAPSHOT ? "snapshot" : "kill";
+}

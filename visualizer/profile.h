@@ -134,6 +134,19 @@ typedef struct {
     uint64_t live_blocks, live_bytes;   /* at the companion's last write */
 } vis_site_counts;
 
+/* memtime --heap-limit, from the companion's "heap-limit:" line. */
+typedef enum { VIS_LIMIT_KILL, VIS_LIMIT_FAIL, VIS_LIMIT_SNAPSHOT } vis_limit_action;
+typedef struct {
+    int present;             /* the run had --heap-limit */
+    uint64_t bytes;          /* the limit */
+    vis_limit_action action;
+    int reached;             /* the limit was crossed (or an allocation refused) */
+    uint64_t time;           /* when it was first, in the profile's unit */
+    uint64_t refused;        /* allocations refused (action fail) */
+} vis_heap_limit;
+/* "kill", "fail" or "snapshot", as the option spells it. */
+const char *vis_limit_action_name(vis_limit_action a);
+
 typedef struct {
     char *path;              /* the profile's file name as given */
     char *desc;              /* text after "desc: " */
@@ -174,6 +187,7 @@ typedef struct {
     /* From the companion (issue 9's counts; growth.h reads them): */
     size_t n_counts;
     vis_site_counts *counts; /* NULL when the companion has no "site:" line */
+    vis_heap_limit limit;    /* zeroed when the run had no --heap-limit */
     int end_record;          /* "end:" line: 1 exit, 2 exec, 3 none (the
                                 process had not ended); 0 no such line */
     /* The ranking of sites, by what each held at its largest over all

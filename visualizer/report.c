@@ -53,6 +53,36 @@ static const char *unit_name(vis_unit u)
 
 /* --------------------------------------------------------------- summary */
 
+/* memtime --heap-limit: the limit, when it was reached and what followed. */
+static void summary_limit(FILE *out, const vis_profile *p)
+{
+    char a[64], b[64];
+    const vis_heap_limit *l = &p->limit;
+    if (!l->present)
+        return;
+    vis_fmt_bytes(a, sizeof a, l->bytes);
+    if (!l->reached) {
+        fprintf(out, "\nHeap limit: %s (--heap-limit-action=%s), never reached\n", a,
+                vis_limit_action_name(l->action));
+        return;
+    }
+    vis_fmt_time(b, sizeof b, p->unit, l->time);
+    switch (l->action) {
+    case VIS_LIMIT_KILL:
+        fprintf(out, "\nHeap limit: %s reached at %s: memtime took the snapshot of that moment "
+                     "and ended the program with SIGKILL (--heap-limit-action=kill)\n", a, b);
+        break;
+    case VIS_LIMIT_FAIL:
+        fprintf(out, "\nHeap limit: %s first reached at %s: %" PRIu64 " allocation%s refused "
+                     "(--heap-limit-action=fail)\n", a, b, l->refused, l->refused == 1 ? "" : "s");
+        break;
+    case VIS_LIMIT_SNAPSHOT:
+        fprintf(out, "\nHeap limit: %s first passed at %s: a detailed snapshot was taken there "
+                     "(--heap-limit-action=snapshot)\n", a, b);
+        break;
+    }
+}
+
 /* Resident memory (memtime --rss=yes): the RSS peak, how much of it the heap
  * explains, and the largest mappings outside the heap resident then. */
 static void summary_rss(FILE *out, const vis_profile *p)
@@ -219,6 +249,7 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
                 vis_fmt_time(b, sizeof b, p->unit, p->snaps[si->largest_snap].time),
                 si->largest_snap, si->full_name);
     }
+    summary_limit(out, p);
     summary_rss(out, p);
 
     if (p->n_marks) {

@@ -1,0 +1,170 @@
+/* mt_limit.c: --heap-limit and --heap-limit-action (see mt_limit.h).
+
+   The check is on the total a snapshot would record, taken right where the
+   heap model changes it (mt_heap.c), so the crossing is exact to the byte
+   and the detailed snapshot of the moment holds the block that crossed.
+   Only the first crossing acts (kill and snapshot): a program that frees and
+   crosses again is not snapshotted again, the way a user asks "show me the
+   tree when it first passed 2 GiB". With fail, every allocation that would
+   cross is refused, for as long as the total stays near the limit. */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "mt_companion.h"
+#include "mt_compat.h"
+#include "mt_limit.h"
+#include "mt_marks.h"
+#include "mt_options.h"
+#include "mt_output.h"
+#include "mt_snapshot.h"
+#include "mt_time.h"
+
+ULong         clo_heap_limit_szB    = 0;
+const HChar*  clo_heap_limit_text   = NULL;
+MtLimitAction clo_heap_limit_action = MtLimitKill;
+
+static Bool  reached = False;     /* the limit was crossed (or refused) */
+static ULong reached_time = 0;    /* when, in the profile's time unit */
+static ULong n_refused = 0;       /* allocations refused (fail) */
+
+Bool mt_limit_parse_size(const HChar* s, ULong* szB)
+{
+   static const struct { const HChar* unit; ULong mult; } units[] = {
+      { "",    1 },                { "b",   1 },
+      { "k",   1ULL << 10 },       { "kib", 1ULL << 10 }, { "kb", 1000ULL },
+      { "m",   1ULL << 20 },       { "mib", 1ULL << 20 }, { "mb", 1000000ULL },
+      { "g",   1ULL << 30 },       { "gib", 1ULL << 30 }, { "gb", 1000000000ULL },
+      { "t",   1ULL << 40 },       { "tib", 1ULL << 40 }, { "tb", 1000000000000ULL },
+   };
+   ULong whole = 0, frac = 0, frac_div = 1;
+   HChar unit[8];
+   SizeT i, n = 0;
+   Bool digits = False;
+
+   for (; *s >= '0' && *s <= '9'; s++, digits = True) {
+      if (whole > (~0ULL - 9) / 10)
+         return False;
+      whole = whole * 10 + (ULong)(*s - '0');
+   }
+   if (*s == '.') {
+      for (s++; *s >= '0' && *s <= '9'; s++, digits = True)
+         if (frac_div < 1000000000ULL) {
+            frac = frac * 10 + (ULong)(*s - '0');
+            frac_div *= 10;
+         }
+   }
+   if (!digits)
+      return False;
+   for (; *s != '\0'; s++) {
+      if (n + 1 >= sizeof unit)
+         return False;
+      unit[n++] = VG_(tolower)(*s);
+   }
+   unit[n] = '\0';
+   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+      if (VG_(strcmp)(unit, units[i].unit) != 0)
+         continue;
+      if (units[i].mult > 1 && whole > ~0ULL / units[i].mult)
+         return False;
+      *szB = whole * units[i].mult
+             + (ULong)((double)frac / (double)frac_div * (double)units[i].mult);
+      return *szB > 0;
+   }
+   return False;
+}
+
+/* What a snapshot taken now would count. */
+static ULong live_total(void)
+{
+   return (ULong)mt_heap_szB + (ULong)mt_heap_extra_szB
+          + (ULong)mt_stacks_szB;
+}
+
+static const HChar* action_name(void)
+{
+   switch (clo_heap_limit_action) {
+   case MtLimitKill:     return "kill";
+   case MtLimitFail:     return "fail";
+   case MtLimitSnapshot: return "snapshot";
+   }
+   return "?";
+}
+
+/* The mark of the crossing; its label is the interface users grep for. */
+static void mark_reached(void)
+{
+   HChar label[96];
+   reached = True;
+   /* The size as the user wrote it (bounded: the option is the user's). */
+   VG_(snprintf)(label, sizeof label, "heap limit %.40s reached",
+                 clo_heap_limit_text ? clo_heap_limit_text : "");
+   mt_marks_add(label);
+   reached_time = mt_snapshot_started() ? (ULong)mt_time_now() : 0;
+}
+
+Bool mt_limit_refuse(SizeT add_szB)
+{
+   if (clo_heap_limit_szB == 0 || clo_heap_limit_action != MtLimitFail)
+      return False;
+   if (live_total() + add_szB <= clo_heap_limit_szB)
+      return False;
+   if (!reached) {
+      mark_reached();
+      VG_(umsg)("memtime: heap limit of %llu bytes reached: refusing an "
+                "allocation of %lu bytes (--heap-limit-action=fail); later "
+                "refusals are only counted\n",
+                clo_heap_limit_szB, (unsigned long)add_szB);
+   }
+   n_refused++;
+   mt_snapshot_generation++;
+   return True;
+}
+
+void mt_limit_after_alloc(void)
+{
+   if (clo_heap_limit_szB == 0 || reached
+       || clo_heap_limit_action == MtLimitFail
+       || live_total() <= clo_heap_limit_szB)
+      return;
+   mark_reached();
+   mt_snapshot_now(True);
+   if (clo_heap_limit_action == MtLimitSnapshot) {
+      VG_(umsg)("memtime: heap limit of %llu bytes reached (total %llu): "
+                "detailed snapshot taken, the program goes on\n",
+                clo_heap_limit_szB, live_total());
+      return;
+   }
+   VG_(umsg)("memtime: heap limit of %llu bytes reached (total %llu): "
+             "writing the profile and ending the program with SIGKILL, as "
+             "the OOM killer would (--heap-limit-action=kill)\n",
+             clo_heap_limit_szB, live_total());
+   mt_output_write_final();
+   /* The tool API has no kill(); the raw call is in mt_compat.h. */
+   VG_(do_syscall)(__NR_kill, (UWord)VG_(getpid)(), VKI_SIGKILL,
+                   0, 0, 0, 0, 0, 0);
+   /* SIGKILL cannot be caught: not reached. */
+   VG_(exit)(137);
+}
+
+Bool mt_limit_any(void)
+{
+   return clo_heap_limit_szB != 0;
+}
+
+void mt_limit_companion(MtFile* c)
+{
+   if (clo_heap_limit_szB == 0)
+      return;
+   if (reached)
+      mt_companion_line(c, "heap-limit", "bytes=%llu action=%s time=%llu "
+                        "refused=%llu", clo_heap_limit_szB, action_name(),
+                        reached_time, n_refused);
+   else
+      mt_companion_line(c, "heap-limit", "bytes=%llu action=%s time=none "
+                        "refused=0", clo_heap_limit_szB, action_name());
+}

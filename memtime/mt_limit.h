@@ -1,0 +1,45 @@
+/* mt_limit.h: --heap-limit, a lab stand-in for the OOM killer or a memory
+   cap. At the first allocation that takes the total (useful heap + extra
+   heap, + stacks with --stacks=yes; the pages with --pages-as-heap=yes)
+   above the limit, memtime marks the moment and takes a detailed snapshot,
+   then, by --heap-limit-action:
+     kill      writes the profile and companion and ends the program with
+               SIGKILL, as the OOM killer would (exit status 137 in a shell);
+     fail      refuses that allocation and every later one that would cross
+               (malloc returns NULL, operator new throws std::bad_alloc), and
+               counts the refusals; no snapshot (the tree would not hold the
+               refused block), only the mark;
+     snapshot  the snapshot and the mark only; the program goes on.
+   The companion's heap-limit: line records the limit, the action, when it
+   was first reached and how many allocations were refused. */
+#ifndef MT_LIMIT_H
+#define MT_LIMIT_H
+
+#include "pub_tool_basics.h"
+
+#include "mt_file.h"
+
+typedef enum { MtLimitKill, MtLimitFail, MtLimitSnapshot } MtLimitAction;
+
+extern ULong         clo_heap_limit_szB;     /* --heap-limit; 0: none */
+extern const HChar*  clo_heap_limit_text;    /* as the user wrote it */
+extern MtLimitAction clo_heap_limit_action;  /* --heap-limit-action */
+
+/* Parses "<number>[.<digits>][unit]" (B; K, KiB = 1024; KB = 1000; M, MiB,
+   MB; G, GiB, GB; T, TiB, TB; case of the letter ignored) into *szB.
+   False if it is not such a size or is 0. */
+Bool  mt_limit_parse_size(const HChar* s, ULong* szB);
+
+/* With action fail: True if adding add_szB to the live total would cross
+   the limit; the allocation must then be refused (the refusal is counted,
+   and the first one marked). Always False for other actions. */
+Bool  mt_limit_refuse(SizeT add_szB);
+/* After a block was recorded: acts (kill, snapshot) if the total is now
+   above the limit for the first time. */
+void  mt_limit_after_alloc(void);
+
+/* True if a heap-limit: line is due in the companion. */
+Bool  mt_limit_any(void);
+void  mt_limit_companion(MtFile* c);
+
+#endif /* MT_LIMIT_H */
