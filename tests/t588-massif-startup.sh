@@ -6,8 +6,9 @@
 #    is bigger than Massif's. With LD_BIND_NOW=1 (every symbol bound before
 #    main) that is one constant for the whole run, and everything else
 #    (heap, extra, kind of each snapshot) is Massif's; with lazy binding
-#    the offset can only grow, by a few dozen instructions at the first
-#    call of a function the loader binds then.
+#    the offset moves by a few dozen instructions, either way, at the first
+#    call of a function the loader binds then (its symbol lookup also walks
+#    memtime's preload, whose hash chains differ from Massif's).
 # 2. --pages-as-heap=yes: Massif takes a snapshot per start-up mapping the
 #    core reports before the program's first instruction, all at time 0;
 #    memtime records the same pages but its first snapshot is at the first
@@ -41,12 +42,11 @@ check "i, LD_BIND_NOW=1: snapshot 0 at time 0 in both, every later time Massif's
 run_both lazy
 offs=$(offsets lazy)
 first=$(echo "$offs" | head -1) last=$(echo "$offs" | tail -1)
-# positive_nondecreasing FIRST LIST
-positive_nondecreasing() { [ "$1" -gt 0 ] && printf '%s\n' "$2" | sort -n -c 2>/dev/null; }
-check "i, lazy binding: the offset starts positive ($first) and never decreases (to $last)" \
-  positive_nondecreasing "$first" "$offs"
-check "... by a few dozen instructions per lazily bound function (grew by $(( last - first )))" \
-  test $(( last - first )) -lt 1000
+# within FIRST LIST: every offset within 1000 instructions of the first.
+within() { printf '%s\n' "$2" | awk -v f="$1" '{ d = $1 - f; if (d < 0) d = -d; if (d >= 1000) exit 1 }'; }
+check "i, lazy binding: the offset starts positive ($first)" test "$first" -gt 0
+check "... and moves by a few dozen instructions per lazily bound function (by $(( last - first )) to the end)" \
+  within "$first" "$offs"
 
 run_both pages --pages-as-heap=yes
 n_ms=$(awk '$1 == 0' "$T/pages.ms.s" | wc -l)
