@@ -162,7 +162,7 @@ static void draw_limit(chart *c)
     for (int x = c->x0; x < c->x1; x += dash + gap)
         vis_canvas_hline(c->cv, x, x + dash < c->x1 ? x + dash : c->x1, y, px(c, 2), COLOUR_WARN, 255);
     char bytes[32], label[96];
-    vis_chart_fmt_bytes((double)p->limit.bytes, bytes, sizeof bytes);
+    vis_fmt_bytes(bytes, sizeof bytes, p->limit.bytes);
     snprintf(label, sizeof label, "heap limit %s (%s)", bytes, vis_limit_action_name(p->limit.action));
     int w = vis_font_width(c->bold, c->fs_small, label);
     int ly = y - px(c, 5);
