@@ -24,12 +24,14 @@
 #include "mt_compat.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
+#include "mt_time.h"
 
 
 static Int   exec_count = 0;          /* execs of this pid before this image */
 static Int   image_exec_count = 0;    /* clo_exec_count: this image's suffix */
 static Bool  is_forked_child = False; /* this process was forked under us */
 static ULong generation_at_fork = 0;  /* mt_snapshot_generation then */
+static ULong wall_ms_at_fork = 0;     /* mt_time_wall_ms() then */
 static Bool  warned_shared_name = False;
 
 /* Whether every process writes the same expanded name: only %p tells
@@ -43,6 +45,7 @@ static void child_after_fork(ThreadId tid)
 {
    is_forked_child = True;
    generation_at_fork = mt_snapshot_generation;
+   wall_ms_at_fork = mt_time_wall_ms();
    exec_count = 0;            /* this pid has not exec'd yet */
    warned_shared_name = False;
 }
@@ -110,4 +113,10 @@ Bool mt_children_pre_syscall(UInt sysno)
    pass_exec_count();
    /* A forked child that only execs has nothing of its own to show. */
    return !is_forked_child || mt_snapshot_generation != generation_at_fork;
+}
+
+Bool mt_children_only_inherited(ULong ms)
+{
+   return is_forked_child && mt_snapshot_generation == generation_at_fork
+          && mt_time_wall_ms() - wall_ms_at_fork < ms;
 }

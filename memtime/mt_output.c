@@ -192,7 +192,8 @@ static Bool write_due(ULong min_interval_ms)
 void mt_output_maybe_flush(void)
 {
    set_paths();
-   if (!write_due(clo_flush_interval_ms))
+   if (!write_due(clo_flush_interval_ms)
+       || mt_children_only_inherited(clo_flush_interval_ms))
       return;
    /* With the ms clock time passes even when nothing is allocated: end
       the profile now, not at the last snapshot (see mt_snapshot.h). */
