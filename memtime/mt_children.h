@@ -36,7 +36,7 @@ const HChar* mt_children_out_suffix(void);
    own to leave before the image goes (the caller writes it). False for
    any other system call. */
 Bool mt_children_pre_syscall(UInt sysno);
-/* True in a forked child that changed nothing since the fork and has run
+/* True in a forked child whose heap did not change since the fork and has run
    for less than 'ms' of wall time: its profile would be the parent's copy
    alone, which a periodic rewrite need not write yet. So a child that only
    execs never leaves one, however the hook's checks fall between its fork

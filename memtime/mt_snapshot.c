@@ -35,6 +35,7 @@
 SizeT mt_heap_szB       = 0;
 SizeT mt_heap_extra_szB = 0;
 SizeT mt_stacks_szB     = 0;
+ULong mt_heap_n_changes = 0;
 ULong mt_snapshot_generation = 0;
 
 typedef struct {
@@ -78,6 +79,7 @@ void mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB)
       tl_assert(mt_heap_extra_szB >= (SizeT)-extra_delta_szB);
    mt_heap_szB       += heap_delta_szB;
    mt_heap_extra_szB += extra_delta_szB;
+   mt_heap_n_changes++;
    mt_time_add_bytes(heap_delta_szB + extra_delta_szB);
 }
 

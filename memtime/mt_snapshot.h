@@ -19,6 +19,9 @@ typedef enum { MtNormal = 77, MtPeak, MtUnused } MtSnapshotKind;
 extern SizeT mt_heap_szB;        /* requested bytes of live blocks */
 extern SizeT mt_heap_extra_szB;  /* --heap-admin per block + slop */
 extern SizeT mt_stacks_szB;      /* stacks (module mt_stacks), else 0 */
+/* Changes of the heap totals so far: a process's own activity, which
+   time-driven samples and catch-up snapshots are not (mt_children.c). */
+extern ULong mt_heap_n_changes;
 
 void  mt_snapshot_init(void);    /* post_clo_init: allocates the list */
 /* Applies a change of the heap totals (and counts it for time unit B). */
