@@ -28,7 +28,7 @@ usage "unknown option" "memtime-vis: unknown option '--frobnicate'" --frobnicate
 usage "threshold out of range" "memtime-vis: --threshold expects a percentage from 0 to 100, got '101'" --threshold=101 p.out
 usage "graph too narrow" "memtime-vis: --x expects a whole number from 4 to 1000, got '3'" --x=3 p.out
 usage "missing value" "memtime-vis: option '-o' needs a value" p.out -o
-usage "unknown image type" "memtime-vis: -o expects a file name ending in .png, .svg, .pdf or .csv, got 'x.bmp'" -o x.bmp p.out
+usage "unknown image type" "memtime-vis: -o expects a file name ending in .png, .svg, .pdf, .csv or .html, got 'x.bmp'" -o x.bmp p.out
 usage "exclusive report parts" "memtime-vis: --summary-only and --ms-print-only exclude each other" --summary-only --ms-print-only p.out
 
 vis nope.out >out.txt 2>err.txt

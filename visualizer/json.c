@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"
+#include "chart_data.h"
+#include "massif.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -170,7 +172,9 @@ static void rss_json(FILE *out, const vis_profile *p)
     fputs(n ? "\n    ]}" : "]}", out);
 }
 
-int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
+/* The document's keys, without the closing brace, so the report page can
+ * add its own keys to the same document. */
+static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
 {
     static const char *const units[] = { "i", "ms", "B" };
     const vis_snapshot *pk = &p->snaps[p->peak];
@@ -279,6 +283,120 @@ int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
         vis_json_string(out, p->marks[i].label);
         fputc('}', out);
     }
-    fputs(p->n_marks ? "\n  ]\n}\n" : "]\n}\n", out);
+    fputs(p->n_marks ? "\n  ]" : "]", out);
+    return 0;
+}
+
+int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
+{
+    if (profile_keys(out, p, g) != 0)
+        return -1;
+    fputs("\n}\n", out);
+    return 0;
+}
+
+/* ---- The report page's keys (vis_json_report) ---- */
+
+static const char *band_kind(vis_band_kind k)
+{
+    switch (k) {
+    case VIS_BAND_SITE: return "site";
+    case VIS_BAND_OTHER: return "other";
+    case VIS_BAND_UNATTRIBUTED: return "unattributed";
+    case VIS_BAND_EXTRA: return "extra";
+    default: return "stacks";
+    }
+}
+
+/* "timeline": the chart's bands (chart_data.h, the PNG's numbers and
+ * colours) and every snapshot's numbers. */
+static void timeline_json(FILE *out, const vis_profile *p, const vis_chart_data *d)
+{
+    static const char *const kinds[] = { "empty", "detailed", "peak" };
+    fputs(",\n  \"timeline\": {\"bands\": [", out);
+    for (size_t b = 0; b < d->n_bands; b++) {
+        fprintf(out, "%s\n    {\"name\": ", b ? "," : "");
+        vis_json_string(out, d->bands[b].label);
+        fprintf(out, ", \"kind\": \"%s\", \"colour\": \"#%06x\"}", band_kind(d->bands[b].kind),
+                (unsigned)(d->bands[b].colour & 0xFFFFFF));
+    }
+    fputs("],\n    \"snapshots\": [", out);
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        fprintf(out, "%s\n      {\"snapshot\": %u, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
+                     ", \"heap_bytes\": %" PRIu64 ", \"extra_bytes\": %" PRIu64
+                     ", \"stacks_bytes\": %" PRIu64 ", \"tree\": \"%s\", \"bands\": [",
+                i ? "," : "", s->index, s->time, vis_snap_total(s), s->heap_B, s->heap_extra_B,
+                s->stacks_B, kinds[s->kind]);
+        for (size_t b = 0; b < d->n_bands; b++)
+            fprintf(out, "%s%" PRIu64, b ? "," : "", d->value_B[i * d->n_bands + b]);
+        fputs("]}", out);
+    }
+    fputs("\n    ]}", out);
+}
+
+/* One tree's nodes in preorder as [depth, bytes, children in the file,
+ * label without address], pruned as the text report prunes: a node under
+ * threshold percent of the snapshot's total is left out with everything
+ * below it, as is anything deeper than max_depth. */
+typedef struct {
+    FILE *out;
+    uint64_t total;
+    double threshold;
+    unsigned max_depth;
+    unsigned skip_below;    /* skipping the subtree of a node at this depth */
+    int skipping;
+    size_t n_written, n_pruned;
+} tree_ctx;
+
+static int tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
+                     size_t n_children)
+{
+    tree_ctx *t = ctx;
+    if (t->skipping && depth > t->skip_below)
+        return 0;
+    t->skipping = 0;
+    int keep = depth == 0 || (depth <= t->max_depth &&
+               (t->threshold == 0 ? bytes > 0
+                : t->total != 0 && 100.0 * (double)bytes / (double)t->total >= t->threshold));
+    if (!keep) {
+        t->skipping = 1;
+        t->skip_below = depth;
+        t->n_pruned++;
+        return 0;
+    }
+    fprintf(t->out, "%s\n        [%u, %" PRIu64 ", %zu, ", t->n_written++ ? "," : "", depth, bytes,
+            n_children);
+    vis_json_string(t->out, depth == 0 ? label : vis_site_name(label));
+    fputc(']', t->out);
+    return 0;
+}
+
+int vis_json_report(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
+                    const vis_json_report_opts *o, char *err, size_t errsz)
+{
+    vis_chart_data *d = vis_chart_data_new(p, o->top, err, errsz);
+    if (!d)
+        return -1;
+    if (profile_keys(out, p, g) != 0) {
+        vis_chart_data_free(d);
+        return snprintf(err, errsz, "out of memory"), -1;
+    }
+    timeline_json(out, p, d);
+    vis_chart_data_free(d);
+    fprintf(out, ",\n  \"trees\": {\"threshold_percent\": ");
+    vis_json_double(out, o->threshold);
+    fprintf(out, ", \"max_depth\": %u, \"snapshots\": [", o->max_depth);
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        if (p->snaps[i].kind == VIS_TREE_EMPTY)
+            continue;
+        tree_ctx t = { out, vis_snap_total(&p->snaps[i]), o->threshold, o->max_depth, 0, 0, 0, 0 };
+        fprintf(out, "%s\n    {\"snapshot\": %zu, \"nodes\": [", n++ ? "," : "", i);
+        if (vis_massif_walk_tree(in, p, i, tree_node, &t, err, errsz) < 0)
+            return -1;
+        fprintf(out, "], \"pruned_subtrees\": %zu}", t.n_pruned);
+    }
+    fputs(n ? "\n  ]}\n}\n" : "]}\n}\n", out);
     return 0;
 }

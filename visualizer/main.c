@@ -22,6 +22,7 @@
 #include "diff_chart.h"
 #include "export.h"
 #include "growth.h"
+#include "html.h"
 #include "json.h"
 #include "massif.h"
 #include "outfile.h"
@@ -49,7 +50,7 @@ static const char usage_text[] =
     "line per process, and -o IMG.png draws them all on one time axis.\n"
     "\n"
     "  -o, --output=FILE     write the chart: .png (built in), .svg or .pdf (gnuplot),\n"
-    "                        or its series as .csv\n"
+    "                        its series as .csv, or an interactive report as .html\n"
     "      --gnuplot=SCRIPT  write a self-contained gnuplot script with its data\n"
     "      --flamegraph=SVG  write one snapshot's tree as an interactive flamegraph\n"
     "      --collapsed=TXT   write it as folded stacks (flamegraph.pl, speedscope)\n"
@@ -338,12 +339,30 @@ static const char *extension(const char *path)
     return dot && (!slash || dot > slash) ? dot + 1 : "";
 }
 
+/* The interactive report (html.h); the trees are re-read from the input. */
+static int write_html(const vis_profile *p, const options *o, char *err, size_t errsz)
+{
+    vis_json_report_opts jo = { (size_t)o->chart.top_n, o->rep.threshold, VIS_HTML_MAX_DEPTH };
+    vis_outfile f;
+    FILE *in = fopen(o->input, "r");
+    if (!in)
+        return snprintf(err, errsz, "%s: cannot open: %s", o->input, strerror(errno)), -1;
+    int rc = vis_out_open(&f, o->image, "w", err, errsz);
+    if (rc == 0 && (rc = vis_html_write(f.fp, p, &growth, in, &jo, err, errsz)) != 0)
+        vis_out_abort(&f);
+    else if (rc == 0)
+        rc = vis_out_commit(&f, err, errsz);
+    fclose(in);
+    return rc;
+}
+
 static void write_charts(const vis_profile *p, const options *o)
 {
     char err[1024];
     if (o->gnuplot) {
         const char *img = NULL;
-        if (o->image && strcmp(extension(o->image), "png") != 0 && strcmp(extension(o->image), "csv") != 0)
+        if (o->image && strcmp(extension(o->image), "png") != 0 &&
+            strcmp(extension(o->image), "csv") != 0 && strcmp(extension(o->image), "html") != 0)
             img = o->image;
         if (vis_chart_write_gnuplot(p, &o->chart, o->gnuplot, img, err, sizeof err) != 0)
             die(EXIT_DATA, "%s", err);
@@ -363,6 +382,8 @@ static void write_charts(const vis_profile *p, const options *o)
             free(layout);
         } else if (!strcmp(ext, "csv")) {
             rc = vis_csv_write_file(p, (size_t)o->chart.top_n, o->image, err, sizeof err);
+        } else if (!strcmp(ext, "html")) {
+            rc = write_html(p, o, err, sizeof err);
         } else {
             rc = vis_chart_render_gnuplot(p, &o->chart, o->image, err, sizeof err);
         }
@@ -751,8 +772,10 @@ int main(int argc, char **argv)
     }
     if (o.image) {
         const char *ext = extension(o.image);
-        if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "csv"))
-            usage_error("-o expects a file name ending in .png, .svg, .pdf or .csv, got '%s'", o.image);
+        if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "csv") &&
+            strcmp(ext, "html"))
+            usage_error("-o expects a file name ending in .png, .svg, .pdf, .csv or .html, got '%s'",
+                        o.image);
     }
 
     int text = o.report || o.json || (!o.image && !o.gnuplot && !o.flamegraph && !o.collapsed && !o.pprof);

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# t625-html: memtime-vis -o report.html (issue 11) opened in a real browser,
+# Debian's chromium headless. Four profiles: memtime's with phase marks
+# (mark_client.c), Massif's own (tests/data/massif-cxx.out), one whose
+# program was killed (kill_grow.c, SIGKILL once two detailed snapshots are
+# on disk), and a hand-written one whose names and marks are hostile markup.
+# For each: the page logs nothing on the console (no script error, no
+# blocked request) and its script runs to the end; the screenshot is
+# decoded (tests/pngcheck.c) and shows the chart's first band; with
+# #snapshot=N the DOM names snapshot N and lists the sites and bytes the
+# file itself gives for N's tree (tests/htmlcheck.py reads the file). The
+# hostile names appear as text, and no element they spell exists.
+. "$(dirname "$0")/lib.sh"
+
+CHROMIUM=$(command -v chromium || true)
+[ -n "$CHROMIUM" ] || plan_skip "chromium not installed (scripts/deps.sh --test installs it)"
+plan 23
+
+hc() { python3 "$MT_SRC/tests/htmlcheck.py" "$@"; }
+# browse OUT ARGS... URL: chromium headless, a fresh profile each time, no
+# network of its own; stderr (the console log) to OUT.err.
+browse() {
+  local out=$1; shift
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
+    >"$out" 2>"$out.err"
+}
+consoles() { grep -c 'CONSOLE' "$1.err"; }
+PNGCHECK=$(build_pngcheck) || { not_ok "build pngcheck"; exit 1; }
+
+# The console oracle notices an error: a page that throws logs one.
+printf '<!DOCTYPE html><script>throw new Error("t625 probe")</script>\n' >"$T/throw.html"
+browse "$T/throw.dom" --dump-dom "file://$T/throw.html"
+check "oracle: chromium's console log shows a page's uncaught error" grep -q 'CONSOLE.*t625 probe' "$T/throw.dom.err"
+
+# ---- the profiles ----
+M=$(build_prog mark_client.c) || { not_ok "build mark_client.c"; exit 1; }
+memtime -q --detailed-freq=1 --memtime-out-file="$T/marks.out" "$M" >/dev/null 2>"$T/marks.err"
+check "memtime profile with marks" grep -q '^mark: ' "$T/marks.out.memtime"
+
+K=$(build_prog kill_grow.c) || { not_ok "build kill_grow.c"; exit 1; }
+VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q --detailed-freq=2 --sample-interval=100 \
+  --memtime-out-file="$T/killed.out" "$K" 30 2 >/dev/null 2>"$T/killed.err" &
+JOB=$!
+trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
+# Waits for a state, not a time: two detailed snapshots written (60 s cap).
+for _ in $(seq 600); do
+  [ "$(grep -c '^heap_tree=detailed' "$T/killed.out" 2>/dev/null)" -ge 2 ] 2>/dev/null && break
+  sleep 0.1
+done
+kill -KILL "$JOB" 2>/dev/null; wait "$JOB" 2>/dev/null; JOB=
+check "killed profile with two detailed snapshots" test "$(grep -c '^heap_tree=detailed' "$T/killed.out")" -ge 2
+
+cp "$MT_SRC/tests/data/massif-cxx.out" "$T/massif.out"
+
+# Hostile names: markup, quotes, '&', an entity, ';' in [u8; 8], U+2028.
+EVIL='</script><img src=x onerror=alert(1)>'
+LS=$(printf '\342\200\250')
+{
+  printf 'desc: --evil\ncmd: ./prog "%s" & '"'"'q'"'"'\ntime_unit: i\n' "$EVIL"
+  printf '#-----------\nsnapshot=0\n#-----------\ntime=0\nmem_heap_B=0\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n'
+  printf '#-----------\nsnapshot=1\n#-----------\ntime=1000\nmem_heap_B=3000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=detailed\n'
+  printf 'n2: 3000 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n'
+  printf ' n1: 2000 0x401000: %s (evil.c:1)\n' "$EVIL"
+  printf '  n0: 2000 0x402000: main "quoted" & '"'"'single'"'"' &amp; (evil.c:9)\n'
+  printf ' n0: 1000 0x403000: fn<[u8; 8]>%s</title><svg onload=alert(2)> (x.c:2)\n' "$LS"
+  printf '#-----------\nsnapshot=2\n#-----------\ntime=2000\nmem_heap_B=1000\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=empty\n'
+} >"$T/evil.out"
+printf 'memtime-companion: 1\ntime_unit: i\nmark: time=500 %s\n' "$EVIL" >"$T/evil.out.memtime"
+
+# ---- each report in the browser ----
+for name in marks massif killed evil; do
+  args=
+  [ $name = massif ] && args=--no-companion
+  if ! vis $args -o "$T/$name.html" "$T/$name.out" 2>"$T/$name.vis.err"; then
+    not_ok "$name: memtime-vis -o $name.html"; cat "$T/$name.vis.err" | diag "$(cat)"; continue
+  fi
+  browse "$T/$name.dom" --dump-dom "file://$T/$name.html"
+  if [ "$(consoles "$T/$name.dom")" = 0 ] && grep -q 'data-drawn-ms="[0-9]*"' "$T/$name.dom"; then
+    ok "$name: the page draws itself with nothing on the console ($(stat -c %s "$T/$name.html") bytes)"
+  else
+    not_ok "$name: the page draws itself with nothing on the console"; grep CONSOLE "$T/$name.dom.err" | head -5 | diag "$(cat)"
+  fi
+  browse "$T/$name.shot" --screenshot="$T/$name.png" --window-size=1200,900 "file://$T/$name.html"
+  colour=$(hc json "$T/$name.html" timeline bands 0 colour | tr -d '"#')
+  size=$("$PNGCHECK" "$T/$name.png" size 2>&1)
+  n=$("$PNGCHECK" "$T/$name.png" count "$colour" 2>/dev/null || echo 0)
+  if [ "$size" = "1200 900" ] && [ "$n" -ge 400 ]; then
+    ok "$name: the screenshot decodes ($size) and shows the first band, #$colour, in $n pixels"
+  else
+    not_ok "$name: the screenshot decodes and shows the first band (#$colour)"; diag "size '$size', $n pixels"
+  fi
+done
+
+# ---- #snapshot=N selects N: its title, its top sites and bytes ----
+# N: the detailed snapshot with the most heap that is not the peak (the
+# page's default).
+for name in marks massif killed; do
+  peak=$(hc json "$T/$name.html" peak snapshot)
+  N=$(awk '/^snapshot=/{n=substr($0,10)} /^mem_heap_B=/{h=substr($0,12)} /^heap_tree=detailed/{print h, n}' \
+      "$T/$name.out" | awk -v p="$peak" '$2 != p' | sort -n | tail -1 | cut -d' ' -f2)
+  browse "$T/$name.sel" --dump-dom "file://$T/$name.html#snapshot=$N"
+  hc dom "$T/$name.sel" >"$T/$name.sel.txt"
+  case $(head -1 "$T/$name.sel.txt") in
+    "Snapshot $N at "*) ok "$name: #snapshot=$N selects snapshot $N";;
+    *) not_ok "$name: #snapshot=$N selects snapshot $N"; diag "title: $(head -1 "$T/$name.sel.txt")";;
+  esac
+  hc sites "$T/$name.out" "$N" >"$T/$name.want"
+  tail -n +2 "$T/$name.sel.txt" >"$T/$name.got"
+  if [ -s "$T/$name.want" ] && cmp -s "$T/$name.want" "$T/$name.got"; then
+    ok "$name: the DOM lists snapshot $N's $(wc -l <"$T/$name.want") top sites with the file's bytes"
+  else
+    not_ok "$name: the DOM lists snapshot $N's top sites with the file's bytes"; diff "$T/$name.want" "$T/$name.got" | head -10 | diag "$(cat)"
+  fi
+done
+
+# ---- hostile names are text ----
+hc tags "$T/evil.html" >"$T/evil.tags"
+is "$(grep -E '^(img|svg|title|script) ' "$T/evil.tags" | tr '\n' ' ')" "script 2 title 1 " \
+  "evil: the file holds its two scripts and one title, no element from the names"
+hc tags "$T/evil.dom" >"$T/evil.domtags"
+check "evil: after the script ran, no img element exists" sh -c "! grep -q '^img ' '$T/evil.domtags'"
+hc dom "$T/evil.dom" >"$T/evil.dom.txt"
+check "evil: the hostile site name is listed as text with its bytes" \
+  grep -qxF "2000	$EVIL (evil.c:1)" "$T/evil.dom.txt"
+check "evil: the name with quotes and '&amp;' reaches the tree as text" \
+  grep -qF '<span class="n">main "quoted" &amp; '"'"'single'"'"' &amp;amp; (evil.c:9)</span>' "$T/evil.dom"
+is "$(hc json "$T/evil.html" trees snapshots 0 nodes 3 3)" "$(printf '%s' "fn<[u8; 8]>$LS</title><svg onload=alert(2)> (x.c:2)" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')" \
+  "evil: U+2028 and markup survive the JSON round trip exactly"
+check "evil: the mark's label is drawn as text" \
+  grep -qE '<text x="[0-9.]+" y="[0-9.]+">&lt;/script&gt;&lt;img src=x onerror=alert\(1\)&gt;<title>' "$T/evil.dom"
+finish

@@ -1,0 +1,414 @@
+/* report.js: draws the memtime report page (html.c embeds it) from the JSON
+ * document in #memtime-data (json.c's --json keys plus "timeline" and
+ * "trees"). Plain DOM, no framework. Every name from the profile is
+ * untrusted: it goes into the page only through textContent or an
+ * attribute value set with setAttribute, never through innerHTML. */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("memtime-data").textContent);
+  var app = document.getElementById("app");
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var S = D.timeline.snapshots, B = D.timeline.bands;
+  var trees = {};
+  D.trees.snapshots.forEach(function (t) { trees[t.snapshot] = t; });
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function sv(tag, attrs, text) {
+    var e = document.createElementNS(SVGNS, tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function add(parent, child) { parent.appendChild(child); return child; }
+  function commify(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function fmtB(b) {
+    var u = ["B", "KiB", "MiB", "GiB", "TiB"], i = 0;
+    while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
+    return (i ? b.toFixed(b < 10 ? 2 : 1) : String(b)) + " " + u[i];
+  }
+  function exactB(b) { return commify(b) + " B"; }
+  function pct(part, whole) { return whole ? (100 * part / whole).toFixed(2) + "%" : "-"; }
+  function fmtT(t) {
+    if (D.time_unit === "ms") return t >= 1000 ? (t / 1000).toFixed(t >= 100000 ? 0 : 2) + " s" : t + " ms";
+    if (D.time_unit === "B") return fmtB(t) + " allocated";
+    return commify(t) + " instr";
+  }
+  function section(title, id) {
+    var s = add(app, el("section", { id: id, "aria-labelledby": id + "-h" }));
+    add(s, el("h2", { id: id + "-h" }, title));
+    return s;
+  }
+  function facts(parent, rows) {
+    var dl = add(parent, el("dl", { "class": "facts" }));
+    rows.forEach(function (r) { add(dl, el("dt", null, r[0])); add(dl, el("dd", null, r[1])); });
+    return dl;
+  }
+  function table(parent, heads, rows) {
+    var t = add(parent, el("table")), tr = add(add(t, el("thead")), el("tr"));
+    heads.forEach(function (h) { add(tr, el("th", { "class": h[1] || "", scope: "col" }, h[0])); });
+    var tb = add(t, el("tbody"));
+    rows.forEach(function (r) {
+      var row = add(tb, el("tr"));
+      r.forEach(function (c, i) { add(row, el("td", { "class": heads[i][1] || "" }, c)); });
+    });
+    return t;
+  }
+
+  /* ---- header and summary ---- */
+  document.title = "memtime: " + (D.command || D.profile);
+  add(app, el("h1", null, "memtime report"));
+  add(app, el("p", { "class": "cmd" }, D.command || "(no command)"));
+  add(app, el("p", { "class": "note" }, "Profile: " + D.profile));
+  var sum = section("Summary", "summary");
+  var pk = D.peak;
+  var rows = [
+    ["Duration", fmtT(D.duration)],
+    ["Snapshots", D.snapshots + " (" + D.detailed_snapshots + " with an allocation tree)"],
+    ["Peak", fmtB(pk.total_bytes) + " (" + exactB(pk.total_bytes) + ") at " + fmtT(pk.time) +
+      ", snapshot " + pk.snapshot],
+    ["Peak split", "heap " + fmtB(pk.heap_bytes) + ", extra " + fmtB(pk.extra_bytes) +
+      ", stacks " + fmtB(pk.stacks_bytes)],
+    ["End", D.ended_by_exit ? "the program exited" :
+      "the program did not exit normally (killed, or still running): the profile ends at its last snapshot"]
+  ];
+  if (D.rss && D.rss.peak)
+    rows.push(["Resident (RSS) peak", fmtB(D.rss.peak.total_bytes) + " at " + fmtT(D.rss.peak.time) +
+      " (heap " + fmtB(D.rss.peak.heap_bytes) + " then)"]);
+  if (D.marks.length) rows.push(["Phase marks", D.marks.map(function (m) { return m.label; }).join(", ")]);
+  facts(sum, rows);
+  add(sum, el("p", { "class": "note" }, "Allocation trees are pruned as the text report prunes them: " +
+    "a node under " + D.trees.threshold_percent + "% of its snapshot's total is left out with its " +
+    "subtree, and nothing deeper than level " + D.trees.max_depth + " is kept."));
+
+  /* ---- the timeline ---- */
+  var tl = section("Timeline", "timeline");
+  var W = 1000, H = 380, ML = 78, MR = 16, MT = 22, MB = 34;
+  var t0 = S[0].time, t1 = S[S.length - 1].time;
+  var ymax = 1;
+  S.forEach(function (s) { ymax = Math.max(ymax, s.total_bytes); });
+  var rss = D.rss && D.rss.readings.length ? D.rss.readings : null;
+  if (rss) rss.forEach(function (r) { ymax = Math.max(ymax, r.total_bytes); });
+  ymax *= 1.05;
+  function X(i) { return t1 > t0 ? ML + (W - ML - MR) * (S[i].time - t0) / (t1 - t0)
+                                 : ML + (W - ML - MR) * (S.length > 1 ? i / (S.length - 1) : 0.5); }
+  function XT(t) { return t1 > t0 ? ML + (W - ML - MR) * (t - t0) / (t1 - t0) : ML; }
+  function Y(b) { return MT + (H - MT - MB) * (1 - b / ymax); }
+  var wrap = add(tl, el("div", { "class": "chart-wrap" }));
+  var svg = add(wrap, sv("svg", { "class": "timeline", viewBox: "0 0 " + W + " " + H, tabindex: "0",
+    role: "slider", "aria-label": "Memory over time; arrow keys move between snapshots",
+    "aria-valuemin": "0", "aria-valuemax": String(S.length - 1) }));
+  var g = add(svg, sv("g", { "class": "axis" }));
+  for (var k = 0; k <= 5; k++) {
+    var v = ymax / 1.05 * k / 5, y = Y(v);
+    add(g, sv("line", { "class": "grid", x1: ML, x2: W - MR, y1: y, y2: y }));
+    add(g, sv("text", { x: ML - 6, y: y + 4, "text-anchor": "end" }, fmtB(Math.round(v))));
+  }
+  for (k = 0; k <= 6; k++) {
+    var tt = t0 + (t1 - t0) * k / 6;
+    add(g, sv("text", { x: XT(tt), y: H - MB + 16, "text-anchor": k === 0 ? "start" : k === 6 ? "end" : "middle" },
+      t1 > t0 ? fmtT(Math.round(tt)) : ""));
+  }
+  add(g, sv("line", { x1: ML, x2: W - MR, y1: Y(0), y2: Y(0) }));
+  /* Stacked bands, bottom first, each a polygon between its lower and upper edge. */
+  var cum = S.map(function () { return 0; });
+  B.forEach(function (band, b) {
+    var up = [], lo = [];
+    S.forEach(function (s, i) {
+      lo.push(X(i).toFixed(1) + "," + Y(cum[i]).toFixed(1));
+      cum[i] += s.bands[b];
+      up.push(X(i).toFixed(1) + "," + Y(cum[i]).toFixed(1));
+    });
+    var p = add(svg, sv("polygon", { points: up.concat(lo.reverse()).join(" "), fill: band.colour,
+      "fill-opacity": band.kind === "unattributed" ? "0.45" : "1" }));
+    add(p, sv("title", null, band.name));
+  });
+  add(svg, sv("polyline", { "class": "total", points: S.map(function (s, i) {
+    return X(i).toFixed(1) + "," + Y(s.total_bytes).toFixed(1); }).join(" ") }));
+  if (rss) {
+    add(svg, sv("polyline", { "class": "rssline", points: rss.map(function (r) {
+      return XT(r.time).toFixed(1) + "," + Y(r.total_bytes).toFixed(1); }).join(" ") }));
+  }
+  D.marks.forEach(function (m, i) {
+    var x = XT(m.time);
+    add(svg, sv("line", { "class": "mark", x1: x, x2: x, y1: MT, y2: Y(0) }));
+    var lab = add(svg, sv("text", { x: x + 3, y: MT - 6 + (i % 2) * 11 }, m.label));
+    add(lab, sv("title", null, m.label + " at " + fmtT(m.time)));
+  });
+  var pi = pk.snapshot;
+  add(svg, sv("circle", { "class": "peak", cx: X(pi), cy: Y(S[pi].total_bytes), r: 4 }));
+  var pxp = X(pi);
+  add(svg, sv("text", { x: pxp, y: Y(S[pi].total_bytes) - 8,
+    "text-anchor": pxp > W - 90 ? "end" : pxp < ML + 90 ? "start" : "middle" }, "peak " + fmtB(pk.total_bytes)));
+  var cursor = add(svg, sv("line", { "class": "cursor", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
+  var selLine = add(svg, sv("line", { "class": "selected", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
+  var readout = add(wrap, el("div", { "class": "readout", hidden: "" }));
+  var legend = add(tl, el("ul", { "class": "legend" }));
+  B.forEach(function (band) {
+    var li = add(legend, el("li"));
+    add(li, el("span", { "class": "swatch", style: "background:" + band.colour }));
+    add(li, el("span", null, band.name));
+  });
+  if (rss) add(add(legend, el("li")), el("span", null, "dashed: resident memory (RSS)"));
+  var ctl = add(tl, el("p", { "class": "controls" }));
+  var bPrev = add(ctl, el("button", { type: "button" }, "\u2190 previous snapshot"));
+  var bNext = add(ctl, el("button", { type: "button" }, "next snapshot \u2192"));
+  var bPeak = add(ctl, el("button", { type: "button" }, "peak"));
+  add(ctl, el("span", { "class": "note" }, "Hover the chart for a read-out, click to select a snapshot; " +
+    "with the chart focused, \u2190/\u2192 move between snapshots, Home/End jump to the ends."));
+
+  function nearest(vx) {
+    var best = 0, bd = Infinity;
+    for (var i = 0; i < S.length; i++) {
+      var d = Math.abs(X(i) - vx);
+      if (d < bd) { bd = d; best = i; }
+    }
+    return best;
+  }
+  function viewX(ev) {
+    var r = svg.getBoundingClientRect();
+    return (ev.clientX - r.left) * W / r.width;
+  }
+  function topBands(i, n) {
+    return B.map(function (band, b) { return { name: band.name, colour: band.colour, v: S[i].bands[b] }; })
+      .filter(function (x) { return x.v > 0; })
+      .sort(function (a, b) { return b.v - a.v; }).slice(0, n);
+  }
+  svg.addEventListener("mousemove", function (ev) {
+    var i = nearest(viewX(ev)), s = S[i];
+    cursor.setAttribute("x1", X(i)); cursor.setAttribute("x2", X(i));
+    while (readout.firstChild) readout.removeChild(readout.firstChild);
+    add(readout, el("strong", null, "snapshot " + s.snapshot + " at " + fmtT(s.time)));
+    add(readout, el("div", null, "total " + fmtB(s.total_bytes) + " (" + exactB(s.total_bytes) + ")"));
+    topBands(i, 5).forEach(function (x) {
+      var d = add(readout, el("div"));
+      add(d, el("span", { "class": "swatch", style: "background:" + x.colour }));
+      add(d, el("span", null, " " + fmtB(x.v) + "  " + x.name));
+    });
+    readout.hidden = false;
+    var r = wrap.getBoundingClientRect(), px = ev.clientX - r.left;
+    readout.style.left = (px > r.width / 2 ? Math.max(0, px - readout.offsetWidth - 12) : px + 12) + "px";
+    readout.style.top = Math.max(0, ev.clientY - r.top - 20) + "px";
+  });
+  svg.addEventListener("mouseleave", function () {
+    readout.hidden = true; cursor.setAttribute("x1", -10); cursor.setAttribute("x2", -10);
+  });
+  svg.addEventListener("click", function (ev) { select(nearest(viewX(ev)), true); });
+  svg.addEventListener("keydown", function (ev) {
+    var i = cur;
+    if (ev.key === "ArrowLeft" || ev.key === "ArrowDown") i--;
+    else if (ev.key === "ArrowRight" || ev.key === "ArrowUp") i++;
+    else if (ev.key === "PageDown") i -= 10;
+    else if (ev.key === "PageUp") i += 10;
+    else if (ev.key === "Home") i = 0;
+    else if (ev.key === "End") i = S.length - 1;
+    else return;
+    ev.preventDefault();
+    select(Math.max(0, Math.min(S.length - 1, i)), true);
+  });
+  bPrev.addEventListener("click", function () { select(Math.max(0, cur - 1), true); });
+  bNext.addEventListener("click", function () { select(Math.min(S.length - 1, cur + 1), true); });
+  bPeak.addEventListener("click", function () { select(pi, true); });
+
+  /* ---- the selected snapshot: its tree and its flamegraph ---- */
+  var snapSec = section("Selected snapshot", "snapshot");
+  var snapBody = add(snapSec, el("div"));
+
+  /* The pruned preorder list back into nodes: {bytes, n (children in the
+   * file), name, kids}. */
+  function buildTree(t) {
+    var root = null, stack = [];
+    t.nodes.forEach(function (r) {
+      var node = { depth: r[0], bytes: r[1], n: r[2], name: r[3], kids: [] };
+      stack.length = r[0];
+      if (r[0] === 0) root = node; else if (stack[r[0] - 1]) stack[r[0] - 1].kids.push(node);
+      stack[r[0]] = node;
+    });
+    return root;
+  }
+  function treeDom(node, total, parentUl, open) {
+    var li = add(parentUl, el("li"));
+    var kidsUl = null;
+    var hasKids = node.kids.length > 0 || node.n > node.kids.length;
+    if (hasKids) {
+      var btn = add(li, el("button", { type: "button", "class": "tog", "aria-expanded": open ? "true" : "false",
+        "aria-label": (open ? "collapse " : "expand ") + node.name }, open ? "\u25be" : "\u25b8"));
+      btn.addEventListener("click", function () {
+        var o = kidsUl.hidden;
+        kidsUl.hidden = !o;
+        btn.setAttribute("aria-expanded", o ? "true" : "false");
+        btn.textContent = o ? "\u25be" : "\u25b8";
+      });
+    } else {
+      add(li, el("span", { "class": "tog", style: "display:inline-block;width:20px" }));
+    }
+    add(li, el("span", { "class": "bar", style: "width:" + Math.max(1, Math.round(60 * node.bytes / (total || 1))) + "px" }));
+    add(li, el("span", { "class": "b" }, exactB(node.bytes) + " (" + pct(node.bytes, total) + ") "));
+    add(li, el("span", { "class": "n" }, node.name));
+    if (hasKids) {
+      kidsUl = add(li, el("ul"));
+      if (!open) kidsUl.hidden = true;
+      node.kids.forEach(function (c) { treeDom(c, total, kidsUl, false); });
+      var shown = 0;
+      node.kids.forEach(function (c) { shown += c.bytes; });
+      var left = node.n - node.kids.length;
+      if (left > 0)
+        add(kidsUl, el("li", { "class": "pruned" }, left + " more entr" + (left === 1 ? "y" : "ies") +
+          " under " + D.trees.threshold_percent + "% (or deeper than level " + D.trees.max_depth +
+          "), " + exactB(Math.max(0, node.bytes - shown)) + " together, not shown"));
+    }
+  }
+  /* Caller-first flame tree: each node's bytes not explained by its kept
+   * children end a stack there (site first in Massif's tree), turned round
+   * so the outermost caller is at the bottom, merged by name. */
+  function flameTree(root) {
+    var f = { name: "all", v: root.bytes, kids: {} , order: [] };
+    function walk(node, path) {
+      var shown = 0;
+      node.kids.forEach(function (c) { shown += c.bytes; walk(c, path.concat([c.name])); });
+      var self = node.bytes - shown;
+      if (node === root || self <= 0) return;
+      var at = f;
+      for (var i = path.length - 1; i >= 0; i--) {
+        var nm = path[i];
+        if (!Object.prototype.hasOwnProperty.call(at.kids, nm)) { at.kids[nm] = { name: nm, v: 0, kids: {}, order: [] }; at.order.push(nm); }
+        at = at.kids[nm];
+        at.v += self;
+      }
+    }
+    walk(root, []);
+    return f;
+  }
+  function hue(name) {
+    var h = 0;
+    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+    return "hsl(" + (10 + h % 45) + ",85%," + (55 + h % 15) + "%)";
+  }
+  function flameSvg(parent, f) {
+    var rowsArr = [], FW = 1000, RH = 17;
+    (function lay(n, x, d) {
+      rowsArr.push({ n: n, x: x, d: d });
+      var cx = x;
+      n.order.slice().sort().forEach(function (k) { var c = n.kids[k]; lay(c, cx, d + 1); cx += c.v; });
+    })(f, 0, 0);
+    var depth = 0;
+    rowsArr.forEach(function (r) { depth = Math.max(depth, r.d); });
+    var FH = (depth + 1) * RH + 2, scale = FW / (f.v || 1);
+    var s = add(parent, sv("svg", { "class": "flame", viewBox: "0 0 " + FW + " " + FH, role: "img",
+      "aria-label": "flamegraph of the selected snapshot's tree" }));
+    rowsArr.forEach(function (r) {
+      var w = r.n.v * scale;
+      if (w < 0.3) return;
+      var y = FH - (r.d + 1) * RH;
+      var gg = add(s, sv("g"));
+      add(gg, sv("title", null, r.n.name + ": " + exactB(r.n.v) + " (" + pct(r.n.v, f.v) + ")"));
+      add(gg, sv("rect", { x: (r.x * scale).toFixed(2), y: y, width: w.toFixed(2), height: RH - 1,
+        fill: r.d === 0 ? "#b0b4ba" : hue(r.n.name) }));
+      var chars = Math.floor((w - 6) / 6.6);
+      if (chars >= 3) {
+        var txt = r.n.name.length > chars ? r.n.name.slice(0, chars - 1) + "\u2026" : r.n.name;
+        add(gg, sv("text", { x: (r.x * scale + 3).toFixed(2), y: y + RH - 5 }, txt));
+      }
+    });
+  }
+
+  var cur = -1;
+  function treeFor(i) {
+    for (var j = i; j >= 0; j--) if (trees[j]) return j;
+    return -1;
+  }
+  function select(i, fromUser) {
+    if (i === cur && !fromUser) return;
+    cur = i;
+    var s = S[i];
+    selLine.setAttribute("x1", X(i)); selLine.setAttribute("x2", X(i));
+    svg.setAttribute("aria-valuenow", String(i));
+    svg.setAttribute("aria-valuetext", "snapshot " + s.snapshot + " at " + fmtT(s.time) + ", " + fmtB(s.total_bytes));
+    if (fromUser && window.history && history.replaceState) {
+      try { history.replaceState(null, "", "#snapshot=" + s.snapshot); } catch (e) { /* file: URLs may refuse */ }
+    }
+    while (snapBody.firstChild) snapBody.removeChild(snapBody.firstChild);
+    add(snapBody, el("h3", { id: "snapshot-title" }, "Snapshot " + s.snapshot + " at " + fmtT(s.time) + ": " +
+      fmtB(s.total_bytes) + " (" + exactB(s.total_bytes) + ")"));
+    facts(snapBody, [["Heap", exactB(s.heap_bytes)], ["Extra heap", exactB(s.extra_bytes)],
+      ["Stacks", exactB(s.stacks_bytes)]]);
+    var j = treeFor(i);
+    if (j < 0) {
+      add(snapBody, el("p", { "class": "note" }, "No snapshot at or before this one has an allocation tree."));
+      return;
+    }
+    if (j !== i)
+      add(snapBody, el("p", { "class": "note" }, "Snapshot " + s.snapshot + " has no allocation tree; " +
+        "showing snapshot " + S[j].snapshot + " at " + fmtT(S[j].time) + ", the last one before it that has."));
+    var root = buildTree(trees[j]), total = S[j].total_bytes;
+    add(snapBody, el("h3", null, "Top allocation sites of snapshot " + S[j].snapshot));
+    table(snapBody, [["Site"], ["Bytes", "num"], ["Share", "num"]],
+      root.kids.map(function (c) { return [c.name, exactB(c.bytes), pct(c.bytes, total)]; }))
+      .setAttribute("id", "top-sites");
+    add(snapBody, el("h3", null, "Allocation tree"));
+    var ul = add(snapBody, el("ul", { "class": "tree" }));
+    treeDom(root, total, ul, true);
+    add(snapBody, el("h3", null, "Flamegraph"));
+    add(snapBody, el("p", { "class": "note" }, "Callers at the bottom, allocation sites on top, width by bytes; " +
+      "bytes of pruned subtrees end at their kept parent."));
+    flameSvg(snapBody, flameTree(root));
+  }
+
+  /* ---- analyses ---- */
+  var gs = section("Growth", "growth");
+  var win = D.window;
+  add(gs, el("p", { "class": "note" }, "Sites ranked by growth from snapshot " + win.from_snapshot + " (" +
+    fmtT(win.from_time) + ") to snapshot " + win.to_snapshot + " (" + fmtT(win.to_time) + "), over " +
+    win.detailed_snapshots + " snapshots with a tree."));
+  function growthTable(parent, rows) {
+    if (!rows.length) { add(parent, el("p", null, "No site changed in this window.")); return; }
+    table(parent, [["Site"], ["Kind"], ["Start", "num"], ["End", "num"], ["Growth", "num"], ["Max", "num"]],
+      rows.map(function (r) { return [r.site, r.kind, fmtB(r.start_bytes), fmtB(r.end_bytes),
+        (r.growth_bytes >= 0 ? "+" : "-") + fmtB(Math.abs(r.growth_bytes)), fmtB(r.max_bytes)]; }));
+  }
+  growthTable(gs, D.growth);
+  if (D.last_moments) {
+    add(gs, el("h3", null, "Last moments (the program did not exit)"));
+    growthTable(gs, D.last_moments.growth);
+  }
+  if (D.at_exit) {
+    var ls = section("Left allocated at exit", "leaks");
+    if (!D.at_exit.length) add(ls, el("p", null, "Nothing was left allocated at exit."));
+    else table(ls, [["Site"], ["Bytes", "num"], ["Blocks", "num"]],
+      D.at_exit.map(function (r) { return [r.site, exactB(r.bytes), commify(r.blocks)]; }));
+  }
+  if (D.sites) {
+    var cs = section("Allocation counts", "counts");
+    var top = D.sites.slice(0, 100);
+    if (D.sites.length > top.length)
+      add(cs, el("p", { "class": "note" }, "The " + top.length + " sites with the most allocations of " + D.sites.length + "."));
+    table(cs, [["Site"], ["Allocations", "num"], ["Temporary", "num"], ["Allocated", "num"], ["Live blocks", "num"], ["Live", "num"]],
+      top.map(function (r) { return [r.site, commify(r.allocations), commify(r.temporary), fmtB(r.allocated_bytes),
+        commify(r.live_blocks), fmtB(r.live_bytes)]; }));
+  }
+  if (D.rss && D.rss.peak && D.rss.peak.mappings.length) {
+    var rs = section("Resident memory at its peak, outside the heap", "rss");
+    table(rs, [["Mapping"], ["Anonymous", "num"], ["File", "num"], ["Shared", "num"]],
+      D.rss.peak.mappings.map(function (m) { return [m.name + (m.mmap_stack.length ? " \u2190 " + m.mmap_stack.join(" \u2190 ") : ""),
+        fmtB(m.anon_bytes), fmtB(m.file_bytes), fmtB(m.shmem_bytes)]; }));
+  }
+
+  /* ---- initial selection: #snapshot=N, else the peak ---- */
+  function fromHash() {
+    var m = /^#snapshot=(\d+)$/.exec(location.hash);
+    if (m) {
+      for (var i = 0; i < S.length; i++) if (S[i].snapshot === +m[1]) return i;
+    }
+    return -1;
+  }
+  var h = fromHash();
+  select(h >= 0 ? h : pi, false);
+  window.addEventListener("hashchange", function () { var i = fromHash(); if (i >= 0) select(i, false); });
+  /* Milliseconds from the start of navigation until the page is drawn (the
+   * file read, parsed, this script run): what the size test measures. */
+  document.documentElement.setAttribute("data-drawn-ms", String(Math.round(performance.now())));
+})();
