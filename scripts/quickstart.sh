@@ -2,7 +2,7 @@
 # Quick start: installs what is missing, builds memtime (optimised), installs it
 # system-wide (the tool where `valgrind` looks, memtime-vis, man pages, memtime.h),
 # then profiles the bundled example (examples/node_sim.c) and writes its timeline
-# PNG and text report into examples/out/.
+# PNG, HTML report and text report into examples/out/.
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -36,6 +36,7 @@ rm -f "$out"/memtime.out "$out"/memtime.out.memtime
 valgrind --tool=memtime --memtime-out-file="$out/memtime.out" "$out/node_sim" 2>"$out/valgrind.log" \
   || { cat "$out/valgrind.log" >&2; exit 1; }
 memtime-vis "$out/memtime.out" -o "$out/timeline.png" --report "$out/report.txt"
+memtime-vis "$out/memtime.out" -o "$out/report.html"
 
 step "Summary of the report"
 awk '/^-----/{exit} {print}' "$out/report.txt" | head -40
@@ -43,6 +44,7 @@ cat <<MSG
 
 Profile:      $top/$out/memtime.out   (Massif format: ms_print and massif-visualizer read it)
 Timeline PNG: $top/$out/timeline.png
+HTML report:  $top/$out/report.html   (open it in any browser)
 Text report:  $top/$out/report.txt
 Try it on your own program:  valgrind --tool=memtime ./your-program && memtime-vis memtime.out.<pid> -o timeline.png
 MSG

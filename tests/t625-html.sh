@@ -9,12 +9,14 @@
 # decoded (tests/pngcheck.c) and shows the chart's first band; with
 # #snapshot=N the DOM names snapshot N and lists the sites and bytes the
 # file itself gives for N's tree (tests/htmlcheck.py reads the file). The
-# hostile names appear as text, and no element they spell exists.
+# hostile names appear as text, and no element they spell exists. Over the
+# DevTools protocol (tests/cdp.py): Tab, arrow keys, clicks, hover and print
+# media do what the man page says; dark mode follows the browser.
 . "$(dirname "$0")/lib.sh"
 
 CHROMIUM=$(command -v chromium || true)
 [ -n "$CHROMIUM" ] || plan_skip "chromium not installed (scripts/deps.sh --test installs it)"
-plan 23
+plan 30
 
 hc() { python3 "$MT_SRC/tests/htmlcheck.py" "$@"; }
 # browse OUT ARGS... URL: chromium headless, a fresh profile each time, no
@@ -41,16 +43,19 @@ check "memtime profile with marks" grep -q '^mark: ' "$T/marks.out.memtime"
 
 K=$(build_prog kill_grow.c) || { not_ok "build kill_grow.c"; exit 1; }
 VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q --detailed-freq=2 --sample-interval=100 \
-  --memtime-out-file="$T/killed.out" "$K" 30 2 >/dev/null 2>"$T/killed.err" &
+  --memtime-out-file="$T/killed.out" "$K" 30 1 >/dev/null 2>"$T/killed.err" &
 JOB=$!
 trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
-# Waits for a state, not a time: two detailed snapshots written (60 s cap).
+# Waits for a state, not a time (60 s cap): three detailed snapshots of at
+# least 100 kB of heap on disk. Eight call sites (DEPTH 1), so every one
+# holds far more than the 1% threshold.
+trees100k() { [ -f "$1" ] || { echo 0; return; }; awk '/^mem_heap_B=/{h=substr($0,12)} /^heap_tree=detailed/{if (h >= 100000) n++} END{print n+0}' "$1" 2>/dev/null; }
 for _ in $(seq 600); do
-  [ "$(grep -c '^heap_tree=detailed' "$T/killed.out" 2>/dev/null)" -ge 2 ] 2>/dev/null && break
+  [ "$(trees100k "$T/killed.out")" -ge 3 ] && break
   sleep 0.1
 done
 kill -KILL "$JOB" 2>/dev/null; wait "$JOB" 2>/dev/null; JOB=
-check "killed profile with two detailed snapshots" test "$(grep -c '^heap_tree=detailed' "$T/killed.out")" -ge 2
+check "killed profile with three detailed snapshots over 100 kB" test "$(trees100k "$T/killed.out")" -ge 3
 
 cp "$MT_SRC/tests/data/massif-cxx.out" "$T/massif.out"
 
@@ -114,6 +119,29 @@ for name in marks massif killed; do
     not_ok "$name: the DOM lists snapshot $N's top sites with the file's bytes"; diff "$T/$name.want" "$T/$name.got" | head -10 | diag "$(cat)"
   fi
 done
+
+# ---- the colour scheme follows the browser's preference ----
+browse "$T/dark.shot" --force-dark-mode --screenshot="$T/dark.png" --window-size=1200,900 "file://$T/marks.html"
+is "$("$PNGCHECK" "$T/marks.png" at 3 3):$("$PNGCHECK" "$T/dark.png" at 3 3)" "FFFFFF:16181B" \
+  "light page by default, dark when the browser prefers dark"
+
+# ---- a user's keys, clicks, hover and print (DevTools protocol, tests/cdp.py) ----
+peak=$(hc json "$T/marks.html" peak snapshot)
+last=$(( $(hc json "$T/marks.html" snapshots) - 1 ))
+timeout 300 python3 "$MT_SRC/tests/cdp.py" "$T/marks.html" >"$T/cdp.txt" 2>"$T/cdp.err"
+cdp() { sed -n "s/^$1 //p" "$T/cdp.txt" | sed -n "${2:-1}p"; }
+is "$(cdp focus)" "svg.timeline" "Tab focuses the chart"
+is "$(sed -n 's/^key \([A-Za-z]*\) Snapshot \([0-9]*\) at .*/\1 \2/p' "$T/cdp.txt" | tr '\n' ' ')" \
+  "ArrowRight $((peak + 1)) ArrowLeft $peak ArrowLeft $((peak - 1)) End $last Home 0 " \
+  "arrow keys move between snapshots from the peak, End and Home jump to the ends"
+is "$(sed -n 's/^click \([a-z]*\) Snapshot \([0-9]*\) at .* \(#.*\)$/\1 \2 \3/p' "$T/cdp.txt" | tr '\n' ' ')" \
+  "right $last #snapshot=$last left 0 #snapshot=0 " "a click selects the nearest snapshot and the URL follows"
+case $(cdp hover) in
+  "snapshot "*" at "*"total "*) ok "hovering shows the read-out: $(cdp hover | cut -c1-60)";;
+  *) not_ok "hovering shows the read-out"; diag "$(cat "$T/cdp.txt" "$T/cdp.err")";;
+esac
+is "$(cdp print)" "none block" "printed: no controls, every tree level shown"
+is "$(cdp errors)" 0 "no exception or console message while used"
 
 # ---- hostile names are text ----
 hc tags "$T/evil.html" >"$T/evil.tags"

@@ -31,6 +31,10 @@
     while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
     return (i ? b.toFixed(b < 10 ? 2 : 1) : String(b)) + " " + u[i];
   }
+  function fmtTick(v, unit) {
+    var names = { 1: "B", 1024: "KiB", 1048576: "MiB", 1073741824: "GiB" };
+    return +(v / unit).toFixed(2) + " " + (names[unit] || "TiB");
+  }
   function exactB(b) { return commify(b) + " B"; }
   function pct(part, whole) { return whole ? (100 * part / whole).toFixed(2) + "%" : "-"; }
   function fmtT(t) {
@@ -87,7 +91,7 @@
 
   /* ---- the timeline ---- */
   var tl = section("Timeline", "timeline");
-  var W = 1000, H = 380, ML = 78, MR = 16, MT = 22, MB = 34;
+  var W = 1000, H = 390, ML = 78, MR = 16, MT = 34, MB = 34;
   var t0 = S[0].time, t1 = S[S.length - 1].time;
   var ymax = 1;
   S.forEach(function (s) { ymax = Math.max(ymax, s.total_bytes); });
@@ -103,10 +107,16 @@
     role: "slider", "aria-label": "Memory over time; arrow keys move between snapshots",
     "aria-valuemin": "0", "aria-valuemax": String(S.length - 1) }));
   var g = add(svg, sv("g", { "class": "axis" }));
-  for (var k = 0; k <= 5; k++) {
-    var v = ymax / 1.05 * k / 5, y = Y(v);
+  /* Round ticks in the unit of the top (1, 2, 2.5 or 5 times a power of ten
+   * KiB, MiB...), about five of them. */
+  var unit = 1;
+  while (unit * 1024 <= ymax) unit *= 1024;
+  var raw = ymax / 5 / unit, p10 = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10)), step = 10 * p10;
+  [1, 2, 2.5, 5, 10].some(function (m) { if (m * p10 >= raw) { step = m * p10; return true; } return false; });
+  for (var k = 0, v = 0; v <= ymax; k++, v = k * step * unit) {
+    var y = Y(v);
     add(g, sv("line", { "class": "grid", x1: ML, x2: W - MR, y1: y, y2: y }));
-    add(g, sv("text", { x: ML - 6, y: y + 4, "text-anchor": "end" }, fmtB(Math.round(v))));
+    add(g, sv("text", { x: ML - 6, y: y + 4, "text-anchor": "end" }, fmtTick(v, unit)));
   }
   for (k = 0; k <= 6; k++) {
     var tt = t0 + (t1 - t0) * k / 6;
@@ -136,7 +146,7 @@
   D.marks.forEach(function (m, i) {
     var x = XT(m.time);
     add(svg, sv("line", { "class": "mark", x1: x, x2: x, y1: MT, y2: Y(0) }));
-    var lab = add(svg, sv("text", { x: x + 3, y: MT - 6 + (i % 2) * 11 }, m.label));
+    var lab = add(svg, sv("text", { x: x + 3, y: 10 + (i % 3) * 11 }, m.label));
     add(lab, sv("title", null, m.label + " at " + fmtT(m.time)));
   });
   var pi = pk.snapshot;
