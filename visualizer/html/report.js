@@ -143,6 +143,9 @@
     add(svg, sv("polyline", { "class": "rssline", points: rss.map(function (r) {
       return XT(r.time).toFixed(1) + "," + Y(r.total_bytes).toFixed(1); }).join(" ") }));
   }
+  /* The hover cursor and the selection, under the labels. */
+  var cursor = add(svg, sv("line", { "class": "cursor", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
+  var selLine = add(svg, sv("line", { "class": "selected", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
   D.marks.forEach(function (m, i) {
     var x = XT(m.time);
     add(svg, sv("line", { "class": "mark", x1: x, x2: x, y1: MT, y2: Y(0) }));
@@ -154,8 +157,6 @@
   var pxp = X(pi);
   add(svg, sv("text", { x: pxp, y: Y(S[pi].total_bytes) - 8,
     "text-anchor": pxp > W - 90 ? "end" : pxp < ML + 90 ? "start" : "middle" }, "peak " + fmtB(pk.total_bytes)));
-  var cursor = add(svg, sv("line", { "class": "cursor", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
-  var selLine = add(svg, sv("line", { "class": "selected", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
   var readout = add(wrap, el("div", { "class": "readout", hidden: "" }));
   var legend = add(tl, el("ul", { "class": "legend" }));
   B.forEach(function (band) {
