@@ -46,6 +46,10 @@
      (--sample-interval) and a final snapshot at exit.
    - mt_marks.c: phase marks and snapshots requested by the program
      (memtime.h); mt_monitor.c: vgdb's monitor commands.
+   - mt_limit.c: --heap-limit, checked where mt_heap.c changes the totals:
+     at the first crossing a mark and a detailed snapshot, then SIGKILL
+     (kill), or refused allocations (fail; mt_preload.c's operator new
+     throws std::bad_alloc), or nothing more (snapshot).
    Output
    - mt_output.c: when and under which name the profile is written: at
      exit (deaths by signal included), before exec, and periodically
