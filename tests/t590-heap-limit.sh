@@ -11,7 +11,7 @@
 # (tests/progs/limit_new.cc). memtime-vis shows the limit in the summary,
 # --json and the chart; ms_print reads every profile.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 36
 
 P=$(build_prog limit_chunks.c) || { not_ok "build limit_chunks.c"; exit 1; }
 PN=$(build_prog limit_new.cc) || { not_ok "build limit_new.cc"; exit 1; }
@@ -54,6 +54,14 @@ check "kill: the chart draws the limit line ($n_limit px)" test "$n_limit" -gt 5
 cp "$out" "$T/bare.out"
 vis "$T/bare.out" -o "$T/bare.png"
 is "$("$PNGCHECK" "$T/bare.png" count B22222)" 0 "no limit line without the companion"
+
+# The HTML report draws it too (headless Chromium's DOM after the script ran).
+vis "$out" -o "$T/kill.html"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  --disable-background-networking --disable-component-update --disable-sync \
+  --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --dump-dom "file://$T/kill.html" >"$T/kill.dom" 2>/dev/null
+check "kill: the HTML report draws the limit line" grep -q '<line class="limit"' "$T/kill.dom"
+check "kill: ... labelled with the limit and the action" grep -q 'heap limit 10.0 MiB (kill)' "$T/kill.dom"
 
 # --- fail ---------------------------------------------------------------------
 out=$T/fail.out

@@ -83,6 +83,12 @@
   if (D.rss && D.rss.peak)
     rows.push(["Resident (RSS) peak", fmtB(D.rss.peak.total_bytes) + " at " + fmtT(D.rss.peak.time) +
       " (heap " + fmtB(D.rss.peak.heap_bytes) + " then)"]);
+  var HL = D.heap_limit;
+  if (HL)
+    rows.push(["Heap limit", fmtB(HL.bytes) + " (--heap-limit-action=" + HL.action + "): " +
+      (HL.time === null ? "never reached" : "reached at " + fmtT(HL.time) +
+       (HL.action === "kill" ? ", where memtime ended the program with SIGKILL" :
+        HL.action === "fail" ? ", " + HL.refused + " allocation(s) refused" : ", a detailed snapshot taken"))]);
   if (D.marks.length) rows.push(["Phase marks", D.marks.map(function (m) { return m.label; }).join(", ")]);
   facts(sum, rows);
   add(sum, el("p", { "class": "note" }, "Allocation trees are pruned as the text report prunes them: " +
@@ -97,6 +103,9 @@
   S.forEach(function (s) { ymax = Math.max(ymax, s.total_bytes); });
   var rss = D.rss && D.rss.readings.length ? D.rss.readings : null;
   if (rss) rss.forEach(function (r) { ymax = Math.max(ymax, r.total_bytes); });
+  /* The heap limit as the PNG draws it: when reached, or within a quarter above the data. */
+  var showLimit = HL && (HL.time !== null || HL.bytes <= ymax * 1.25);
+  if (showLimit) ymax = Math.max(ymax, HL.bytes);
   ymax *= 1.05;
   function X(i) { return t1 > t0 ? ML + (W - ML - MR) * (S[i].time - t0) / (t1 - t0)
                                  : ML + (W - ML - MR) * (S.length > 1 ? i / (S.length - 1) : 0.5); }
@@ -142,6 +151,13 @@
   if (rss) {
     add(svg, sv("polyline", { "class": "rssline", points: rss.map(function (r) {
       return XT(r.time).toFixed(1) + "," + Y(r.total_bytes).toFixed(1); }).join(" ") }));
+  }
+  if (showLimit) {
+    var yl = Y(HL.bytes);
+    add(svg, sv("line", { "class": "limit", x1: ML, x2: W - MR, y1: yl, y2: yl }));
+    /* Labelled at the left: the peak, usually at the limit, is labelled at its own x. */
+    add(svg, sv("text", { "class": "limit-label", x: ML + 4, y: yl - 4, "text-anchor": "start" },
+      "heap limit " + fmtB(HL.bytes) + " (" + HL.action + ")"));
   }
   /* The hover cursor and the selection, under the labels. */
   var cursor = add(svg, sv("line", { "class": "cursor", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
