@@ -293,7 +293,8 @@ static const HChar* const known_wrapper_patterns[] = {
    build_index's own frame, and any closure of the program that a library
    function calls, stays. Paths are the ones debug info records: rustc's
    standard library under /rustc/<commit>/library/..., the crates it
-   vendors (hashbrown) under /rust/deps/<crate>-<version>/, crates from
+   vendors (hashbrown) under /rust/deps/<crate>-<version>/ (or, for a
+   distribution's rustc, .../vendor/<crate>/), crates from
    Cargo's registry under .../<crate>-<version>/. These also catch the many
    inlined frames Valgrind cannot name ("UnknownInlinedFun"). */
 static const HChar* const alloc_path_patterns[] = {
@@ -306,6 +307,11 @@ static const HChar* const alloc_path_patterns[] = {
    "*/hashbrown-*/src/*",             /* the tables behind them */
    "*/tikv-jemallocator-*/src/*", "*/jemallocator-*/src/*",
    "*/mimalloc-*/src/*",
+   /* The same crates as a distribution's rustc vendors them, without a
+      version: Debian's records /usr/src/rustc-<v>/vendor/hashbrown/src/. */
+   "*/vendor/hashbrown/src/*",
+   "*/vendor/tikv-jemallocator/src/*", "*/vendor/jemallocator/src/*",
+   "*/vendor/mimalloc/src/*",
    /* Code that reaches the allocator only through the program's own code
       or the plumbing above: iterator adapters and collect, closure call
       shims, Option's and Result's combinators, the formatting machinery behind format! and write!. A frame of

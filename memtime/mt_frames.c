@@ -135,6 +135,25 @@ static Bool path_is_alloc(const HChar* path)
    return slash != NULL && matches_any_pattern(alloc_path_pats, slash + 1);
 }
 
+/* A Rust source file of the program itself: not rustc's standard library
+   (.../library/<crate>/src/), nor a crate rustc or a distribution vendors
+   (/rust/deps/, .../vendor/). Such a frame ends rule 1 even below a named
+   plumbing frame: a closure of the program inlined into
+   <Vec<T> as SpecFromIter>::from_iter is the program's code, and what it
+   allocates is charged to it. Only a frame with library code inlined into
+   it stops the rule: the program's own GlobalAlloc impl, innermost and
+   inlined into __rg_alloc, calls the allocator itself and stays plumbing.
+   Limited to .rs files so that C and C++ keep the rule as it was. */
+static Bool is_rust_user_path(const HChar* path)
+{
+   SizeT len = VG_(strlen)(path);
+   if (len < 3 || VG_(strcmp)(path + len - 3, ".rs") != 0)
+      return False;
+   return !glob_match("*/library/*/src/*", path)
+          && !glob_match("*/rust/deps/*", path)
+          && !glob_match("*/vendor/*", path);
+}
+
 /* Inlining deeper than this is unheard of; frames past it count as the
    program's own. */
 #define MAX_FRAMES 256
@@ -142,7 +161,7 @@ static Bool path_is_alloc(const HChar* path)
 static void analyse(DiEpoch ep, Addr ip, UInt* n_frames, UInt* n_plumbing,
                     Bool* unnamed)
 {
-   Bool by_name[MAX_FRAMES], by_path[MAX_FRAMES];
+   Bool by_name[MAX_FRAMES], by_path[MAX_FRAMES], user[MAX_FRAMES];
    InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
    UInt n = 0, s = 0, i;
 
@@ -153,6 +172,8 @@ static void analyse(DiEpoch ep, Addr ip, UInt* n_frames, UInt* n_plumbing,
          mt_compat_frame_text(ep, ip, iipc, &name, &path);
          by_name[n] = name != NULL && name_is_alloc(name);
          by_path[n] = path != NULL && path_is_alloc(path);
+         user[n] = path != NULL && !by_name[n] && !by_path[n]
+                   && is_rust_user_path(path);
          if (name != NULL)
             *unnamed = False;
          n++;
@@ -160,9 +181,12 @@ static void analyse(DiEpoch ep, Addr ip, UInt* n_frames, UInt* n_plumbing,
    } while (VG_(next_IIPC)(iipc));
    VG_(delete_IIPC)(iipc);
 
-   for (i = 0; i < n; i++)       /* rule 1: down to the last named one */
+   for (i = 0; i < n; i++) {     /* rule 1: down to the last named one */
+      if (user[i] && i > 0 && !user[i - 1])
+         break;                  /* the program's code calling plumbing */
       if (by_name[i])
          s = i + 1;
+   }
    while (s < n && (by_name[s] || by_path[s]))   /* rule 2 */
       s++;
    *n_frames = n;

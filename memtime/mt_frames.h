@@ -24,7 +24,10 @@ void  mt_alloc_fn_add_exact(const HChar* name); /* --alloc-fn, built-ins */
         allocation function is plumbing: frames above an allocation
         function inside one IP are its own inlined callees (Rust's
         GlobalAlloc::alloc inlined into __rust_alloc, say), whatever their
-        names;
+        names, except that it stops at a frame of the program's own Rust
+        source (a .rs file outside rustc's library/ and vendored crates)
+        that has library code inlined into it: a closure inlined into a library function that a name matches
+        (<Vec<T> as SpecFromIter>::from_iter calling it) is the program's;
      2. then, as Massif strips, each following frame whose name or source
         path matches is plumbing, up to the first one that does not.
    Path patterns never trigger rule 1: a library's directory also holds
