@@ -46,6 +46,20 @@ memtime() { VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime "$@"; }
 massif()  { valgrind --tool=massif "$@"; }
 vis()     { "$MT_VIS" "$@"; }
 
+# test_rustc: prints the rustc the Rust tests compile with, or nothing.
+# $RUSTC if set; else the one scripts/deps.sh --test installs (Debian's,
+# /usr/bin/rustc) when present, so that a machine whose PATH finds a newer
+# rustup toolchain first still tests what a fresh bookworm machine does
+# (their debug info differs: source paths, inlined frames' names); else
+# rustc on PATH, else ~/.cargo/bin/rustc.
+test_rustc() {
+  if [ -n "${RUSTC:-}" ]; then echo "$RUSTC"
+  elif [ -x /usr/bin/rustc ]; then echo /usr/bin/rustc
+  elif command -v rustc; then :
+  elif [ -x "$HOME/.cargo/bin/rustc" ]; then echo "$HOME/.cargo/bin/rustc"
+  fi
+}
+
 # build_prog SRC [extra cc args...]: compiles tests/progs/SRC once into $MT_PROGS,
 # prints the binary's path. C++ for .cc/.cpp files. -O0 -g so frames are stable.
 build_prog() {

@@ -9,8 +9,7 @@
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
 
-RUSTC=$(command -v rustc || true)
-[ -n "$RUSTC" ] || { [ -x "$HOME/.cargo/bin/rustc" ] && RUSTC=$HOME/.cargo/bin/rustc; }
+RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
 [ -n "$RUSTC" ] || plan_skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
 ARCHIVE=$(je_rjem_archive 2>"$T/err") || plan_skip "no libjemalloc_pic.a to rename: $(head -c 200 "$T/err")"
 

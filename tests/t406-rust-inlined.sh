@@ -48,8 +48,7 @@ check "memtime strips it: the top-level sites are make_big and make_small" \
   sh -c "[ \$(grep -cE ': (make_big|make_small) \(inline_wrapper.c:' '$T/w.top') = 2 ] && ! grep -q ': xmalloc_inline (' '$T/w.mt'"
 
 # --- Rust.
-RUSTC=$(command -v rustc || true)
-[ -n "$RUSTC" ] || { [ -x "$HOME/.cargo/bin/rustc" ] && RUSTC=$HOME/.cargo/bin/rustc; }
+RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
 if [ -z "$RUSTC" ]; then
   for i in $(seq 10); do skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"; done
   finish; exit

@@ -5,8 +5,7 @@
 # true, the mark lands in the companion file and the snapshot is detailed.
 . "$(dirname "$0")/lib.sh"
 
-RUSTC=$(command -v rustc || true)
-[ -n "$RUSTC" ] || { [ -x "$HOME/.cargo/bin/rustc" ] && RUSTC=$HOME/.cargo/bin/rustc; }
+RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
 [ -n "$RUSTC" ] || plan_skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
 plan 8
 

@@ -41,8 +41,9 @@ check "C advice: debug symbols and --alloc-fn" \
   grep -q -- "-dbgsym.*--extra-debuginfo-path=DIR), or name its allocation wrappers with --alloc-fn" "$T/probe.err"
 check "C advice: nothing about Cargo" sh -c "! grep -q Cargo '$T/probe.err'"
 
-if command -v rustc >/dev/null 2>&1 && echo 'fn main() { let v = vec![1u8; 64]; println!("{}", v.len()); }' >"$T/r.rs" \
-   && rustc -C strip=symbols -o "$T/r" "$T/r.rs" 2>/dev/null; then
+RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
+if [ -n "$RUSTC" ] && echo 'fn main() { let v = vec![1u8; 64]; println!("{}", v.len()); }' >"$T/r.rs" \
+   && "$RUSTC" -C strip=symbols -o "$T/r" "$T/r.rs" 2>/dev/null; then
   memtime -q --memtime-out-file="$T/r.mt" "$T/r" >/dev/null 2>"$T/r.err"
   check "Rust advice: Cargo's strip and debug" grep -q "Cargo.toml, \[profile.release\]: strip = false, and debug = 1" "$T/r.err"
 else
