@@ -137,7 +137,16 @@ static Bool exe_facts(const HChar* path, ExeFacts* f)
                  && VG_(strcmp)(names + sh.sh_name, ".comment") == 0) {
          HChar* c = read_section(fd, &sh, 1 << 20);
          if (c != NULL) {
-            f->is_rust = contains(c, sh.sh_size, "rustc version");
+            f->is_rust |= contains(c, sh.sh_size, "rustc version");
+            VG_(free)(c);
+         }
+      } else if (names != NULL && sh.sh_name < names_sh.sh_size
+                 && VG_(strcmp)(names + sh.sh_name, ".rodata") == 0) {
+         /* Older rustc (Debian bookworm's 1.63) leaves no mark in
+            .comment; std's panic locations name its sources. */
+         HChar* c = read_section(fd, &sh, 64 << 20);
+         if (c != NULL) {
+            f->is_rust |= contains(c, sh.sh_size, "library/std/src/");
             VG_(free)(c);
          }
       }
