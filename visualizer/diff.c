@@ -196,20 +196,6 @@ void vis_diff_json(FILE *out, const vis_profile *old, const vis_profile *new_, c
 
 /* -------------------------------------------------------------- the gate */
 
-static const char *commify(char *buf, uint64_t v)
-{
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    char *o = buf;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            *o++ = ',';
-        *o++ = digits[i];
-    }
-    *o = '\0';
-    return buf;
-}
-
 /* True when a change from -> to breaks --max-increase and --allow. */
 static int over(uint64_t from, uint64_t to, const vis_check_limits *lim)
 {
@@ -224,7 +210,7 @@ static void growth_line(FILE *out, const char *what, uint64_t from, uint64_t to,
     char a[48], b[48], c[48], d[48], e[32], f[32];
     int64_t delta = (int64_t)(to - from);
     fprintf(out, "%s grew from %s (%s B) to %s (%s B): %s", what, vis_fmt_bytes(a, sizeof a, from),
-            commify(e, from), vis_fmt_bytes(b, sizeof b, to), commify(f, to),
+            vis_fmt_grouped(e, from), vis_fmt_bytes(b, sizeof b, to), vis_fmt_grouped(f, to),
             vis_fmt_delta(c, sizeof c, delta));
     if (from)
         fprintf(out, ", %+.1f%%", pct(from, delta));
@@ -241,8 +227,8 @@ int vis_check(FILE *out, const vis_profile *p, const vis_diff *bd, const vis_che
     uint64_t peak = vis_snap_total(&p->snaps[p->peak]);
     if (lim->has_max_peak && peak > lim->max_peak) {
         fprintf(out, "peak %s (%s B) at snapshot %zu is over --max-peak %s (%s B)\n",
-                vis_fmt_bytes(a, sizeof a, peak), commify(e, peak), p->peak,
-                vis_fmt_bytes(b, sizeof b, lim->max_peak), commify(f, lim->max_peak));
+                vis_fmt_bytes(a, sizeof a, peak), vis_fmt_grouped(e, peak), p->peak,
+                vis_fmt_bytes(b, sizeof b, lim->max_peak), vis_fmt_grouped(f, lim->max_peak));
         n++;
     }
     if (lim->has_increase && bd) {

@@ -104,21 +104,6 @@ static void put_text(FILE *out, const char *str, size_t max_chars)
         fputs("..", out);
 }
 
-/* 1234567 -> "1,234,567" */
-static const char *grouped(char *buf, uint64_t v)
-{
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    char *o = buf;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            *o++ = ',';
-        *o++ = digits[i];
-    }
-    *o = '\0';
-    return buf;
-}
-
 /* ------------------------------------------------------------ colours */
 
 static uint64_t name_hash(const char *s)
@@ -458,12 +443,12 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
         fputs("<g><title>", out);
         put_text(out, name, SIZE_MAX);
         fprintf(out, " \xE2\x80\x94 %s (%s bytes), %.2f%%",
-                vis_fmt_bytes(size, sizeof size, n->total), grouped(num, n->total), pct);
+                vis_fmt_bytes(size, sizeof size, n->total), vis_fmt_grouped(num, n->total), pct);
         if (e->diff) {
             uint64_t change = n->total > was[i] ? n->total - was[i] : was[i] - n->total;
             fprintf(out, change == 0 ? "; unchanged (0 bytes)" : "; %s %s (%c%s bytes)",
                     n->total > was[i] ? "grew" : "shrank", vis_fmt_bytes(size, sizeof size, change),
-                    n->total > was[i] ? '+' : '-', grouped(num, change));
+                    n->total > was[i] ? '+' : '-', vis_fmt_grouped(num, change));
         }
         fputs("</title>", out);
         fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\" "

@@ -27,21 +27,6 @@ void vis_report_opts_default(vis_report_opts *o)
 
 /* ------------------------------------------------------------ formatting */
 
-/* 1234567 -> "1,234,567" (ms_print's commify). */
-static const char *commify(char *buf, uint64_t v)
-{
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
-    char *o = buf;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
-            *o++ = ',';
-        *o++ = digits[i];
-    }
-    *o = '\0';
-    return buf;
-}
-
 static const char *unit_name(vis_unit u)
 {
     switch (u) {
@@ -168,10 +153,10 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
      * on its parent's clock. */
     fprintf(out, "  Duration:   %s (last snapshot, %zu, at time=%s)\n",
             vis_fmt_time(a, sizeof a, p->unit, last->time - p->snaps[0].time), p->n_snaps - 1,
-            commify(d, last->time));
+            vis_fmt_grouped(d, last->time));
     fprintf(out, "  Snapshots:  %zu, %zu detailed\n", p->n_snaps, p->n_detailed);
     fprintf(out, "  Peak:       %s (%s B) at %s, snapshot %zu\n",
-            vis_fmt_bytes(a, sizeof a, pk_total), commify(c, pk_total),
+            vis_fmt_bytes(a, sizeof a, pk_total), vis_fmt_grouped(c, pk_total),
             vis_fmt_time(b, sizeof b, p->unit, pk->time), p->peak);
     fprintf(out, "              heap %s, extra heap %s, stacks ",
             vis_fmt_bytes(a, sizeof a, pk->heap_B), vis_fmt_bytes(b, sizeof b, pk->heap_extra_B));
@@ -180,7 +165,7 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
         const vis_snapshot *lg = &p->snaps[p->largest];
         uint64_t lg_total = vis_snap_total(lg);
         fprintf(out, "  Largest:    %s (%s B) at %s, snapshot %zu: more than at the peak the "
-                "file marks\n", vis_fmt_bytes(a, sizeof a, lg_total), commify(c, lg_total),
+                "file marks\n", vis_fmt_bytes(a, sizeof a, lg_total), vis_fmt_grouped(c, lg_total),
                 vis_fmt_time(b, sizeof b, p->unit, lg->time), p->largest);
     }
     if (p->truncated)
@@ -426,7 +411,7 @@ static void close_frame(body_writer *t)
             fwrite(t->prefix, 1, 2 * (size_t)d, t->out);
             fprintf(t->out, "->%05.2f%% (%sB) in %zu+ places, all below ms_print's "
                     "threshold (%05.2f%%)\n", percent(f->insig_B, t->total),
-                    commify(num, f->insig_B), f->n_insig, t->threshold);
+                    vis_fmt_grouped(num, f->insig_B), f->n_insig, t->threshold);
             fwrite(t->prefix, 1, 2 * (size_t)d, t->out);
             fputc('\n', t->out);
         }
@@ -458,7 +443,7 @@ static int body_node(void *ctx, unsigned depth, uint64_t bytes, const char *labe
             fputs("->", t->out);
         }
         fprintf(t->out, "%05.2f%% (%sB)%s%s\n", percent(bytes, t->total),
-                commify(num, bytes), *label ? " " : "", label);
+                vis_fmt_grouped(num, bytes), *label ? " " : "", label);
     }
     frame *f = &t->frames[depth];
     f->n_children = n_children;
@@ -494,9 +479,9 @@ static void body_snapshot(body_writer *t, const vis_profile *p, size_t i)
     char c1[32], c2[32], c3[32], c4[32], c5[32];
     if (t->n_rows++ == 0 || t->prev_detailed)
         print_table_header(t->out, p->unit);
-    fprintf(t->out, "%3u %14s %16s %16s %13s %12s\n", s->index, commify(c1, s->time),
-            commify(c2, vis_snap_total(s)), commify(c3, s->heap_B),
-            commify(c4, s->heap_extra_B), commify(c5, s->stacks_B));
+    fprintf(t->out, "%3u %14s %16s %16s %13s %12s\n", s->index, vis_fmt_grouped(c1, s->time),
+            vis_fmt_grouped(c2, vis_snap_total(s)), vis_fmt_grouped(c3, s->heap_B),
+            vis_fmt_grouped(c4, s->heap_extra_B), vis_fmt_grouped(c5, s->stacks_B));
     t->prev_detailed = s->kind != VIS_TREE_EMPTY;
     t->total = vis_snap_total(s);
     t->depth = 0;

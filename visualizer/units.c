@@ -2,6 +2,7 @@
  * units.h). */
 #include "units.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -149,5 +150,19 @@ char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
         vis_fmt_bytes(buf, n, t);
         break;
     }
+    return buf;
+}
+
+char *vis_fmt_grouped(char *buf, uint64_t v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    char *o = buf;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            *o++ = ',';
+        *o++ = digits[i];
+    }
+    *o = '\0';
     return buf;
 }

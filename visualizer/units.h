@@ -36,6 +36,9 @@ char *vis_fmt_bytes(char *buf, size_t n, uint64_t bytes);
  * suits it: "850 ms", "1.23 s", "72.9 s", "312 s", "12.5 min", "1.50 h";
  * "950 instr", "299 k instr", "1.23 G instr"; for unit B as bytes. */
 char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t);
+/* 1234567 -> "1,234,567" (ms_print's commify); buf holds at least 27
+ * bytes. Returns buf. */
+char *vis_fmt_grouped(char *buf, uint64_t v);
 /* value/sc.div with decimals digits and the suffix ("2.5 MiB", "0"). */
 void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t outsz);
 
