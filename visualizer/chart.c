@@ -41,12 +41,6 @@
 #include "png_file.h"
 #include "rss_series.h"
 
-#ifndef MT_FONT
-#define MT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#endif
-#ifndef MT_FONT_BOLD
-#define MT_FONT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-#endif
 
 #define COLOUR_BG      0xFFFFFF
 #define COLOUR_TEXT    0x222222

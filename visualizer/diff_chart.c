@@ -13,12 +13,6 @@
 #include "png_file.h"
 #include "units.h"
 
-#ifndef MT_FONT
-#define MT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#endif
-#ifndef MT_FONT_BOLD
-#define MT_FONT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-#endif
 
 #define W 1400
 #define H 900

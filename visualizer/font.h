@@ -5,6 +5,15 @@
 #ifndef MT_FONT_H
 #define MT_FONT_H
 
+/* The fonts every chart opens: configure passes the ones it found
+ * (-DMT_FONT, -DMT_FONT_BOLD); these defaults are Debian's DejaVu. */
+#ifndef MT_FONT
+#define MT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#endif
+#ifndef MT_FONT_BOLD
+#define MT_FONT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+#endif
+
 #include <stddef.h>
 #include "canvas.h"
 

@@ -27,9 +27,6 @@
 #include "processes.h"
 #include "report.h"
 
-#ifndef MT_FONT
-#define MT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#endif
 
 void vis_procs_free(vis_procs *ps)
 {
