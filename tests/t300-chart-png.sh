@@ -9,6 +9,7 @@
 # layout memtime-vis prints with MEMTIME_VIS_DEBUG_LAYOUT=1 (plot rectangle and
 # axis ranges) and the mapping stated in chart.c.
 . "$(dirname "$0")/lib.sh"
+. "$MT_SRC/tests/chart-lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
 plan 32
@@ -22,26 +23,13 @@ HATCH=A0A0A0 HATCH_BG=F2F2F2
 # The fixture is valid for the oracle.
 check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"
 
-# render NAME [args]: writes $T/NAME.png, layout in $T/NAME.layout
-render() {
-  local name=$1; shift
-  MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" "$FIX" -o "$T/$name.png" "$@" 2>"$T/$name.layout"
-}
-# load NAME: sets X0 Y0 X1 Y1 T0 T1 YMAX PEAKX MARK0 MARK1 from the layout
+# load NAME: the plot (load_plot) and this test's own marks
 load() {
-  read -r X0 Y0 X1 Y1 <<<"$(awk '$2=="plot"{print $3,$4,$5,$6}' "$T/$1.layout")"
-  read -r T0 T1 <<<"$(awk '$2=="x"{print $3,$4}' "$T/$1.layout")"
-  YMAX=$(awk '$2=="y"{print $3}' "$T/$1.layout")
+  load_plot "$1"
   PEAKX=$(awk '$2=="peak"{print $3}' "$T/$1.layout")
   MARK0=$(awk '$2=="mark"&&$3==0{print $4}' "$T/$1.layout")
   MARK1=$(awk '$2=="mark"&&$3==1{print $4}' "$T/$1.layout")
 }
-# xt MS: column of a time; ym MIB: row of a value (the mapping of chart.c)
-round() { awk -v v="$1" 'BEGIN{ printf "%d", (v < 0 ? v - 0.5 : v + 0.5) }'; }
-xt() { round "$(awk -v t="$1" -v a="$T0" -v b="$T1" -v x0="$X0" -v x1="$X1" 'BEGIN{print x0 + (t-a)*(x1-x0)/(b-a)}')"; }
-ym() { awk -v v="$1" -v m=$MiB -v y0="$Y0" -v y1="$Y1" -v ymax="$YMAX" \
-         'BEGIN{ d = v*m*(y1-y0)/ymax; printf "%d", y1 - int(d + 0.5) }'; }
-at() { "$PNGCHECK" "$T/$1.png" at "$2" "$3"; }
 # band NAME TIME LO HI COLOUR: the pixel in the middle of [LO,HI] MiB at TIME
 band() {
   local mid; mid=$(awk -v a="$3" -v b="$4" 'BEGIN{print (a+b)/2}')

@@ -9,6 +9,7 @@
 # same readings reach the gnuplot script, the CSV and --json.
 # Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
 . "$(dirname "$0")/lib.sh"
+. "$MT_SRC/tests/chart-lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
 plan 21
@@ -20,21 +21,11 @@ BLUE=4E79A7 RSS=6A1B9A RSS_FILE=9C4DCC
 
 check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"
 
-render() {
-  local name=$1; shift
-  MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" "$FIX" -o "$T/$name.png" "$@" 2>"$T/$name.layout"
-}
+# load NAME: the plot (load_plot) and the RSS peak's ring
 load() {
-  read -r X0 Y0 X1 Y1 <<<"$(awk '$2=="plot"{print $3,$4,$5,$6}' "$T/$1.layout")"
-  read -r T0 T1 <<<"$(awk '$2=="x"{print $3,$4}' "$T/$1.layout")"
-  YMAX=$(awk '$2=="y"{print $3}' "$T/$1.layout")
+  load_plot "$1"
   read -r RX RY <<<"$(awk '$2=="rsspeak"{print $3,$4}' "$T/$1.layout")"
 }
-round() { awk -v v="$1" 'BEGIN{ printf "%d", (v < 0 ? v - 0.5 : v + 0.5) }'; }
-xt() { round "$(awk -v t="$1" -v a="$T0" -v b="$T1" -v x0="$X0" -v x1="$X1" 'BEGIN{print x0 + (t-a)*(x1-x0)/(b-a)}')"; }
-ym() { awk -v v="$1" -v m=$MiB -v y0="$Y0" -v y1="$Y1" -v ymax="$YMAX" \
-         'BEGIN{ d = v*m*(y1-y0)/ymax; printf "%d", y1 - int(d + 0.5) }'; }
-at() { "$PNGCHECK" "$T/$1.png" at "$2" "$3"; }
 
 render main
 load main
