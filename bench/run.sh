@@ -119,6 +119,9 @@ build_workload alloc_heavy "$BENCH_SRC/progs/alloc_heavy.c"
 build_workload compute_heavy "$BENCH_SRC/progs/compute_heavy.c"
 build_workload fib "$BENCH_SRC/progs/fib.c" -pthread
 build_workload malloc_loop "$BENCH_SRC/progs/malloc_loop.c"
+build_workload threads4 "$BENCH_SRC/progs/threads4.c" -pthread
+build_workload deep_recursion "$BENCH_SRC/progs/deep_recursion.c"
+build_workload gen-json "$BENCH_SRC/progs/gen-json.c"
 # The clock's accuracy workload is the tests' (tests/t58x-clock-*.sh).
 build_workload clock_events "$TOP/tests/progs/clock_events.c" -I"$TOP/memtime" -pthread -ldl -lm
 if [ ! -f "$PROGS/sites.c" ] || [ "$BENCH_SRC/gen-sites.sh" -nt "$PROGS/sites.c" ]; then
