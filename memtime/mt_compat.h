@@ -18,6 +18,11 @@ extern Bool VG_(clo_read_inline_info);
    the core will follow it (mt_children.c); no tool call tells. */
 extern Bool VG_(clo_trace_children);
 
+/* --merge-recursive-frames: the core's walk then rewrites the frames it
+   found, which mt_unwind.c's cache cannot check word by word; the cache
+   stays off when the user sets it. No tool call tells. */
+extern Int VG_(clo_merge_recursive_frames);
+
 /* The text of an errno, for messages naming why a file could not be
    written (mt_file.c); the tool headers declare no strerror. */
 extern const HChar* VG_(strerror)(UWord errnum);

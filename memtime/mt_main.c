@@ -38,7 +38,9 @@
      bytes, filtered (allocation functions, --ignore-fn, below main,
      --depth); mt_frames.c says which inlined frames are allocator
      plumbing; mt_msprint.c prints a snapshot and its tree in Massif's
-     format, byte for byte as the core does.
+     format, byte for byte as the core does; mt_unwind.c unwinds an
+     allocation's stack, or finds it in a cache that checks the stack
+     words the last unwinding read instead of unwinding again.
    - mt_snapshot.c: the live totals and the snapshot list on Massif's
      schedule (minimum interval, detailed every --detailed-freq, peak
      before deallocations, culling at --max-snapshots); with B or i the
@@ -91,6 +93,7 @@
 #include "mt_stacks.h"
 #include "mt_time.h"
 #include "mt_tree.h"
+#include "mt_unwind.h"
 #include "mt_warn.h"
 
 
@@ -287,6 +290,7 @@ static void mt_fini(Int exitcode)
    mt_counts_at_end("exit");
    mt_output_write_final();
    mt_warn_fini();
+   mt_unwind_print_stats();
    if (VG_(clo_verbosity) > 1)
       VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());
    mt_rss_fini();
@@ -299,6 +303,7 @@ static void mt_post_clo_init(void)
    mt_children_post_clo_init();   /* may rename the output: before output */
    extensions_post_clo_init();
    mt_tree_post_clo_init();
+   mt_unwind_init();
    mt_snapshot_init();
    mt_output_post_clo_init();
    mt_alloc_api_init();

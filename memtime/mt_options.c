@@ -14,6 +14,7 @@
 #include "mt_limit.h"
 #include "mt_options.h"
 #include "mt_tree.h"
+#include "mt_unwind.h"
 
 Bool         clo_heap               = True;
 SSizeT       clo_heap_admin         = 8;
@@ -77,6 +78,18 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    }
    if VG_STR_CLO(arg, "--test-hook-log", clo_test_log_file)
       return True;
+   /* A debugging option: it changes how fast, never what, so the profile
+      does not record it. */
+   if VG_XACT_CLO(arg, "--stack-cache=yes", clo_stack_cache, MtCacheYes)
+      return True;
+   if VG_XACT_CLO(arg, "--stack-cache=no", clo_stack_cache, MtCacheNo)
+      return True;
+   if VG_XACT_CLO(arg, "--stack-cache=verify", clo_stack_cache, MtCacheVerify)
+      return True;
+   if (VG_(strncmp)(arg, "--stack-cache=", 14) == 0) {
+      VG_(fmsg_bad_option)(arg, "--stack-cache must be yes, no or verify\n");
+      return True;
+   }
 
    /* Remembered for the desc: line, as Massif does (even if rejected later:
       a rejected option ends the run anyway). */
@@ -181,7 +194,11 @@ void mt_print_usage(void)
 
 void mt_print_debug_usage(void)
 {
-   VG_(printf)("    (none)\n");
+   VG_(printf)(
+"    --stack-cache=yes|no|verify  find a repeated allocation stack by checking\n"
+"                              the stack words its last unwinding read, not\n"
+"                              by unwinding again; verify: unwind anyway and\n"
+"                              report any difference [yes]\n");
 }
 
 void mt_reject_option(const HChar* opt, const HChar* why)

@@ -40,6 +40,7 @@
 #include "mt_msprint.h"
 #include "mt_options.h"
 #include "mt_tree.h"
+#include "mt_unwind.h"
 
 static XArray* ignore_fns;      /* HChar*: exact function names */
 
@@ -177,28 +178,24 @@ static Xecu find_or_add(ExeContext* ec, Addr* ips, UInt n_ips)
 
 /* Up to this many allocation-function frames above the --depth kept ones. */
 #define MT_MAX_OVERESTIMATE 50
-#define MT_MAX_IPS          (MT_MAX_DEPTH + MT_MAX_OVERESTIMATE)
 
 Xecu mt_tree_add(ThreadId tid, SizeT req_szB, Bool exclude_first_entry)
 {
-   static Addr ips[MT_MAX_IPS];
-   ExeContext* ec;
-   Xecu xecu;
-   Addr* kept = ips;
-   UInt n_ips = VG_(get_StackTrace)(tid, ips, clo_depth + MT_MAX_OVERESTIMATE,
-                                    NULL, NULL, 0);
-   if (exclude_first_entry) {
-      if (n_ips > 1) {
-         kept = ips + 1;
-         n_ips--;
-      } else {
-         /* The core's null context: one frame, address 0. */
-         ips[0] = 0;
-         n_ips = 1;
-      }
+   Xecu cached, xecu;
+   Bool hit = mt_unwind_cached(tid, exclude_first_entry, &cached);
+   if (hit && clo_stack_cache != MtCacheVerify) {
+      xecu = cached;
+   } else {
+      Addr* ips;
+      UInt n_ips = mt_unwind_full(tid, exclude_first_entry,
+                                  clo_depth + MT_MAX_OVERESTIMATE, &ips);
+      ExeContext* ec = VG_(make_ExeContext_from_StackTrace)(ips, n_ips);
+      xecu = find_or_add(ec, ips, n_ips);
+      if (hit)
+         mt_unwind_check(xecu == cached);
+      else
+         mt_unwind_remember(xecu);
    }
-   ec = VG_(make_ExeContext_from_StackTrace)(kept, n_ips);
-   xecu = find_or_add(ec, kept, n_ips);
    *(SizeT*)VG_(indexXA)(live_szB, xecu) += req_szB;
    return xecu;
 }
