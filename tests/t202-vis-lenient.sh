@@ -8,7 +8,7 @@
 src="$MT_SRC/tests/data/massif-cxx.out"
 size=$(wc -c <"$src")
 cuts="700 1500 3000 7777 12345 20000 33333 50001 65536 80000 99999 110000"
-plan $(( $(echo $cuts | wc -w) * 3 + 8 ))
+plan $(( $(echo $cuts | wc -w) * 3 + 10 ))
 mkdir -p "$T/lf" "$T/crlf" "$T/cut"
 
 for c in $cuts; do
@@ -36,6 +36,9 @@ sed 's/$/\r/' "$src" >"$T/crlf/x.out"
 (cd "$T/lf" && vis x.out) >"$T/lf.txt" 2>&1
 (cd "$T/crlf" && vis x.out) >"$T/crlf.txt" 2>&1
 is_file "$T/crlf.txt" "$T/lf.txt" "CRLF line endings: same report as LF"
+(cd "$T/lf" && vis --threshold=20 x.out) >"$T/lf.txt" 2>&1
+(cd "$T/crlf" && vis --threshold=20 x.out) >"$T/crlf.txt" 2>&1
+is_file "$T/crlf.txt" "$T/lf.txt" "CRLF line endings, --threshold=20: same report as LF"
 (cd "$T/lf" && vis --summary-only x.out --top=3) >"$T/lf.txt" 2>&1
 (cd "$T/crlf" && vis --summary-only x.out --top=3) >"$T/crlf.txt" 2>&1
 is_file "$T/crlf.txt" "$T/lf.txt" "CRLF line endings: same summary as LF"
@@ -49,7 +52,12 @@ is "$?" 0 "comment and blank lines: accepted"
 if command -v ms_print >/dev/null; then
   (cd "$T/com" && ms_print x.out) >"$T/com.ms" 2>/dev/null
   is_file "$T/com.txt" "$T/com.ms" "comment and blank lines: identical to ms_print"
-else skip "ms_print is not installed"; fi
+  # A high threshold: most subtrees are skipped by the report's walk, with
+  # comment and blank lines inside them and at their ends.
+  (cd "$T/com" && vis --ms-print-only --threshold=20 x.out) >"$T/com20.txt" 2>&1
+  (cd "$T/com" && ms_print --threshold=20 x.out) >"$T/com20.ms" 2>/dev/null
+  is_file "$T/com20.txt" "$T/com20.ms" "comment and blank lines, --threshold=20: identical to ms_print"
+else skip "ms_print is not installed"; skip "ms_print is not installed"; fi
 (cd "$T/lf" && vis --ms-print-only x.out) >"$T/lf.txt" 2>&1
 is_file "$T/com.txt" "$T/lf.txt" "comment and blank lines: same report as without them"
 finish

@@ -344,8 +344,6 @@ typedef struct {
     uint64_t total;
     double threshold;
     unsigned max_depth;
-    unsigned skip_below;    /* skipping the subtree of a node at this depth */
-    int skipping;
     size_t n_written, n_pruned;
 } tree_ctx;
 
@@ -353,17 +351,12 @@ static int tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *labe
                      size_t n_children)
 {
     tree_ctx *t = ctx;
-    if (t->skipping && depth > t->skip_below)
-        return 0;
-    t->skipping = 0;
     int keep = depth == 0 || (depth <= t->max_depth &&
                (t->threshold == 0 ? bytes > 0
                 : t->total != 0 && 100.0 * (double)bytes / (double)t->total >= t->threshold));
     if (!keep) {
-        t->skipping = 1;
-        t->skip_below = depth;
         t->n_pruned++;
-        return 0;
+        return VIS_WALK_PRUNE;   /* the walk skips what is below unread */
     }
     fprintf(t->out, "%s\n        [%u, %" PRIu64 ", %zu, ", t->n_written++ ? "," : "", depth, bytes,
             n_children);
@@ -391,7 +384,7 @@ int vis_json_report(FILE *out, const vis_profile *p, const vis_growth *g, FILE *
     for (size_t i = 0; i < p->n_snaps; i++) {
         if (p->snaps[i].kind == VIS_TREE_EMPTY)
             continue;
-        tree_ctx t = { out, vis_snap_total(&p->snaps[i]), o->threshold, o->max_depth, 0, 0, 0, 0 };
+        tree_ctx t = { out, vis_snap_total(&p->snaps[i]), o->threshold, o->max_depth, 0, 0 };
         fprintf(out, "%s\n    {\"snapshot\": %zu, \"nodes\": [", n++ ? "," : "", i);
         if (vis_massif_walk_tree(in, p, i, tree_node, &t, err, errsz) < 0)
             return -1;

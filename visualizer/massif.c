@@ -55,6 +55,8 @@ typedef struct {
     int keep_all;        /* return blank and '#' lines too (cmd: continuations) */
     int stop;            /* the callback's value after RD_STOP */
     uint64_t *rem;       /* tree walk: children still to come, per depth */
+    uint64_t *up;        /* tree walk: bytes of the open node, per depth */
+    int oversize;        /* tree walk: a node held more than its parent */
     size_t *node_line;   /* tree walk: set to each node's line before fn */
     char *err;
     size_t errsz;
@@ -77,6 +79,7 @@ static void rd_free(reader *r)
 {
     free(r->buf);
     free(r->rem);
+    free(r->up);
 }
 
 static int rd_seek(reader *r, long off, size_t line_before)
@@ -104,19 +107,17 @@ static int rd_seek(reader *r, long off, size_t line_before)
     return RD_OK;
 }
 
-/* The next raw line, '\n' included if present, in place in the buffer:
- * its length, 0 at end of file, or -1 on a read error. */
-static ssize_t rd_raw_line(reader *r, char **line)
+/* The next raw line, '\n' included if present, in place in the buffer and
+ * left unread: its length, 0 at end of file, or -1 on a read error. */
+static ssize_t rd_peek_line(reader *r, char **line)
 {
     for (;;) {
         /* buf is NULL before the first read: no pointer arithmetic on it. */
         char *b = r->end > r->start ? r->buf + r->start : NULL;
         char *nl = b ? memchr(b, '\n', r->end - r->start) : NULL;
         if (nl || (r->eof_read && r->end > r->start)) {
-            size_t n = nl ? (size_t)(nl - b) + 1 : r->end - r->start;
-            r->start += n;
             *line = b;
-            return (ssize_t)n;
+            return nl ? (nl - b) + 1 : (ssize_t)(r->end - r->start);
         }
         if (r->eof_read)
             return 0;
@@ -151,6 +152,15 @@ static ssize_t rd_raw_line(reader *r, char **line)
             r->eof_read = 1;
         }
     }
+}
+
+/* The next raw line, as rd_peek_line, and read. */
+static ssize_t rd_raw_line(reader *r, char **line)
+{
+    ssize_t n = rd_peek_line(r, line);
+    if (n > 0)
+        r->start += (size_t)n;
+    return n;
 }
 
 /* Advances to the next meaningful line. Returns 1, 0 at end of file, or
@@ -353,15 +363,60 @@ static int rd_snapshot_header(reader *r, size_t expect_index, uint64_t min_time,
     return rd_fail(r, "'heap_tree=empty|detailed|peak'");
 }
 
+/* Passes over the descendants of the node just read at depth (a walk's
+ * callback pruned it): every following line indented deeper than depth, and
+ * blank and comment lines, up to the next node at depth or above, which is
+ * left unread, as are the end of the file and an unfinished last line
+ * (rd_next reports the cut). Pass 1 checked these lines: nothing is parsed,
+ * and only their indentation is looked at. */
+static int rd_skip_subtree(reader *r, unsigned depth)
+{
+    size_t deeper = (size_t)depth + 1;   /* leading spaces of a descendant */
+    for (;;) {
+        char *b;
+        ssize_t n = rd_peek_line(r, &b);
+        if (n <= 0)
+            return n < 0 ? RD_ERR : RD_OK;
+        size_t len = (size_t)n;
+        if (b[len - 1] != '\n')
+            return RD_OK;
+        size_t i = 0;
+        /* len - 1 is the '\n', which is no space: a line no longer than
+         * deeper is no descendant, and the checks stay inside it. */
+        if (len > deeper) {
+            while (i + 8 <= deeper && memcmp(b + i, "        ", 8) == 0)
+                i += 8;
+            while (i < deeper && b[i] == ' ')
+                i++;
+        }
+        if (i < deeper) {
+            while (b[i] == ' ' || b[i] == '\t')
+                i++;
+            if (b[i] != '#' && b[i] != '\n' && !(b[i] == '\r' && b[i + 1] == '\n'))
+                return RD_OK;
+        }
+        r->start += len;
+        r->pos += (long)len;
+        r->lineno++;
+    }
+}
+
 /* Walks one tree (the line after "heap_tree=" is next), calling fn for each
- * node. total bounds every node's bytes. Returns RD_OK, RD_CUT, RD_ERR, or the
- * callback's non-zero value (> 1 by convention of the callers below). */
+ * node. total bounds every node's bytes. Returns RD_OK, RD_CUT, RD_ERR, or
+ * RD_STOP after the callback's positive value (in r->stop); the callback's
+ * VIS_WALK_PRUNE skips the node's descendants. r->oversize tells whether a
+ * node held more than its parent. */
 static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
 {
     if (!r->rem && !(r->rem = malloc(VIS_MAX_TREE_DEPTH * sizeof *r->rem))) {
         snprintf(r->err, r->errsz, "%s: out of memory", r->path);
         return RD_ERR;
     }
+    if (!r->up && !(r->up = malloc(VIS_MAX_TREE_DEPTH * sizeof *r->up))) {
+        snprintf(r->err, r->errsz, "%s: out of memory", r->path);
+        return RD_ERR;
+    }
+    r->oversize = 0;
     unsigned depth = 0;
     do {
         int rc = rd_next(r);
@@ -385,13 +440,21 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
             s++;
         if (n_kids > 0 && depth + 1 >= VIS_MAX_TREE_DEPTH)
             return rd_fail(r, "a tree at most %d levels deep", VIS_MAX_TREE_DEPTH);
+        if (depth > 0 && bytes > r->up[depth - 1])
+            r->oversize = 1;
         if (r->node_line)
             *r->node_line = r->lineno;
-        if (fn && (r->stop = fn(ctx, depth, bytes, s, (size_t)n_kids)) != 0)
-            return RD_STOP;
+        if (fn && (r->stop = fn(ctx, depth, bytes, s, (size_t)n_kids)) != 0) {
+            if (r->stop != VIS_WALK_PRUNE)
+                return RD_STOP;
+            if (n_kids > 0 && rd_skip_subtree(r, depth) != RD_OK)
+                return RD_ERR;
+            n_kids = 0;
+        }
         if (depth > 0)
             r->rem[depth - 1]--;
         if (n_kids > 0) {
+            r->up[depth] = bytes;
             r->rem[depth++] = n_kids;
         } else {
             while (depth > 0 && r->rem[depth - 1] == 0)
@@ -706,6 +769,7 @@ static int read_snapshots(reader *r, vis_profile *p,
             continue;
         sites_ctx c = { p, s, rl, SIZE_MAX, 0 };
         rc = rd_tree(r, vis_snap_total(s), collect_site, &c);
+        s->nested = !r->oversize;
         if (rc == RD_OK && c.pending != SIZE_MAX && settle(&c, s->sites[c.pending].label))
             return nomem(r);
         if (rc == RD_STOP)

@@ -2,13 +2,14 @@
  * memtime's). It owns the grammar; profile.c owns the model it fills.
  *
  * Never the whole file in memory:
- *   pass 1, vis_massif_read(): every snapshot's numbers, each detailed
- *     snapshot's root children (the allocation sites), and the full tree of
- *     one snapshot (the peak, or the largest detailed one, re-read from its
- *     offset);
+ *   pass 1, vis_massif_read(): checks every line and keeps every
+ *     snapshot's numbers, each detailed snapshot's root children (the
+ *     allocation sites), and the full tree of one snapshot (the peak, or the
+ *     largest detailed one, re-read from its offset);
  *   pass 2, vis_massif_walk_tree() and the walker: re-read any detailed
  *     snapshot's tree from its offset, node by node, for a renderer that
- *     wants it (the ms_print report walks every tree this way).
+ *     wants it (the ms_print report walks every tree this way), parsing
+ *     only the nodes the renderer does not prune (VIS_WALK_PRUNE).
  * Both take a seekable FILE* (a file, or fmemopen() for the fuzzer).
  *
  * Errors are one line "PATH:LINE: expected <what>, found '<text>'" written to
@@ -38,9 +39,12 @@ int vis_parse_u64(const char **s, uint64_t *out);
 
 /* Called for each node of a tree in preorder. depth 0 is the root. label is
  * the text after "nK: <bytes> " and is only valid during the call. Return 0 to
- * go on, a positive value to stop the walk. */
+ * go on, a positive value to stop the walk, or VIS_WALK_PRUNE to go on past
+ * the node's descendants: the walk skips their lines unparsed (pass 1 checked
+ * them) and calls fn for none of them. */
 typedef int (*vis_node_fn)(void *ctx, unsigned depth, uint64_t bytes,
                            const char *label, size_t n_children);
+#define VIS_WALK_PRUNE (-1)
 
 /* Reads a whole profile (pass 1). path names the file in messages. Returns
  * the profile (free with vis_profile_free) or NULL with a message in err. */

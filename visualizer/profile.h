@@ -74,6 +74,9 @@ typedef struct {
     size_t line;             /* 1-based line of its "snapshot=N" */
     long offset;             /* byte offset of its first "#-----------" line */
     size_t offset_line;      /* added: 1-based line number at offset */
+    int nested;              /* detailed/peak: no node of its tree holds more
+                                than its parent (as in every tree Massif
+                                writes), so nothing under a node is larger */
     size_t n_sites;          /* detailed/peak only: the root's children */
     vis_site *sites;
 } vis_snapshot;

@@ -7,7 +7,9 @@
  * the model: after the head (which needs every snapshot), the report walks
  * the model's snapshots and each detailed one's tree from the file
  * (massif.h's walker, in file order, so the file is read straight on),
- * printing each node as it comes with a small per-depth stack. */
+ * printing each node as it comes with a small per-depth stack. The parser
+ * checked every line already; the walk passes over the subtrees that cannot
+ * print, unparsed. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -383,6 +385,7 @@ typedef struct {
     FILE *out;
     double threshold;
     uint64_t total;      /* of the snapshot whose tree streams */
+    int nested;          /* its tree is nested (vis_snapshot.nested) */
     frame *frames;
     char *prefix;
     unsigned depth;      /* open frames */
@@ -437,6 +440,11 @@ static int body_node(void *ctx, unsigned depth, uint64_t bytes, const char *labe
     }
     int sig = depth == 0 || t->threshold == 0 ||
               (t->total != 0 && percent(bytes, t->total) >= t->threshold);
+    /* Below a node under the threshold a nested tree holds only nodes under
+     * it too (percent() grows with bytes where it multiplies exactly), so
+     * none of them prints and the walk skips them: ms_print's report reads
+     * them all to print nothing. Most of a big file's lines are such. */
+    int prune = !sig && t->nested && n_children > 0 && bytes <= UINT64_MAX / 100;
     if (sig) {
         if (depth > 0) {
             fwrite(t->prefix, 1, 2 * ((size_t)depth - 1), t->out);
@@ -446,7 +454,7 @@ static int body_node(void *ctx, unsigned depth, uint64_t bytes, const char *labe
                 vis_fmt_grouped(num, bytes), *label ? " " : "", label);
     }
     frame *f = &t->frames[depth];
-    f->n_children = n_children;
+    f->n_children = prune ? 0 : n_children;
     f->next_child = 0;
     f->significant = sig;
     f->bytes = bytes;
@@ -456,7 +464,7 @@ static int body_node(void *ctx, unsigned depth, uint64_t bytes, const char *labe
     /* Close this node if it is a leaf, then every ancestor it completes. */
     while (t->depth > 0 && t->frames[t->depth - 1].next_child == t->frames[t->depth - 1].n_children)
         close_frame(t);
-    return 0;
+    return prune ? VIS_WALK_PRUNE : 0;
 }
 
 static void print_table_header(FILE *out, vis_unit unit)
@@ -484,8 +492,9 @@ static void body_snapshot(body_writer *t, const vis_profile *p, size_t i)
             vis_fmt_grouped(c4, s->heap_extra_B), vis_fmt_grouped(c5, s->stacks_B));
     t->prev_detailed = s->kind != VIS_TREE_EMPTY;
     t->total = vis_snap_total(s);
+    t->nested = s->nested;
     t->depth = 0;
-    }
+}
 
 int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *o,
                         FILE *in, char *err, size_t errsz)
