@@ -35,13 +35,6 @@ Bool  mt_tree_is_ignored(Xecu where);
 Bool  mt_tree_site_ip(Xecu where, Addr* ip);
 const HChar* mt_tree_site_label(Addr ip);
 
-/* The site a stack is shown under in the trees: its top kept frame
-   (False for an ignored stack), and that site's label as the trees print
-   it ("0x...: fn (file:line)", allocator plumbing inlined at its top
-   hidden). The label is the core's buffer, valid until the next call. */
-Bool  mt_tree_site_ip(Xecu where, Addr* ip);
-const HChar* mt_tree_site_label(Addr ip);
-
 /* The live bytes of every stack now, for a detailed snapshot: O(stacks)
    memory. Freed by mt_tree_snap_delete (NULL is fine). */
 typedef struct MtTreeSnap MtTreeSnap;
