@@ -31,8 +31,11 @@ enum { RD_OK = 0, RD_CUT = 1, RD_STOP = 2, RD_ERR = -1 };
 /* One pass over the file: large reads into one buffer, lines found with
  * memchr and parsed in place (no per-line copy: reading is most of the cost
  * on big files), byte offsets and line numbers tracked, blank and comment
- * lines skipped. */
-#define RD_CHUNK (1 << 20)
+ * lines skipped. A read of RD_CHUNK stays in a core's cache for the parse
+ * (1 MiB ones cost 1 MB more resident memory and were no faster). RD_PAD
+ * bytes after the buffer let lead_spaces() read 8 bytes past a line's end. */
+#define RD_CHUNK (1 << 18)
+#define RD_PAD 8
 
 typedef struct {
     FILE *f;
@@ -130,7 +133,7 @@ static ssize_t rd_peek_line(reader *r, char **line)
         }
         if (r->cap - r->end < RD_CHUNK / 2) {
             size_t cap = r->cap ? r->cap * 2 : RD_CHUNK;
-            char *nb = realloc(r->buf, cap);
+            char *nb = realloc(r->buf, cap + RD_PAD);
             if (!nb) {
                 snprintf(r->err, r->errsz, "%s: out of memory", r->path);
                 return -1;
@@ -138,11 +141,13 @@ static ssize_t rd_peek_line(reader *r, char **line)
             r->buf = nb;
             r->cap = cap;
         }
+        errno = 0;
         size_t got = fread(r->buf + r->end, 1, r->cap - r->end - 1, r->f);
         /* One scan per read instead of one per line: NULs are rare. */
         if (got && memchr(r->buf + r->end, '\0', got))
             r->seen_nul = 1;
         r->end += got;
+        memset(r->buf + r->end, 0, RD_PAD);
         if (got == 0) {
             if (ferror(r->f)) {
                 snprintf(r->err, r->errsz, "%s:%zu: read error: %s", r->path,
@@ -163,6 +168,31 @@ static ssize_t rd_raw_line(reader *r, char **line)
     return n;
 }
 
+/* The leading spaces of s, a line in the buffer that ends in a byte other
+ * than a space ('\n' or the NUL put there). A deep tree's lines are mostly
+ * spaces: they are counted eight at a time, the last few by the position of
+ * the first other byte, not one by one (a loop whose length changes from
+ * line to line mispredicts on each; it was the parser's most costly part).
+ * Up to 7 bytes past the line's end are read: RD_PAD. */
+static size_t lead_spaces(const char *s)
+{
+    size_t i = 0;
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (;;) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        w ^= 0x2020202020202020u;
+        if (w)
+            return i + (size_t)__builtin_ctzll(w) / 8;
+        i += 8;
+    }
+#else
+    while (s[i] == ' ')
+        i++;
+    return i;
+#endif
+}
+
 /* Advances to the next meaningful line. Returns 1, 0 at end of file, or
  * RD_ERR (read error, NUL byte) with err set. */
 static int rd_next(reader *r)
@@ -170,7 +200,6 @@ static int rd_next(reader *r)
     r->run_off = -1;
     for (;;) {
         char *buf;
-        errno = 0;
         ssize_t n = rd_raw_line(r, &buf);
         if (n < 0)
             return RD_ERR;
@@ -203,13 +232,8 @@ static int rd_next(reader *r)
                      r->path, r->lineno);
             return RD_ERR;
         }
-        /* Leading blanks: a deep tree's lines are mostly spaces, so count
-         * them eight at a time, and keep the count for rd_tree. */
-        size_t i = 0;
-        while (i + 8 <= len && memcmp(buf + i, "        ", 8) == 0)
-            i += 8;
-        while (i < len && buf[i] == ' ')
-            i++;
+        /* Leading blanks, the spaces counted once for rd_tree. */
+        size_t i = lead_spaces(buf);
         r->lead = i;
         while (i < len && (buf[i] == ' ' || buf[i] == '\t'))
             i++;
@@ -261,7 +285,8 @@ void vis_show_line(const char *line, size_t len, char out[VIS_SHOWN_MAX])
     out[k] = '\0';
 }
 
-int vis_parse_u64(const char **s, uint64_t *out)
+/* vis_parse_u64, inlined into the tree reader's loop. */
+static inline int parse_u64(const char **s, uint64_t *out)
 {
     const char *p = *s;
     uint64_t v = 0;
@@ -278,6 +303,11 @@ int vis_parse_u64(const char **s, uint64_t *out)
     *s = p;
     *out = v;
     return 0;
+}
+
+int vis_parse_u64(const char **s, uint64_t *out)
+{
+    return parse_u64(s, out);
 }
 
 static const char *skip_blanks(const char *s)
@@ -380,15 +410,7 @@ static int rd_skip_subtree(reader *r, unsigned depth)
         size_t len = (size_t)n;
         if (b[len - 1] != '\n')
             return RD_OK;
-        size_t i = 0;
-        /* len - 1 is the '\n', which is no space: a line no longer than
-         * deeper is no descendant, and the checks stay inside it. */
-        if (len > deeper) {
-            while (i + 8 <= deeper && memcmp(b + i, "        ", 8) == 0)
-                i += 8;
-            while (i < deeper && b[i] == ' ')
-                i++;
-        }
+        size_t i = lead_spaces(b);
         if (i < deeper) {
             while (b[i] == ' ' || b[i] == '\t')
                 i++;
@@ -428,8 +450,8 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
         unsigned ind = (unsigned)r->lead;   /* its leading spaces (rd_next) */
         uint64_t n_kids, bytes;
         s += ind;
-        if (ind != depth || *s++ != 'n' || vis_parse_u64(&s, &n_kids) != 0 ||
-            *s++ != ':' || *s++ != ' ' || vis_parse_u64(&s, &bytes) != 0 ||
+        if (ind != depth || *s++ != 'n' || parse_u64(&s, &n_kids) != 0 ||
+            *s++ != ':' || *s++ != ' ' || parse_u64(&s, &bytes) != 0 ||
             (*s != '\0' && *s != ' '))
             return rd_fail(r, "a tree node 'n<children>: <bytes> <label>' "
                            "indented by %u space%s", depth, depth == 1 ? "" : "s");
