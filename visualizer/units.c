@@ -155,13 +155,18 @@ char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
 
 char *vis_fmt_grouped(char *buf, uint64_t v)
 {
-    char digits[24];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    /* Digits from the last, without snprintf: the ms_print report prints
+     * one number per tree line. */
+    char digits[20];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
     char *o = buf;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && (n - i) % 3 == 0)
+    while (n-- > 0) {
+        *o++ = digits[n];
+        if (n > 0 && n % 3 == 0)
             *o++ = ',';
-        *o++ = digits[i];
     }
     *o = '\0';
     return buf;
