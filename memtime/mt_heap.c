@@ -109,21 +109,20 @@ static void* alloc_and_record(ThreadId tid, SizeT req_szB, SizeT align,
                               Bool zero, Bool exclude_first_entry)
 {
    void* p;
+   SizeT slop_szB;
    if ((SSizeT)req_szB < 0)
       return NULL;   /* huge requests fail, as in Massif */
    p = VG_(cli_malloc)(align ? align : VG_(clo_alignment), req_szB);
    if (p == NULL)
       return NULL;
-   if (clo_heap && mt_limit_refuse(req_szB + admin_szB()
-                                   + VG_(cli_malloc_usable_size)(p) - req_szB)) {
+   slop_szB = VG_(cli_malloc_usable_size)(p) - req_szB;
+   if (clo_heap && mt_limit_refuse(req_szB + admin_szB() + slop_szB)) {
       VG_(cli_free)(p);
       return NULL;
    }
    if (zero)
       VG_(memset)(p, 0, req_szB);
-   return record_block(tid, p, req_szB,
-                       VG_(cli_malloc_usable_size)(p) - req_szB,
-                       exclude_first_entry, True);
+   return record_block(tid, p, req_szB, slop_szB, exclude_first_entry, True);
 }
 
 static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,

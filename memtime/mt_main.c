@@ -21,8 +21,10 @@
      BLOCK and friends report custom allocators' blocks.
    - mt_alloc_api.c + mt_preload.c: allocators with their own API (jemalloc
      plain and _rjem_, tcmalloc tc_*, mimalloc mi_*): one client request
-     per entry point from the preload, decoded here into heap-model calls;
-     the "this profile is probably blind" warnings.
+     per entry point from the preload, decoded here into heap-model calls.
+   - mt_warn.c: the warnings that a profile is probably blind or nameless
+     (a static or stripped executable, an allocator nobody intercepts),
+     each judged on what the program really is.
    - mt_pages.c: --pages-as-heap=yes, mapped pages as blocks.
    - mt_stacks.c: --stacks=yes, per-thread low-water marks of SP kept by
      inline IR, read at snapshots.

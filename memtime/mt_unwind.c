@@ -73,15 +73,20 @@ void mt_unwind_init(void)
 {
    enabled = clo_stack_cache != MtCacheNo
              && VG_(clo_merge_recursive_frames) == 0;
+   /* thread_sp_fp reads both registers at once. */
+   tl_assert(offsetof(VexGuestAMD64State, guest_RBP)
+             == offsetof(VexGuestAMD64State, guest_RSP) + sizeof(Addr));
 }
 
-static Addr thread_fp(ThreadId tid)
+/* tid's SP and FP, which the guest state keeps side by side: one call. */
+static void thread_sp_fp(ThreadId tid, Addr* sp, Addr* fp)
 {
-   Addr fp;
-   VG_(get_shadow_regs_area)(tid, (UChar*)&fp, 0,
-                             offsetof(VexGuestAMD64State, guest_RBP),
-                             sizeof fp);
-   return fp;
+   Addr regs[2];
+   VG_(get_shadow_regs_area)(tid, (UChar*)regs, 0,
+                             offsetof(VexGuestAMD64State, guest_RSP),
+                             sizeof regs);
+   *sp = regs[0];
+   *fp = regs[1];
 }
 
 static UInt set_of(Addr ip, Addr sp, Addr fp)
@@ -122,8 +127,7 @@ Bool mt_unwind_cached(ThreadId tid, Bool exclude_first_entry, UInt* xecu)
    if (!enabled)
       return False;
    ip = VG_(get_IP)(tid);
-   sp = VG_(get_SP)(tid);
-   fp = thread_fp(tid);
+   thread_sp_fp(tid, &sp, &fp);
    set = sets[set_of(ip, sp, fp)];
    for (w = 0; w < MT_CACHE_WAYS; w++) {
       Entry* e = set[w];
