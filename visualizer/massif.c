@@ -310,6 +310,35 @@ int vis_parse_u64(const char **s, uint64_t *out)
     return parse_u64(s, out);
 }
 
+/* parse_u64 of a number in the buffer (RD_PAD: 8 bytes may be read from
+ * any byte of a line): up to 7 digits without a loop, from the position of
+ * the first byte that is not a digit (a loop's exit mispredicts with each
+ * new length); longer numbers, and none, through parse_u64. */
+static inline int parse_u64_buf(const char **s, uint64_t *out)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+    uint64_t w;
+    memcpy(&w, *s, 8);
+    /* A byte is a digit when below 0x80, at least 0x30 and below 0x3A. */
+    uint64_t low = w & ~high;
+    uint64_t other = (w | (low + ones * (0x80 - 0x3A)) | ~(low + ones * (0x80 - 0x30))) & high;
+    unsigned n = other ? (unsigned)__builtin_ctzll(other) / 8 : 8;
+    if (n > 0 && n < 8) {
+        /* The digits to the top bytes, zeros below: the number in the
+         * order the three multiplications expect (first digit lowest). */
+        uint64_t v = ((w & (ones * 0x0f)) << (8 * (8 - n)));
+        v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffu;
+        v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffu;
+        v = (v * 10000 + (v >> 32)) & 0xffffffffu;
+        *s += n;
+        *out = v;
+        return 0;
+    }
+#endif
+    return parse_u64(s, out);
+}
+
 static const char *skip_blanks(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -441,17 +470,37 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx)
     r->oversize = 0;
     unsigned depth = 0;
     do {
-        int rc = rd_next(r);
-        if (rc < 0)
-            return RD_ERR;
-        if (rc == 0)
-            return rd_fail(r, "a tree node line");
+        /* Nearly every line is a node, complete, where the tree expects it:
+         * taken here; the rest (blank and comment lines, a NUL seen, an
+         * unfinished last line, errors) through rd_next. */
+        char *b;
+        ssize_t n = rd_peek_line(r, &b);
+        if (n > 0 && b[n - 1] == '\n' && !r->seen_nul && lead_spaces(b) == depth &&
+            b[depth] == 'n') {
+            size_t len = (size_t)n - 1;
+            if (len > 0 && b[len - 1] == '\r')
+                len--;
+            b[len] = '\0';
+            r->start += (size_t)n;
+            r->line_off = r->pos;
+            r->pos += (long)n;
+            r->lineno++;
+            r->line = b;
+            r->len = len;
+            r->lead = depth;
+        } else {
+            int rc = rd_next(r);
+            if (rc < 0)
+                return RD_ERR;
+            if (rc == 0)
+                return rd_fail(r, "a tree node line");
+        }
         const char *s = r->line;
         unsigned ind = (unsigned)r->lead;   /* its leading spaces (rd_next) */
         uint64_t n_kids, bytes;
         s += ind;
         if (ind != depth || *s++ != 'n' || parse_u64(&s, &n_kids) != 0 ||
-            *s++ != ':' || *s++ != ' ' || parse_u64(&s, &bytes) != 0 ||
+            *s++ != ':' || *s++ != ' ' || parse_u64_buf(&s, &bytes) != 0 ||
             (*s != '\0' && *s != ' '))
             return rd_fail(r, "a tree node 'n<children>: <bytes> <label>' "
                            "indented by %u space%s", depth, depth == 1 ? "" : "s");
