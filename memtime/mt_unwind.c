@@ -65,6 +65,7 @@ static Bool   enabled;
 static Addr last_ips[MT_UNWIND_MAX], last_sps[MT_UNWIND_MAX],
             last_fps[MT_UNWIND_MAX];
 static UInt last_n;
+static ThreadId last_tid;
 static Bool last_excl, last_valid;
 
 static ULong n_hits, n_misses, n_uncacheable, n_checked, n_differed;
@@ -151,6 +152,7 @@ UInt mt_unwind_full(ThreadId tid, Bool exclude_first_entry, UInt max_ips,
    tl_assert(max_ips <= MT_UNWIND_MAX);
    n = VG_(get_StackTrace)(tid, last_ips, max_ips, last_sps, last_fps, 0);
    last_n = n;
+   last_tid = tid;
    last_excl = exclude_first_entry;
    last_valid = n > 1 || !exclude_first_entry;
    if (!exclude_first_entry) {
@@ -190,9 +192,12 @@ static Addr saved_fp_slot(Addr ra_at, Addr floor, Addr fp)
 static Addr ra_slot(UInt j, Bool* last_resort)
 {
    Addr ra = last_ips[j] + 1;
+   Addr below = last_sps[j] - sizeof(Addr);
    *last_resort = False;
-   if (*(const Addr*)(last_sps[j] - sizeof(Addr)) == ra)
-      return last_sps[j] - sizeof(Addr);
+   /* Every frame's SP is at or above frame 0's, the thread's SP: the
+      words read here are live stack. */
+   if (below >= last_sps[0] && *(const Addr*)below == ra)
+      return below;
    *last_resort = True;
    return *(const Addr*)last_sps[j] == ra ? last_sps[j] : 0;
 }
@@ -202,7 +207,6 @@ void mt_unwind_remember(UInt xecu)
    static Word2 words[2 * MT_UNWIND_MAX];
    static Addr  ra_at[MT_UNWIND_MAX];
    static Bool  fp_matters[MT_UNWIND_MAX + 1];
-   ThreadId tid = VG_(get_running_tid)();
    UInt j, n_words = 0;
    Entry *e, **set;
 
@@ -249,7 +253,7 @@ void mt_unwind_remember(UInt xecu)
          }
       }
    }
-   if (!in_stack(tid, last_sps[0], last_sps[last_n - 1] + sizeof(Addr)))
+   if (!in_stack(last_tid, last_sps[0], last_sps[last_n - 1] + sizeof(Addr)))
       goto uncacheable;
 
    set = sets[set_of(last_ips[0], last_sps[0], last_fps[0])];
