@@ -754,6 +754,9 @@ static int main_check(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    static char stdout_buf[VIS_OUT_BUF];   /* outfile.h */
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
     if (argc > 1 && !strcmp(argv[1], "diff"))
         return main_diff(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "check"))

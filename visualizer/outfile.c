@@ -51,6 +51,7 @@ int vis_out_open(vis_outfile *o, const char *path, const char *mode,
     o->path = path;
     o->tmp[0] = '\0';
     o->fp = NULL;
+    o->buf = NULL;
     if (vis_out_is_special(path)) {
         fd = open(path, O_WRONLY | O_TRUNC);
         if (fd < 0) {
@@ -70,6 +71,9 @@ int vis_out_open(vis_outfile *o, const char *path, const char *mode,
             unlink(o->tmp);
         return -1;
     }
+    /* Without a buffer of its own the file keeps stdio's. */
+    if ((o->buf = malloc(VIS_OUT_BUF)) != NULL)
+        setvbuf(o->fp, o->buf, _IOFBF, VIS_OUT_BUF);
     return 0;
 }
 
@@ -84,6 +88,8 @@ int vis_out_commit(vis_outfile *o, char *err, size_t errsz)
         e = errno;
     }
     o->fp = NULL;
+    free(o->buf);
+    o->buf = NULL;
     if (bad) {
         snprintf(err, errsz, "cannot write %s: %s", o->path, strerror(e ? e : EIO));
         if (o->tmp[0])
@@ -102,6 +108,8 @@ void vis_out_abort(vis_outfile *o)
     if (o->fp)
         fclose(o->fp);
     o->fp = NULL;
+    free(o->buf);
+    o->buf = NULL;
     if (o->tmp[0])
         unlink(o->tmp);
 }
