@@ -69,10 +69,7 @@ _defaults_workload() {
   if [ -n "$na" ]; then
     group_tool massif "" "$na"; group_tool memtime "" "$na"; group_tool none "" "$na"
   else
-    group_tool massif "valgrind -q --tool=massif --massif-out-file=$BENCH_WORK/massif.prof $cmd"
-    if [ -n "$MEMTIME_NA" ]; then group_tool memtime "" "$MEMTIME_NA"
-    else group_tool memtime "$MEMTIME --memtime-out-file=$BENCH_WORK/memtime.prof $cmd"; fi
-    group_tool none "valgrind -q --tool=none $cmd"
+    group_heap_tools "" "$cmd"
   fi
   group_run
   group_target "memtime/massif time" memtime massif 0.90

@@ -12,10 +12,7 @@ bench_heap() {
       settings="--time-unit=$unit --detailed-freq=10 --depth=30 --max-snapshots=100 --threshold=1.0 --peak-inaccuracy=1.0 --heap-admin=8"
       args="$PROGS/$prog"
       group_begin heap "${prog%% *} --time-unit=$unit"
-      group_tool massif "valgrind -q --tool=massif $settings --massif-out-file=$BENCH_WORK/massif.prof $args"
-      if [ -n "$MEMTIME_NA" ]; then group_tool memtime "" "$MEMTIME_NA"
-      else group_tool memtime "$MEMTIME $settings --memtime-out-file=$BENCH_WORK/memtime.prof $args"; fi
-      group_tool none "valgrind -q --tool=none $args"
+      group_heap_tools "$settings" "$args"
       group_run
       group_target "memtime/massif time" memtime massif 1.00
     done

@@ -25,6 +25,17 @@ group_tool() {
   if [ -z "$2" ]; then G_STATUS[$1]="not available: ${3:-unknown}"; else G_STATUS[$1]=ok; fi
 }
 
+# group_heap_tools SETTINGS COMMAND: the three tools of a heap comparison,
+# Massif (the reference), memtime and --tool=none, each running COMMAND with
+# the tool options SETTINGS (none gets no options) and writing its profile
+# into $BENCH_WORK.
+group_heap_tools() {
+  group_tool massif "valgrind -q --tool=massif $1 --massif-out-file=$BENCH_WORK/massif.prof $2"
+  if [ -n "$MEMTIME_NA" ]; then group_tool memtime "" "$MEMTIME_NA"
+  else group_tool memtime "$MEMTIME $1 --memtime-out-file=$BENCH_WORK/memtime.prof $2"; fi
+  group_tool none "valgrind -q --tool=none $2"
+}
+
 # _run_once LABEL COMMAND: one timed run; prints "seconds rss_kb cpu_seconds",
 # or returns 1.
 _run_once() {
