@@ -194,8 +194,6 @@ static Addr ra_slot(UInt j, Bool* last_resort)
    Addr ra = last_ips[j] + 1;
    Addr below = last_sps[j] - sizeof(Addr);
    *last_resort = False;
-   /* Every frame's SP is at or above frame 0's, the thread's SP: the
-      words read here are live stack. */
    if (below >= last_sps[0] && *(const Addr*)below == ra)
       return below;
    *last_resort = True;
@@ -213,6 +211,10 @@ void mt_unwind_remember(UInt xecu)
    if (!enabled || !last_valid)
       return;
    last_valid = False;
+   /* Every word looked at below lies between the thread's SP and the
+      outermost frame's return address: live, mapped stack. */
+   if (!in_stack(last_tid, last_sps[0], last_sps[last_n - 1] + sizeof(Addr)))
+      goto uncacheable;
 
    /* Which frames' frame pointers the walk used: a frame whose CFA is its
       frame pointer + 16 (frame-pointer code, alloca, stack realignment),
@@ -253,9 +255,6 @@ void mt_unwind_remember(UInt xecu)
          }
       }
    }
-   if (!in_stack(last_tid, last_sps[0], last_sps[last_n - 1] + sizeof(Addr)))
-      goto uncacheable;
-
    set = sets[set_of(last_ips[0], last_sps[0], last_fps[0])];
    if (set[MT_CACHE_WAYS - 1] != NULL)
       VG_(free)(set[MT_CACHE_WAYS - 1]);
