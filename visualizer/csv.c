@@ -11,58 +11,34 @@
 typedef struct {
     const char *name;
     /* The value at snapshot i; arg tells columns of one kind apart (the
-     * site's rank). */
+     * site's rank, the snapshot's number, the part of the RSS). */
     uint64_t (*get)(const vis_series *v, size_t i, size_t arg);
     size_t arg;
     /* NULL, or whether snapshot i has a value (else the field is empty). */
     int (*has)(const vis_series *v, size_t i);
 } column;
 
-static uint64_t col_snapshot(const vis_series *v, size_t i, size_t arg)
-{
-    (void)arg;
-    return v->p->snaps[i].index;
-}
+/* The numbers of the snapshot itself and of its split into the series;
+ * what picks one. */
+enum { SNAP_INDEX, SNAP_TIME, SNAP_TOTAL, SNAP_OTHER, SNAP_UNATTRIBUTED, SNAP_EXTRA, SNAP_STACKS };
 
-static uint64_t col_time(const vis_series *v, size_t i, size_t arg)
+static uint64_t col_snap(const vis_series *v, size_t i, size_t what)
 {
-    (void)arg;
-    return v->p->snaps[i].time;
-}
-
-static uint64_t col_total(const vis_series *v, size_t i, size_t arg)
-{
-    (void)arg;
-    return vis_snap_total(&v->p->snaps[i]);
+    const vis_snapshot *s = &v->p->snaps[i];
+    switch (what) {
+    case SNAP_INDEX: return s->index;
+    case SNAP_TIME: return s->time;
+    case SNAP_TOTAL: return vis_snap_total(s);
+    case SNAP_OTHER: return v->other_B[i];
+    case SNAP_UNATTRIBUTED: return v->unattributed_B[i];
+    case SNAP_EXTRA: return s->heap_extra_B;
+    default: return s->stacks_B;
+    }
 }
 
 static uint64_t col_site(const vis_series *v, size_t i, size_t k)
 {
     return vis_series_site(v, i, k);
-}
-
-static uint64_t col_other(const vis_series *v, size_t i, size_t arg)
-{
-    (void)arg;
-    return v->other_B[i];
-}
-
-static uint64_t col_unattributed(const vis_series *v, size_t i, size_t arg)
-{
-    (void)arg;
-    return v->unattributed_B[i];
-}
-
-static uint64_t col_extra(const vis_series *v, size_t i, size_t arg)
-{
-    (void)arg;
-    return v->p->snaps[i].heap_extra_B;
-}
-
-static uint64_t col_stacks(const vis_series *v, size_t i, size_t arg)
-{
-    (void)arg;
-    return v->p->snaps[i].stacks_B;
 }
 
 /* Resident memory (memtime --rss=yes): only at snapshots with a reading;
@@ -82,11 +58,12 @@ static uint64_t col_rss(const vis_series *v, size_t i, size_t part)
 static column *columns_of(const vis_series *v, size_t *n)
 {
     static const column head[] = {
-        { "snapshot", col_snapshot, 0, NULL }, { "time", col_time, 0, NULL }, { "total", col_total, 0, NULL },
+        { "snapshot", col_snap, SNAP_INDEX, NULL }, { "time", col_snap, SNAP_TIME, NULL },
+        { "total", col_snap, SNAP_TOTAL, NULL },
     };
     static const column tail[] = {
-        { "other", col_other, 0, NULL }, { "unattributed", col_unattributed, 0, NULL },
-        { "extra_heap", col_extra, 0, NULL }, { "stacks", col_stacks, 0, NULL },
+        { "other", col_snap, SNAP_OTHER, NULL }, { "unattributed", col_snap, SNAP_UNATTRIBUTED, NULL },
+        { "extra_heap", col_snap, SNAP_EXTRA, NULL }, { "stacks", col_snap, SNAP_STACKS, NULL },
     };
     static const column rss[] = {
         { "rss", col_rss, 0, has_rss }, { "rss_anon", col_rss, 1, has_rss },
