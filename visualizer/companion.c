@@ -33,15 +33,10 @@ typedef struct {
 
 static int cfail(cctx *c, const char *fmt, ...)
 {
-    char what[200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vis_expected(c->err, c->errsz, c->path, c->lineno, c->line, strlen(c->line), 0, fmt, ap);
     va_end(ap);
-    char shown[VIS_SHOWN_MAX];
-    vis_show_line(c->line, strlen(c->line), shown);
-    snprintf(c->err, c->errsz, "%s:%zu: expected %s, found '%s'", c->path,
-             c->lineno, what, shown);
     return -1;
 }
 
@@ -117,25 +112,32 @@ static int nomem(cctx *c)
     return -1;
 }
 
+/* "anon=<B> file=<B> shmem=<B>", the split of every RSS line, into r;
+ * -1 unless all three are there and their total fits in 64 bits. */
+static int rss_split(const char **v, vis_rss *r)
+{
+    if (key_num(v, "anon", &r->anon_B) != 0 || key_num(v, "file", &r->file_B) != 0 ||
+        key_num(v, "shmem", &r->shmem_B) != 0 || r->anon_B > UINT64_MAX - r->file_B ||
+        r->anon_B + r->file_B > UINT64_MAX - r->shmem_B)
+        return -1;
+    r->valid = 1;
+    return 0;
+}
+
 /* "rss: snapshot=<n> time=<n> anon=<B> file=<B> shmem=<B>" */
 static int rss_line(vis_profile *p, const char *v, cctx *c)
 {
-    uint64_t n, t, a, f, sh;
-    if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0 ||
-        key_num(&v, "anon", &a) != 0 || key_num(&v, "file", &f) != 0 ||
-        key_num(&v, "shmem", &sh) != 0 || a > UINT64_MAX - f || a + f > UINT64_MAX - sh)
+    uint64_t n, t;
+    vis_rss r;
+    if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0 || rss_split(&v, &r) != 0)
         return cfail(c, "'rss: snapshot=<n> time=<n> anon=<bytes> file=<bytes> shmem=<bytes>'");
     if (n >= p->n_snaps || p->snaps[n].time != t)
         return 0;   /* one rewrite apart, like "stacks:" */
     if (!p->rss && !(p->rss = calloc(p->n_snaps, sizeof *p->rss)))
         return nomem(c);
-    vis_rss *r = &p->rss[n];
-    if (!r->valid)
+    if (!p->rss[n].valid)
         p->n_rss++;
-    r->valid = 1;
-    r->anon_B = a;
-    r->file_B = f;
-    r->shmem_B = sh;
+    p->rss[n] = r;
     return 0;
 }
 
@@ -143,18 +145,17 @@ static int rss_line(vis_profile *p, const char *v, cctx *c)
 static int rss_peak_line(vis_profile *p, const char *v, cctx *c)
 {
     vis_rss_peak *k = &p->rss_peak;
-    uint64_t t, a, f, sh, h;
-    if (key_num(&v, "time", &t) != 0 || key_num(&v, "anon", &a) != 0 ||
-        key_num(&v, "file", &f) != 0 || key_num(&v, "shmem", &sh) != 0 ||
-        key_num(&v, "heap", &h) != 0 || a > UINT64_MAX - f || a + f > UINT64_MAX - sh)
+    uint64_t t, h;
+    vis_rss r;
+    if (key_num(&v, "time", &t) != 0 || rss_split(&v, &r) != 0 || key_num(&v, "heap", &h) != 0)
         return cfail(c, "'rss-peak: time=<n> anon=<bytes> file=<bytes> shmem=<bytes> heap=<bytes>'");
     if (k->present)
         return cfail(c, "one 'rss-peak:' line");
     k->present = 1;
     k->time = t;
-    k->anon_B = a;
-    k->file_B = f;
-    k->shmem_B = sh;
+    k->anon_B = r.anon_B;
+    k->file_B = r.file_B;
+    k->shmem_B = r.shmem_B;
     k->heap_B = h;
     return 0;
 }
@@ -164,10 +165,9 @@ static int rss_peak_line(vis_profile *p, const char *v, cctx *c)
 static int rss_mapping_line(vis_profile *p, const char *v, cctx *c)
 {
     vis_rss_peak *k = &p->rss_peak;
-    uint64_t a, f, sh, n;
-    if (key_num(&v, "anon", &a) != 0 || key_num(&v, "file", &f) != 0 ||
-        key_num(&v, "shmem", &sh) != 0 || key_num(&v, "mappings", &n) != 0 || !*v ||
-        a > UINT64_MAX - f || a + f > UINT64_MAX - sh)
+    uint64_t n;
+    vis_rss r;
+    if (rss_split(&v, &r) != 0 || key_num(&v, "mappings", &n) != 0 || !*v)
         return cfail(c, "'rss-mapping: anon=<bytes> file=<bytes> shmem=<bytes> mappings=<n> <name>'");
     if (!k->present)
         return cfail(c, "'rss-peak:' before 'rss-mapping:'");
@@ -181,9 +181,9 @@ static int rss_mapping_line(vis_profile *p, const char *v, cctx *c)
     memset(m, 0, sizeof *m);
     if (!(m->name = strdup(v)))
         return nomem(c);
-    m->anon_B = a;
-    m->file_B = f;
-    m->shmem_B = sh;
+    m->anon_B = r.anon_B;
+    m->file_B = r.file_B;
+    m->shmem_B = r.shmem_B;
     m->n_maps = n;
     k->n_maps++;
     return 0;
@@ -297,15 +297,12 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         const char *label = vis_profile_intern(p, v, strlen(v));
         if (!label)
             goto nomem;
-        /* Capacity doubles at powers of two; a label repeated (memtime
-         * never does) stays two entries, which the analysis adds up. */
-        size_t n = p->n_counts;
-        if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {
-            vis_site_counts *a = realloc(p->counts, (n ? n * 2 : 16) * sizeof *a);
-            if (!a)
-                goto nomem;
-            p->counts = a;
-        }
+        /* A label repeated (memtime never does) stays two entries, which
+         * the analysis adds up. */
+        vis_site_counts *a = vis_grow(p->counts, p->n_counts, 16, sizeof *a);
+        if (!a)
+            goto nomem;
+        p->counts = a;
         vis_site_counts *sc = &p->counts[p->n_counts++];
         sc->label = label;
         sc->allocs = val[0];

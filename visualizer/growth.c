@@ -147,7 +147,7 @@ static int cmp_rows(const void *va, const void *vb)
 
 /* Puts snapshot s's bytes into the rows' cur (stamped), adding rows when
  * add is set. Returns 1 if the tree merged small sites, 0, or -1 (memory). */
-static int load(const vis_snapshot *s, ptrmap *m, track **t, size_t *n_rows, size_t *cap,
+static int load(const vis_snapshot *s, ptrmap *m, track **t, size_t *n_rows,
                 size_t stamp, int add)
 {
     int merged = 0;
@@ -160,14 +160,10 @@ static int load(const vis_snapshot *s, ptrmap *m, track **t, size_t *n_rows, siz
         size_t r = map_get(m, site->label);
         if (add && r == SIZE_MAX) {
             {
-                if (*n_rows == *cap) {
-                    size_t nc = *cap ? 2 * *cap : 64;
-                    track *nt = realloc(*t, nc * sizeof *nt);
-                    if (!nt)
-                        return -1;
-                    *t = nt;
-                    *cap = nc;
-                }
+                track *nt = vis_grow(*t, *n_rows, 64, sizeof *nt);
+                if (!nt)
+                    return -1;
+                *t = nt;
                 /* Absent so far: 0 from the start, which zeroes say. */
                 memset(&(*t)[*n_rows], 0, sizeof **t);
                 if (map_put(m, site->label, *n_rows) != 0)
@@ -209,7 +205,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
 
     ptrmap m = { NULL, NULL, 0, 0 };
     track *t = NULL;
-    size_t n_rows = 0, cap = 0;
+    size_t n_rows = 0;
     int rc = -1;
     if (map_grow(&m) != 0)
         goto out;
@@ -221,7 +217,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
         if (s->kind == VIS_TREE_EMPTY)
             continue;
         j++;
-        int merged = load(s, &m, &t, &n_rows, &cap, j, 1);
+        int merged = load(s, &m, &t, &n_rows, j, 1);
         if (merged < 0)
             goto out;
         for (size_t r = 0; r < n_rows; r++) {
@@ -254,7 +250,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
         if (s->kind == VIS_TREE_EMPTY)
             continue;
         j++;
-        load(s, &m, &t, &n_rows, &cap, pass2 + j, 0);
+        load(s, &m, &t, &n_rows, pass2 + j, 0);
         if (j == 1)
             continue;
         for (size_t r = 0; r < n_rows; r++) {

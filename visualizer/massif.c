@@ -250,39 +250,40 @@ static int rd_next(reader *r)
     }
 }
 
-/* Writes "PATH:LINE: expected <what>, found '<line>'" (or "found end of
- * file"). Returns RD_CUT when the file simply stopped there (end of file, or a
- * last line without its '\n'), RD_ERR when the line is complete but wrong. */
+/* Writes the error at the current line (vis_expected). Returns RD_CUT when
+ * the file simply stopped there (end of file, or a last line without its
+ * '\n'), RD_ERR when the line is complete but wrong. */
 static int rd_fail(reader *r, const char *fmt, ...)
 {
-    char what[256];
+    int eof = r->at_eof && !r->partial;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    vis_expected(r->err, r->errsz, r->path, eof ? r->lineno + 1 : r->lineno,
+                 eof ? NULL : r->line, r->len, r->partial, fmt, ap);
     va_end(ap);
-    if (r->at_eof && !r->partial) {
-        snprintf(r->err, r->errsz, "%s:%zu: expected %s, found end of file",
-                 r->path, r->lineno + 1, what);
-        return RD_CUT;
-    }
-    char shown[VIS_SHOWN_MAX];
-    vis_show_line(r->line, r->len, shown);
-    snprintf(r->err, r->errsz, "%s:%zu: expected %s, found '%s'%s", r->path,
-             r->lineno, what, shown,
-             r->partial ? " unfinished at the end of the file" : "");
-    return r->partial ? RD_CUT : RD_ERR;
+    return eof || r->partial ? RD_CUT : RD_ERR;
 }
 
-void vis_show_line(const char *line, size_t len, char out[VIS_SHOWN_MAX])
+void vis_expected(char *err, size_t errsz, const char *path, size_t lineno, const char *line,
+                  size_t len, int unfinished, const char *fmt, va_list ap)
 {
+    char what[256];
+    vsnprintf(what, sizeof what, fmt, ap);
+    if (!line) {
+        snprintf(err, errsz, "%s:%zu: expected %s, found end of file", path, lineno, what);
+        return;
+    }
+    char shown[64];
     size_t k = 0;
     for (size_t i = 0; i < len && k < 60; i++) {
         unsigned char c = (unsigned char)line[i];
-        out[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+        shown[k++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
     }
     if (len > 60)
-        out[k++] = '.', out[k++] = '.', out[k++] = '.';
-    out[k] = '\0';
+        shown[k++] = '.', shown[k++] = '.', shown[k++] = '.';
+    shown[k] = '\0';
+    snprintf(err, errsz, "%s:%zu: expected %s, found '%s'%s", path, lineno, what, shown,
+             unfinished ? " unfinished at the end of the file" : "");
 }
 
 /* vis_parse_u64, inlined into the tree reader's loop. */
@@ -545,7 +546,9 @@ enum { STOP_NOMEM = 1 };
  * where it is first seen and kept for the whole file, so that a site keeps
  * one label in every snapshot. Both pointers are interned labels. */
 typedef struct {
-    const char **raw, **shown;
+    struct relabel {
+        const char *raw, *shown;
+    } *a;
     size_t n;
 } relabels;
 
@@ -564,20 +567,13 @@ typedef struct {
 static int settle(sites_ctx *c, const char *shown)
 {
     relabels *rl = c->rl;
-    size_t k = rl->n;
-    if (k == 0 || (k >= 4 && (k & (k - 1)) == 0)) {
-        const char **a = realloc(rl->raw, (k ? k * 2 : 4) * sizeof *a);
-        if (!a)
-            return -1;
-        rl->raw = a;
-        const char **b = realloc(rl->shown, (k ? k * 2 : 4) * sizeof *b);
-        if (!b)
-            return -1;
-        rl->shown = b;
-    }
+    struct relabel *a = vis_grow(rl->a, rl->n, 4, sizeof *a);
+    if (!a)
+        return -1;
+    rl->a = a;
     vis_site *site = &c->s->sites[c->pending];
-    rl->raw[k] = site->label;
-    rl->shown[k] = site->label = (char *)shown;
+    a[rl->n].raw = site->label;
+    a[rl->n].shown = site->label = (char *)shown;
     rl->n++;
     c->pending = SIZE_MAX;
     return 0;
@@ -609,12 +605,10 @@ static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
         return STOP_NOMEM;
     vis_snapshot *s = c->s;
     size_t n = s->n_sites;
-    if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
-        vis_site *a = realloc(s->sites, (n ? n * 2 : 4) * sizeof *a);
-        if (!a)
-            return STOP_NOMEM;
-        s->sites = a;
-    }
+    vis_site *a = vis_grow(s->sites, n, 4, sizeof *a);
+    if (!a)
+        return STOP_NOMEM;
+    s->sites = a;
     vis_site *site = &s->sites[n];
     site->bytes = bytes;
     site->label = vis_profile_intern(c->p, label, strlen(label));
@@ -624,10 +618,10 @@ static int collect_site(void *vctx, unsigned depth, uint64_t bytes,
         strncmp(label, "in ", 3) == 0 && strstr(label, "below massif's threshold") != NULL;
     if (vis_site_unnamed(site->label)) {
         size_t i = 0;
-        while (i < c->rl->n && c->rl->raw[i] != site->label)
+        while (i < c->rl->n && c->rl->a[i].raw != site->label)
             i++;
         if (i < c->rl->n) {
-            site->label = (char *)c->rl->shown[i];
+            site->label = (char *)c->rl->a[i].shown;
         } else {
             c->pending = n;
             c->chain = 2;
@@ -656,12 +650,10 @@ static int build_node(void *vctx, unsigned depth, uint64_t bytes,
     } else {
         vis_node *parent = c->path[depth - 1];
         size_t k = parent->n_children;
-        if (k == 0 || (k >= 4 && (k & (k - 1)) == 0)) {
-            vis_node *a = realloc(parent->children, (k ? k * 2 : 4) * sizeof *a);
-            if (!a)
-                return STOP_NOMEM;
-            parent->children = a;
-        }
+        vis_node *a = vis_grow(parent->children, k, 4, sizeof *a);
+        if (!a)
+            return STOP_NOMEM;
+        parent->children = a;
         n = &parent->children[k];
         memset(n, 0, sizeof *n);
         parent->n_children++;
@@ -866,11 +858,10 @@ vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz)
         return NULL;
     }
     int rc = read_header(&r, p);
-    relabels rl = { NULL, NULL, 0 };
+    relabels rl = { NULL, 0 };
     if (rc == RD_OK)
         rc = read_snapshots(&r, p, &rl);
-    free(rl.raw);
-    free(rl.shown);
+    free(rl.a);
     if (rc == RD_OK && p->truncated && !(p->truncated_msg = strdup(err)))
         rc = nomem(&r);
     if (rc == RD_OK && vis_profile_finish(p) != 0)

@@ -18,6 +18,7 @@
 #ifndef MT_MASSIF_H
 #define MT_MASSIF_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "profile.h"
@@ -27,10 +28,14 @@
  * quadratic or the tree recursion deep. */
 #define VIS_MAX_TREE_DEPTH 4096
 
-/* Renders a line for an error message: at most 60 characters, control
- * characters as '?', "..." after a longer line. out holds VIS_SHOWN_MAX. */
-#define VIS_SHOWN_MAX 64
-void vis_show_line(const char *line, size_t len, char out[VIS_SHOWN_MAX]);
+/* Writes the one shape of both readers' errors (this one's and the
+ * companion's) to err: "PATH:LINE: expected <what>, found '<line>'", what
+ * from fmt and ap, the line shown in at most 60 characters (control
+ * characters as '?', "..." after a longer one); "found end of file" when
+ * line is NULL; unfinished adds that the line was the file's last, cut
+ * before its '\n'. */
+void vis_expected(char *err, size_t errsz, const char *path, size_t lineno, const char *line,
+                  size_t len, int unfinished, const char *fmt, va_list ap);
 
 /* Parses a decimal number at *s (no sign, no blanks), advancing *s past it.
  * Returns 0, or -1 if there is no digit or the value overflows 64 bits.

@@ -55,16 +55,16 @@ static uint64_t fnv(const void *data, size_t len)
 typedef struct {
     /* strings */
     char **str;
-    size_t n_str, cap_str;
+    size_t n_str;
     index_set str_set;
     /* functions: (name, file) string indices */
     Function *fn;
-    size_t n_fn, cap_fn;
+    size_t n_fn;
     index_set fn_set;
     /* locations: a run of frames at one address, innermost first */
     Location *loc;
     const size_t **loc_run;   /* the run's frame indices (inside a stack) */
-    size_t n_loc, cap_loc;
+    size_t n_loc;
     index_set loc_set;
     const vis_stacks *s;
 } tables;
@@ -88,19 +88,6 @@ static int set_reserve(index_set *set, size_t n, uint64_t (*key)(const tables *,
     free(set->slots);
     set->slots = slots;
     set->cap = cap;
-    return 0;
-}
-
-static int grow(void **a, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 64;
-    void *b = realloc(*a, c * size);
-    if (!b)
-        return -1;
-    *a = b;
-    *cap = c;
     return 0;
 }
 
@@ -163,10 +150,12 @@ static int64_t str_id(tables *t, const char *s)
             return (int64_t)k;
         }
     }
-    if (grow((void **)&t->str, &t->cap_str, t->n_str, sizeof *t->str) != 0) {
+    char **a = vis_grow(t->str, t->n_str, 64, sizeof *a);
+    if (!a) {
         free(u);
         return -1;
     }
+    t->str = a;
     t->str[t->n_str] = u;
     t->str_set.slots[j] = ++t->n_str;
     return (int64_t)(t->n_str - 1);
@@ -191,8 +180,10 @@ static uint64_t fn_id(tables *t, const vis_frame *f)
         if (g->name == name && g->filename == file)
             return g->id;
     }
-    if (grow((void **)&t->fn, &t->cap_fn, t->n_fn, sizeof *t->fn) != 0)
+    Function *a = vis_grow(t->fn, t->n_fn, 64, sizeof *a);
+    if (!a)
         return 0;
+    t->fn = a;
     Function *g = &t->fn[t->n_fn];
     perftools__profiles__function__init(g);
     g->id = t->n_fn + 1;
@@ -224,13 +215,13 @@ static uint64_t loc_id(tables *t, const size_t *frames, size_t len)
         if (t->loc[k].n_line == len && !memcmp(t->loc_run[k], frames, len * sizeof *frames))
             return t->loc[k].id;
     }
-    size_t cap = t->cap_loc;
-    if (grow((void **)&t->loc, &cap, t->n_loc, sizeof *t->loc) != 0)
+    Location *a = vis_grow(t->loc, t->n_loc, 64, sizeof *a);
+    if (a)
+        t->loc = a;
+    const size_t **r = a ? vis_grow(t->loc_run, t->n_loc, 64, sizeof *r) : NULL;
+    if (!r)
         return 0;
-    cap = t->cap_loc;
-    if (grow((void **)&t->loc_run, &cap, t->n_loc, sizeof *t->loc_run) != 0)
-        return 0;
-    t->cap_loc = cap;
+    t->loc_run = r;
     Location *l = &t->loc[t->n_loc];
     perftools__profiles__location__init(l);
     t->loc_run[t->n_loc] = frames;

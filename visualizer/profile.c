@@ -88,18 +88,20 @@ vis_profile *vis_profile_new(const char *path)
     return p;
 }
 
+void *vis_grow(void *a, size_t n, size_t first, size_t size)
+{
+    if (n != 0 && (n < first || (n & (n - 1)) != 0))
+        return a;
+    return realloc(a, (n ? n * 2 : first) * size);
+}
+
 vis_snapshot *vis_profile_add_snapshot(vis_profile *p)
 {
-    /* The capacity is implicit: 64, then doubled each time n_snaps reaches a
-     * power of two at or above 64. */
-    size_t n = p->n_snaps;
-    if (n == 0 || (n >= 64 && (n & (n - 1)) == 0)) {
-        vis_snapshot *s = realloc(p->snaps, (n ? n * 2 : 64) * sizeof *s);
-        if (!s)
-            return NULL;
-        p->snaps = s;
-    }
-    vis_snapshot *s = &p->snaps[p->n_snaps++];
+    vis_snapshot *a = vis_grow(p->snaps, p->n_snaps, 64, sizeof *a);
+    if (!a)
+        return NULL;
+    p->snaps = a;
+    vis_snapshot *s = &a[p->n_snaps++];
     memset(s, 0, sizeof *s);
     return s;
 }

@@ -207,6 +207,13 @@ static inline uint64_t vis_snap_total(const vis_snapshot *s)
     return s->heap_B + s->heap_extra_B + s->stacks_B;
 }
 
+/* Room for element n of an array that grows by doubling, its capacity
+ * implicit: first elements (a power of two), then twice as many each time n
+ * reaches a power of two at or above first. Returns a, or a larger copy of
+ * it, or NULL when out of memory (a still valid). Every growing array of
+ * the model, the readers and the exports grows through it. */
+void *vis_grow(void *a, size_t n, size_t first, size_t size);
+
 /* Construction, for the readers (massif.c, companion.c) only. */
 vis_profile *vis_profile_new(const char *path);
 /* Returns a shared NUL-terminated copy of s[0..len), or NULL when out of memory. */

@@ -370,7 +370,7 @@ static size_t tie_tree(const vis_profile *p)
 int vis_profile_rank_sites(vis_profile *p)
 {
     ptr_map m = { 0, 0, NULL, NULL };
-    size_t cap = 0, tie = tie_tree(p);
+    size_t tie = tie_tree(p);
     vis_site_info *info = NULL;
     p->n_site_info = p->n_ranked = 0;
     for (size_t i = 0; i < p->n_snaps; i++) {
@@ -386,13 +386,10 @@ int vis_profile_rank_sites(vis_profile *p)
             if (!slot)
                 goto oom;
             if (*slot == SIZE_MAX) {
-                if (p->n_site_info == cap) {
-                    cap = cap ? cap * 2 : 64;
-                    vis_site_info *ni = realloc(info, cap * sizeof *ni);
-                    if (!ni)
-                        goto oom;
-                    info = ni;
-                }
+                vis_site_info *ni = vis_grow(info, p->n_site_info, 64, sizeof *ni);
+                if (!ni)
+                    goto oom;
+                info = ni;
                 *slot = p->n_site_info++;
                 memset(&info[*slot], 0, sizeof *info);
                 info[*slot].label = st->label;

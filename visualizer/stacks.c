@@ -65,7 +65,6 @@ typedef struct {
     vis_stacks *s;
     const vis_profile *p;
     size_t line;             /* of the node being read (massif.c sets it) */
-    size_t frames_cap, names_cap, stacks_cap;
     imap labels, names;
     open_node *open;         /* open[d]: the current node at depth d */
     size_t n_open;           /* depths 0..n_open-1 are open */
@@ -148,14 +147,10 @@ static int intern_frame(reader *r, const char *label, size_t *out)
             return 0;
         }
     }
-    if (s->n_frames == r->frames_cap) {
-        size_t cap = r->frames_cap ? r->frames_cap * 2 : 64;
-        vis_frame *a = realloc(s->frames, cap * sizeof *a);
-        if (!a)
-            return -1;
-        s->frames = a;
-        r->frames_cap = cap;
-    }
+    vis_frame *a = vis_grow(s->frames, s->n_frames, 64, sizeof *a);
+    if (!a)
+        return -1;
+    s->frames = a;
     vis_frame *f = &s->frames[s->n_frames];
     memset(f, 0, sizeof *f);
     if (!(f->label = strdup(label)))
@@ -184,14 +179,10 @@ static int intern_frame(reader *r, const char *label, size_t *out)
             return 0;
         }
     }
-    if (s->n_names == r->names_cap) {
-        size_t cap = r->names_cap ? r->names_cap * 2 : 64;
-        const char **a = realloc(s->names, cap * sizeof *a);
-        if (!a)
-            return -1;
-        s->names = a;
-        r->names_cap = cap;
-    }
+    const char **names = vis_grow(s->names, s->n_names, 64, sizeof *names);
+    if (!names)
+        return -1;
+    s->names = names;
     s->names[s->n_names] = f->name;
     f->name_id = s->n_names++;
     r->names.slots[j] = s->n_names;
@@ -218,14 +209,10 @@ static int bad(reader *r, const char *fmt, ...)
 static int add_stack(reader *r, size_t d, uint64_t bytes)
 {
     vis_stacks *s = r->s;
-    if (s->n_stacks == r->stacks_cap) {
-        size_t cap = r->stacks_cap ? r->stacks_cap * 2 : 64;
-        vis_stack *a = realloc(s->stacks, cap * sizeof *a);
-        if (!a)
-            return STOP_NOMEM;
-        s->stacks = a;
-        r->stacks_cap = cap;
-    }
+    vis_stack *a = vis_grow(s->stacks, s->n_stacks, 64, sizeof *a);
+    if (!a)
+        return STOP_NOMEM;
+    s->stacks = a;
     size_t root_frame = 0;
     if (d == 0 && intern_frame(r, s->root_label, &root_frame) != 0)
         return STOP_NOMEM;
@@ -324,9 +311,8 @@ static uint64_t hash_edge(const void *ctx, size_t i)
 
 static int build_flame(vis_stacks *s)
 {
-    size_t cap = 64;
     imap edges = { NULL, 0, 0 };
-    if (!(s->flame = malloc(cap * sizeof *s->flame)))
+    if (!(s->flame = vis_grow(NULL, 0, 64, sizeof *s->flame)))
         return -1;
     s->flame[0] = (vis_flame_node){ SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, 0, 0, 0 };
     s->n_flame = 1;
@@ -350,13 +336,10 @@ static int build_flame(vis_stacks *s)
                 }
             }
             if (child == SIZE_MAX) {
-                if (s->n_flame == cap) {
-                    vis_flame_node *a = realloc(s->flame, cap * 2 * sizeof *a);
-                    if (!a)
-                        goto nomem;
-                    s->flame = a;
-                    cap *= 2;
-                }
+                vis_flame_node *a = vis_grow(s->flame, s->n_flame, 64, sizeof *a);
+                if (!a)
+                    goto nomem;
+                s->flame = a;
                 child = s->n_flame++;
                 s->flame[child] = (vis_flame_node){ name_id, cur, SIZE_MAX, SIZE_MAX,
                                                     s->flame[cur].depth + 1, 0, 0 };
