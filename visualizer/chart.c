@@ -42,14 +42,7 @@
 #include "rss_series.h"
 
 
-#define COLOUR_BG      0xFFFFFF
-#define COLOUR_TEXT    0x222222
-#define COLOUR_MUTED   0x666666
-#define COLOUR_AXIS    0x444444
-#define COLOUR_GRID    0xE2E2E2
 #define COLOUR_TOTAL   0x1A1A1A
-#define COLOUR_PEAK    0xD62728
-#define COLOUR_MARK    0x505050
 #define COLOUR_WARN    0xB22222
 #define COLOUR_RSS     0x6A1B9A    /* resident memory: a purple no band uses */
 #define COLOUR_RSS_FILE 0x9C4DCC
@@ -213,13 +206,13 @@ static void draw_y_axis(chart *c, int grid_over)
             continue;
         }
         if (v > 0)
-            vis_canvas_hline(c->cv, c->x0, c->x1, y, 1, COLOUR_GRID, 255);
+            vis_canvas_hline(c->cv, c->x0, c->x1, y, 1, VIS_COLOUR_GRID, 255);
         char buf[64];
         vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
         int w = vis_font_width(c->reg, c->fs, buf);
         vis_font_draw(c->cv, c->reg, c->fs, c->x0 - px(c, 10) - w,
-                     y + ascent(c, c->fs) / 2 - 1, buf, COLOUR_TEXT);
-        vis_canvas_hline(c->cv, c->x0 - px(c, 5), c->x0 - 1, y, 1, COLOUR_AXIS, 255);
+                     y + ascent(c, c->fs) / 2 - 1, buf, VIS_COLOUR_TEXT);
+        vis_canvas_hline(c->cv, c->x0 - px(c, 5), c->x0 - 1, y, 1, VIS_COLOUR_AXIS, 255);
     }
 }
 
@@ -232,7 +225,7 @@ static void draw_x_axis(chart *c)
         int x = x_of(c, t);
         if (x > c->x0)
             vis_canvas_vline(c->cv, x, c->y0, c->y1, 1, 0xEEEEEE, 255);
-        vis_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, COLOUR_AXIS, 255);
+        vis_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, VIS_COLOUR_AXIS, 255);
         char buf[64];
         vis_fmt_scaled(t, c->tscale, dec, buf, sizeof buf);
         /* Units live in the axis title; ticks show numbers only. */
@@ -244,14 +237,14 @@ static void draw_x_axis(chart *c)
         if (lx < last_right + px(c, 8))        /* never overprint labels */
             continue;
         vis_font_draw(c->cv, c->reg, c->fs, lx, c->y1 + px(c, 8) + ascent(c, c->fs),
-                     buf, COLOUR_TEXT);
+                     buf, VIS_COLOUR_TEXT);
         last_right = lx + w;
     }
     char title[96];
     vis_time_title(c->p->unit, c->tscale, title, sizeof title);
     int w = vis_font_width(c->reg, c->fs, title);
     vis_font_draw(c->cv, c->reg, c->fs, (c->x0 + c->x1) / 2 - w / 2,
-                 c->y1 + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, COLOUR_MUTED);
+                 c->y1 + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, VIS_COLOUR_MUTED);
 }
 
 /* ---- data ------------------------------------------------------------------- */
@@ -616,12 +609,12 @@ static void draw_legend(chart *c, legend_box lb)
         int cx = lb.x + col * (colw + gutter);
         int base = lb.y + ascent(c, c->fs);
         if (col == 0)
-            vis_font_draw(c->cv, c->bold, c->fs, cx, base, "Memory by site", COLOUR_TEXT);
+            vis_font_draw(c->cv, c->bold, c->fs, cx, base, "Memory by site", VIS_COLOUR_TEXT);
         static const char *const head[2] = { "at peak", "largest" };
         for (int k = 0; k < 2; k++) {
             int w = vis_font_width(c->reg, c->fs, head[k]);
             vis_font_draw(c->cv, c->reg, c->fs, cx + colw - (1 - k) * numw - w, base, head[k],
-                          COLOUR_MUTED);
+                          VIS_COLOUR_MUTED);
         }
     }
     for (int r = 0; r < n; r++) {
@@ -670,7 +663,7 @@ static void draw_legend(chart *c, legend_box lb)
             vis_fmt_bytes(value, sizeof value, v[k]);
             int vw = vis_font_width(c->reg, c->fs, value);
             vis_font_draw(c->cv, c->reg, c->fs, cx + colw - (1 - k) * numw - vw, base, value,
-                          COLOUR_MUTED);
+                          VIS_COLOUR_MUTED);
         }
         int tx = cx + sw + px(c, 8);
         if (grow) {   /* the tag first, in the warning colour */
@@ -683,7 +676,7 @@ static void draw_legend(chart *c, legend_box lb)
         char fitted[512];
         vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
         vis_font_draw(c->cv, r == 0 || rss_row == 0 ? c->bold : c->reg, c->fs, tx, base, fitted,
-                      COLOUR_TEXT);
+                      VIS_COLOUR_TEXT);
     }
 }
 
@@ -799,7 +792,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     vis_fmt_time(when, sizeof when, p->unit, pk->time);
     a[0].x = x_of(c, (double)pk->time);
     snprintf(a[0].text, sizeof a[0].text, "peak %s at %s", bytes, when);
-    a[0].colour = COLOUR_PEAK;
+    a[0].colour = VIS_COLOUR_PEAK;
     a[0].bold = 1;
     for (size_t m = 0; m < p->n_marks; m++) {
         double t = (double)p->marks[m].time;
@@ -807,7 +800,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         if (t > c->t1) t = c->t1;
         a[1 + m].x = x_of(c, t);
         snprintf(a[1 + m].text, sizeof a[1 + m].text, "%s", p->marks[m].label ? p->marks[m].label : "mark");
-        a[1 + m].colour = COLOUR_MARK;
+        a[1 + m].colour = VIS_COLOUR_MARK;
     }
     if (c->rss.n) {
         const vis_rss_point *q = &c->rss.pts[c->rss.peak];
@@ -844,7 +837,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     char buf[1024], fitted[1024];
     snprintf(buf, sizeof buf, "%s", p->cmd && p->cmd[0] ? p->cmd : "(unknown command)");
     vis_font_fit_words(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
-    vis_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, COLOUR_TEXT);
+    vis_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, VIS_COLOUR_TEXT);
     char heap[32], extra[32], stacks[32];
     vis_fmt_bytes(heap, sizeof heap, pk->heap_B);
     vis_fmt_bytes(extra, sizeof extra, pk->heap_extra_B);
@@ -868,7 +861,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         snprintf(warn, sizeof warn, "  Not at exit: killed, or still running.");
     int warn_w = warn[0] ? vis_font_width(c->reg, c->fs_sub, warn) : 0;
     vis_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);
-    int used = vis_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, COLOUR_MUTED);
+    int used = vis_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, VIS_COLOUR_MUTED);
     if (warn[0])
         vis_font_draw(c->cv, c->bold, c->fs_sub, c->pad + used, sub_y, warn, COLOUR_WARN);
 
@@ -885,16 +878,16 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     if (c->rss.show_file)
         draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);
     draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
-    vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, COLOUR_AXIS, 255);
-    vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, COLOUR_AXIS, 255);
+    vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
+    vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
     draw_limit(c);
     for (size_t m = 0; m < p->n_marks; m++)
-        vis_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), COLOUR_MARK, 220);
+        vis_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), VIS_COLOUR_MARK, 220);
     /* The peak: its line down to the total, and a marker on it. */
     int peak_y = y_of(c, (double)vis_snap_total(pk));
-    vis_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), COLOUR_PEAK, 255);
+    vis_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), VIS_COLOUR_PEAK, 255);
     vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
-    vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), COLOUR_PEAK, 255);
+    vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), VIS_COLOUR_PEAK, 255);
     if (c->rss.n) {                      /* the RSS peak: a ring on its line */
         int rx = a[n_annot - 1].x;
         int ry = y_of(c, (double)c->rss.pts[c->rss.peak].total_B);
@@ -915,7 +908,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     }
     if (ytw <= c->y1 - c->y0)
         vis_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
-                    (c->y0 + c->y1) / 2 + ytw / 2, ytitle, COLOUR_MUTED);
+                    (c->y0 + c->y1) / 2 + ytw / 2, ytitle, VIS_COLOUR_MUTED);
 
     draw_legend(c, lb);
 
@@ -940,9 +933,9 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
              "the heap change).  " : "", p->path ? p->path : "");
     int fy = H - c->pad / 2 - 2 * line_h(c, c->fs_small) + ascent(c, c->fs_small);
     vis_font_fit_words(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
-    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, COLOUR_MUTED);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, VIS_COLOUR_MUTED);
     vis_font_fit(c->reg, c->fs_small, line2, W - 2 * c->pad, fitted, sizeof fitted);
-    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + line_h(c, c->fs_small), fitted, COLOUR_MUTED);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + line_h(c, c->fs_small), fitted, VIS_COLOUR_MUTED);
 
     if (c->layout_out && !(*c->layout_out = describe_layout(c, a, n_annot, lb))) {
         snprintf(err, errsz, "out of memory");
@@ -976,7 +969,7 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     if (c.reg)
         c.bold = vis_font_open(MT_FONT_BOLD, err, errsz);
     if (c.bold) {
-        c.cv = vis_canvas_new(o->width, o->height, COLOUR_BG);
+        c.cv = vis_canvas_new(o->width, o->height, VIS_COLOUR_BG);
         if (!c.cv)
             snprintf(err, errsz, "out of memory for a %dx%d image", o->width, o->height);
     }

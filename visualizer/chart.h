@@ -14,6 +14,16 @@ enum {
     VIS_TOP_MIN = 1            /* ..VIS_TOP_MAX (profile.h) */
 };
 
+/* The colours the timeline (chart.c) and the diff chart (diff_chart.c)
+ * share, so that the two look like one tool's. */
+#define VIS_COLOUR_BG    0xFFFFFF
+#define VIS_COLOUR_TEXT  0x222222
+#define VIS_COLOUR_MUTED 0x666666
+#define VIS_COLOUR_AXIS  0x444444
+#define VIS_COLOUR_GRID  0xE2E2E2
+#define VIS_COLOUR_MARK  0x505050   /* phase marks */
+#define VIS_COLOUR_PEAK  0xD62728   /* the peak; in a diff, what grew */
+
 struct vis_growth;          /* growth.h */
 
 typedef struct {

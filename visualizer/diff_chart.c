@@ -8,6 +8,7 @@
 #include <string.h>
 #include "analysis_text.h"
 #include "canvas.h"
+#include "chart.h"
 #include "diff_chart.h"
 #include "font.h"
 #include "png_file.h"
@@ -16,14 +17,10 @@
 
 #define W 1400
 #define H 900
-#define C_TEXT  0x222222
-#define C_MUTED 0x666666
-#define C_AXIS  0x444444
 #define C_OLD   0x7F7F7F
 #define C_NEW   0xFF7F0E
-#define C_GREW  0xD62728
+#define C_GREW  VIS_COLOUR_PEAK
 #define C_SHRANK 0x1F77B4
-#define C_MARK  0x505050
 
 typedef struct {
     vis_canvas *cv;
@@ -65,7 +62,7 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
     dc c;
     memset(&c, 0, sizeof c);
     int rc = -1;
-    if (!(c.cv = vis_canvas_new(W, H, 0xFFFFFF))) {
+    if (!(c.cv = vis_canvas_new(W, H, VIS_COLOUR_BG))) {
         snprintf(err, errsz, "out of memory");
         return -1;
     }
@@ -77,12 +74,12 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
     snprintf(buf, sizeof buf, "memtime-vis diff at %s: %s -> %s", d->at, old->path, new_->path);
     char fitted[1024];
     vis_font_fit(c.bold, 22, buf, W - 60, fitted, sizeof fitted);
-    vis_font_draw(c.cv, c.bold, 22, 30, 40, fitted, C_TEXT);
+    vis_font_draw(c.cv, c.bold, 22, 30, 40, fitted, VIS_COLOUR_TEXT);
     int64_t dt = (int64_t)d->new_.total - (int64_t)d->old.total;
     snprintf(buf, sizeof buf, "Total at %s: %s -> %s (%s). Sites matched by function and file:line.",
              d->at, vis_fmt_bytes(a, sizeof a, d->old.total), vis_fmt_bytes(b, sizeof b, d->new_.total),
              vis_fmt_delta(e, sizeof e, dt));
-    vis_font_draw(c.cv, c.reg, 15, 30, 66, buf, C_MUTED);
+    vis_font_draw(c.cv, c.reg, 15, 30, 66, buf, VIS_COLOUR_MUTED);
 
     /* The totals. */
     c.x0 = 110;
@@ -108,14 +105,14 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
     c.ymax *= 1.08;
     c.t0 = lo;
     c.t1 = hi > lo ? hi : lo + 1;
-    vis_canvas_hline(c.cv, c.x0, c.x1, c.y1 + 1, 1, C_AXIS, 255);
-    vis_canvas_vline(c.cv, c.x0 - 1, c.y0, c.y1 + 1, 1, C_AXIS, 255);
+    vis_canvas_hline(c.cv, c.x0, c.x1, c.y1 + 1, 1, VIS_COLOUR_AXIS, 255);
+    vis_canvas_vline(c.cv, c.x0 - 1, c.y0, c.y1 + 1, 1, VIS_COLOUR_AXIS, 255);
     for (int g = 0; g <= 4; g++) {
         double v = c.ymax / 1.08 * g / 4;
         int y = yb(&c, v);
-        vis_canvas_hline(c.cv, c.x0, c.x1, y, 1, 0xE2E2E2, 255);
+        vis_canvas_hline(c.cv, c.x0, c.x1, y, 1, VIS_COLOUR_GRID, 255);
         vis_fmt_bytes(a, sizeof a, (uint64_t)v);
-        vis_font_draw(c.cv, c.reg, 12, c.x0 - 8 - vis_font_width(c.reg, 12, a), y + 4, a, C_MUTED);
+        vis_font_draw(c.cv, c.reg, 12, c.x0 - 8 - vis_font_width(c.reg, 12, a), y + 4, a, VIS_COLOUR_MUTED);
     }
     for (int g = 0; g <= 4; g++) {
         double t = c.t0 + (c.t1 - c.t0) * g / 4;
@@ -124,26 +121,26 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
         b[0] = '-';
         memcpy(b + neg, a, strlen(a) + 1);   /* a is at most 47 bytes */
         int x = xt(&c, t);
-        vis_font_draw(c.cv, c.reg, 12, x - vis_font_width(c.reg, 12, b) / 2, c.y1 + 20, b, C_MUTED);
+        vis_font_draw(c.cv, c.reg, 12, x - vis_font_width(c.reg, 12, b) / 2, c.y1 + 20, b, VIS_COLOUR_MUTED);
     }
     snprintf(buf, sizeof buf, align_label ? "time since the mark '%s'" : "time since the start%s",
              align_label ? align_label : "");
     vis_font_draw(c.cv, c.reg, 13, (c.x0 + c.x1) / 2 - vis_font_width(c.reg, 13, buf) / 2,
-                  c.y1 + 40, buf, C_MUTED);
+                  c.y1 + 40, buf, VIS_COLOUR_MUTED);
     if (align_label)
-        vis_canvas_vdash(c.cv, xt(&c, 0), c.y0, c.y1, 1, 6, 4, C_MARK, 220);
+        vis_canvas_vdash(c.cv, xt(&c, 0), c.y0, c.y1, 1, 6, 4, VIS_COLOUR_MARK, 220);
     total_line(&c, old, align_old, C_OLD);
     total_line(&c, new_, align_new, C_NEW);
     /* Legend, top left of the plot. */
     vis_canvas_fill(c.cv, c.x0 + 12, c.y0 + 8, c.x0 + 32, c.y0 + 11, C_OLD, 255);
-    vis_font_draw(c.cv, c.reg, fs, c.x0 + 40, c.y0 + 15, "OLD total", C_TEXT);
+    vis_font_draw(c.cv, c.reg, fs, c.x0 + 40, c.y0 + 15, "OLD total", VIS_COLOUR_TEXT);
     vis_canvas_fill(c.cv, c.x0 + 12, c.y0 + 28, c.x0 + 32, c.y0 + 31, C_NEW, 255);
-    vis_font_draw(c.cv, c.reg, fs, c.x0 + 40, c.y0 + 35, "NEW total", C_TEXT);
+    vis_font_draw(c.cv, c.reg, fs, c.x0 + 40, c.y0 + 35, "NEW total", VIS_COLOUR_TEXT);
 
     /* The sites' differences. */
     int by0 = 500, row = 30;
     vis_font_draw(c.cv, c.bold, 16, 30, by0 - 14, "NEW minus OLD by site (red: grew, blue: shrank)",
-                  C_TEXT);
+                  VIS_COLOUR_TEXT);
     int64_t maxd = 1;
     int n = 0;
     for (size_t i = 0; i < d->n_rows && n < top_n; i++) {
@@ -155,9 +152,9 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
         n++;
     }
     int zx = 760, half = 260;
-    vis_canvas_vline(c.cv, zx, by0, by0 + row * (n ? n : 1), 1, C_AXIS, 255);
+    vis_canvas_vline(c.cv, zx, by0, by0 + row * (n ? n : 1), 1, VIS_COLOUR_AXIS, 255);
     if (!n)
-        vis_font_draw(c.cv, c.reg, fs, 30, by0 + 20, "(no site changed)", C_MUTED);
+        vis_font_draw(c.cv, c.reg, fs, 30, by0 + 20, "(no site changed)", VIS_COLOUR_MUTED);
     int k = 0;
     for (size_t i = 0; i < d->n_rows && k < n; i++) {
         const vis_diff_row *r = &d->rows[i];
@@ -172,7 +169,7 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
         else
             vis_canvas_fill(c.cv, zx - len, y, zx, y + row - 10, C_SHRANK, 255);
         vis_font_fit(c.reg, fs, r->site, zx - 50, fitted, sizeof fitted);
-        vis_font_draw(c.cv, c.reg, fs, 30, y + 15, fitted, C_TEXT);
+        vis_font_draw(c.cv, c.reg, fs, 30, y + 15, fitted, VIS_COLOUR_TEXT);
         vis_fmt_delta(a, sizeof a, r->delta_bytes);
         int tx = r->delta_bytes > 0 ? zx + len + 8 : zx + 8;
         vis_font_draw(c.cv, c.reg, fs, tx, y + 15, a, r->delta_bytes > 0 ? C_GREW : C_SHRANK);
