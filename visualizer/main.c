@@ -8,6 +8,7 @@
  * no partial output behind. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,28 @@ typedef struct {
     char *ms_print_args;       /* " --threshold=2 FILE", as ms_print echoes */
 } options;
 
+/* The options that only set a flag, and those whose text is kept as
+ * given: where each goes in options. The options with a number are parsed
+ * one by one in parse_args. */
+static const struct {
+    const char *name;
+    size_t off;
+} flag_opts[] = {
+    { "summary-only", offsetof(options, summary_only) },
+    { "ms-print-only", offsetof(options, ms_print_only) },
+    { "no-companion", offsetof(options, no_companion) },
+    { "json", offsetof(options, json) },
+    { "growth", offsetof(options, growth) },
+}, text_opts[] = {
+    { "o", offsetof(options, image) }, { "output", offsetof(options, image) },
+    { "gnuplot", offsetof(options, gnuplot) }, { "report", offsetof(options, report) },
+    { "companion", offsetof(options, companion) }, { "flamegraph", offsetof(options, flamegraph) },
+    { "collapsed", offsetof(options, collapsed) }, { "pprof", offsetof(options, pprof) },
+    { "snapshot", offsetof(options, snapshot) }, { "from", offsetof(options, from) },
+    { "to", offsetof(options, to) },
+};
+static const char *const number_opts[] = { "threshold", "x", "y", "top", "width", "height" };
+
 static long int_arg(const char *name, const char *v, long lo, long hi)
 {
     char *end;
@@ -199,58 +222,32 @@ static void parse_args(options *o, int argc, char **argv)
             name = namebuf;
             val = eq + 1;
         }
-        int flag = !strcmp(name, "summary-only") || !strcmp(name, "ms-print-only") ||
-                   !strcmp(name, "no-companion") || !strcmp(name, "json") ||
-                   !strcmp(name, "growth");
-        if (flag) {
+        /* A flag sets its int in options (given with one dash or two, as
+         * ever), a text option keeps its value as given; numbers are parsed
+         * below. "-o" is the only short option with a value. */
+        size_t flag = 0, text = 0;
+        while (flag < sizeof flag_opts / sizeof *flag_opts && strcmp(name, flag_opts[flag].name))
+            flag++;
+        if (flag < sizeof flag_opts / sizeof *flag_opts) {
             if (val)
                 usage_error("option '--%s' takes no value", name);
-            if (!strcmp(name, "summary-only"))
-                o->summary_only = 1;
-            else if (!strcmp(name, "ms-print-only"))
-                o->ms_print_only = 1;
-            else if (!strcmp(name, "json"))
-                o->json = 1;
-            else if (!strcmp(name, "growth"))
-                o->growth = 1;
-            else
-                o->no_companion = 1;
+            *(int *)((char *)o + flag_opts[flag].off) = 1;
             continue;
         }
-        static const char *const known[] = { "o", "output", "gnuplot", "report", "threshold",
-                                             "x", "y", "top", "width", "height", "companion",
-                                             "flamegraph", "collapsed", "pprof", "snapshot",
-                                             "from", "to" };
-        int ok = 0;   /* "-o" is the only short option with a value */
-        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            ok |= !strcmp(name, known[k]) && (a[1] == '-') == (strcmp(name, "o") != 0);
-        if (!ok)
+        while (text < sizeof text_opts / sizeof *text_opts && strcmp(name, text_opts[text].name))
+            text++;
+        int ok = text < sizeof text_opts / sizeof *text_opts;
+        for (size_t k = 0; k < sizeof number_opts / sizeof *number_opts; k++)
+            ok |= !strcmp(name, number_opts[k]);
+        if (!ok || (a[1] == '-') != (strcmp(name, "o") != 0))
             usage_error("unknown option '%s'", a);
         if (!val) {
             if (i + 1 >= argc)
                 usage_error("option '%s' needs a value", a);
             val = argv[++i];
         }
-        if (!strcmp(name, "o") || !strcmp(name, "output")) {
-            o->image = val;
-        } else if (!strcmp(name, "gnuplot")) {
-            o->gnuplot = val;
-        } else if (!strcmp(name, "report")) {
-            o->report = val;
-        } else if (!strcmp(name, "companion")) {
-            o->companion = val;
-        } else if (!strcmp(name, "flamegraph")) {
-            o->flamegraph = val;
-        } else if (!strcmp(name, "collapsed")) {
-            o->collapsed = val;
-        } else if (!strcmp(name, "pprof")) {
-            o->pprof = val;
-        } else if (!strcmp(name, "snapshot")) {
-            o->snapshot = val;
-        } else if (!strcmp(name, "from")) {
-            o->from = val;
-        } else if (!strcmp(name, "to")) {
-            o->to = val;
+        if (text < sizeof text_opts / sizeof *text_opts) {
+            *(const char **)((char *)o + text_opts[text].off) = val;
         } else if (!strcmp(name, "threshold")) {
             /* ms_print's syntax: digits and dots, an optional trailing '%'. */
             char *end;
