@@ -94,7 +94,7 @@ bench_defaults() {
   v=
   if [ -n "${G_CPU[memtime]:-}" ] && [ -n "${G_CPU[massif]:-}" ] && [ -n "${G_CPU[none]:-}" ]; then
     v=$(awk -v a="${G_CPU[memtime]}" -v b="${G_CPU[massif]}" -v n="${G_CPU[none]}" \
-          'BEGIN { printf "%.2f", (b - n > 0 ? (a - n) / (b - n) : 0) }')
+          'BEGIN { printf "%.3f", (b - n > 0 ? (a - n) / (b - n) : 0) }')
   fi
   _defaults_cpu_target "(memtime-none)/(massif-none) cpu" "$v" 0.70
 

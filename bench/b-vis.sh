@@ -40,8 +40,7 @@ bench_vis() {
         note vis "ms-print-only ${mb} MB" "output DIFFERS from ms_print's ($(diff "$BENCH_WORK/ms_print.out" "$BENCH_WORK/vis-msprint.out" | grep -c '^[<>]') lines)"
       fi
     fi
-    # The ratios above are rounded to two decimals, coarse next to 0.02:
-    # the speed-up itself, from the medians.
+    # The speed-up itself, from the medians, easier to read than 0.037.
     if [ -n "${G_MED[vis-report]:-}" ] && [ -n "${G_MED[ms_print]:-}" ]; then
       note vis "speed-up ${mb} MB" "$(awk -v r="${G_MED[vis-report]}" -v m="${G_MED[ms_print]}" \
         -v rc="${G_CPU[vis-report]}" -v mc="${G_CPU[ms_print]}" 'BEGIN {

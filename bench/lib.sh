@@ -118,14 +118,16 @@ group_target() {
     else result="not available ($den ${G_STATUS[$den]:-missing})"; fi
   else
     if [ "$field" = rss ]; then
-      value=$(awk -v a="${G_RSS[$num]}" -v b="${G_RSS[$den]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+      value=$(awk -v a="${G_RSS[$num]}" -v b="${G_RSS[$den]}" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')
     elif [ "$field" = cpu ]; then
-      value=$(awk -v a="${G_CPU[$num]}" -v b="${G_CPU[$den]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+      value=$(awk -v a="${G_CPU[$num]}" -v b="${G_CPU[$den]}" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')
     else
       value=$(paste -d' ' <(printf '%s\n' ${G_TIMES[$num]}) <(printf '%s\n' ${G_TIMES[$den]}) \
-        | awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | median | awk '{ printf "%.2f", $1 }')
+        | awk '{ printf "%.4f\n", ($2 > 0 ? $1 / $2 : 0) }' | median)
     fi
+    # Judged unrounded, shown to three decimals: 0.0249 is not "0.02".
     result=$(awk -v v="$value" -v m="$max" 'BEGIN { print (v <= m) ? "met" : "NOT MET" }')
+    value=$(awk -v v="$value" 'BEGIN { printf "%.3f", v }')
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$G_BENCH" "$G_CONFIG" "$measure" "$value" "<= $max" "$result" \
     >>"$BENCH_TARGETS"
