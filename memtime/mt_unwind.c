@@ -4,21 +4,23 @@
    What the core's amd64 walk reads, and so what an entry checks: frame 0
    is the thread's registers (IP, SP, FP: the key); each next frame's
    return address comes from the word just below its CFA, which is the SP
-   the walk reports for that frame (sps[j] - 8 holds ips[j] + 1); its
-   frame pointer is the caller's one, unchanged or restored from the slot
-   where the callee saved it, which sits among the callee's pushes just
-   below the return address. When the frame pointer changes between two
-   frames and no such slot holds the new value, the stack is not cached:
-   the walk read something the entry could not check (a signal frame's
-   saved context, an unusual prologue). Checking a word the walk did not
-   read can only cause a needless miss, never a wrong hit.
+   the walk reports for that frame (sps[j] - 8 holds ips[j] + 1), or, for
+   the core's last resort, from the word at that SP. A frame pointer
+   matters where the walk used it (a CFA at FP + 16, the last resort, the
+   walk's end) and wherever it reached such a frame unchanged; each that
+   matters was restored from the slot where the callee saved it, among
+   the callee's pushes just below the return address, and that slot is
+   checked too. When one that matters changed and no such slot holds the
+   new value, the stack is not cached: the walk read something the entry
+   could not check (a signal frame's saved context, an unusual prologue).
+   Checking a word the walk did not read can only cause a needless miss,
+   never a wrong hit.
 
    An entry is used only when its words lie between the thread's SP and
    the top of its registered stack, so every word checked is mapped: a
    stack the program switched to by itself (coroutines, a signal stack)
    is unwound every time. */
 #include "pub_tool_basics.h"
-#include "pub_tool_execontext.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
