@@ -23,6 +23,31 @@ extern Bool VG_(clo_trace_children);
    stays off when the user sets it. No tool call tells. */
 extern Int VG_(clo_merge_recursive_frames);
 
+/* --soname-synonyms: the preload's interceptions of allocators linked into
+   the executable are switched on by synonyms the tool adds once it has
+   seen the executable's symbols (mt_redirect.c); no tool call sets them. */
+extern const HChar* VG_(clo_soname_synonyms);
+
+/* The symbols of one object, as the core's redirection matching reads
+   them (mt_redirect.c): the tool API looks names up by address only.
+   SymAVMAs as pub_core_debuginfo.h has it (ppc64 adds fields). */
+typedef struct {
+   Addr main;
+#  if defined(VGA_ppc64be) || defined(VGA_ppc64le)
+   Addr tocptr;
+#  endif
+#  if defined(VGA_ppc64le)
+   Addr local_ep;
+#  endif
+} SymAVMAs;
+Int  VG_(DebugInfo_syms_howmany)(const DebugInfo* di);
+void VG_(DebugInfo_syms_getidx)(const DebugInfo* di, Int idx,
+                                /*OUT*/SymAVMAs* ad, /*OUT*/UInt* size,
+                                /*OUT*/const HChar** pri_name,
+                                /*OUT*/const HChar*** sec_names,
+                                /*OUT*/Bool* isText, /*OUT*/Bool* isIFunc,
+                                /*OUT*/Bool* isGlobal);
+
 /* The text of an errno, for messages naming why a file could not be
    written (mt_file.c); the tool headers declare no strerror. */
 extern const HChar* VG_(strerror)(UWord errnum);

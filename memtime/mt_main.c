@@ -21,7 +21,12 @@
      BLOCK and friends report custom allocators' blocks.
    - mt_alloc_api.c + mt_preload.c: allocators with their own API (jemalloc
      plain and _rjem_, tcmalloc tc_*, mimalloc mi_*): one client request
-     per entry point from the preload, decoded here into heap-model calls.
+     per entry point from the preload, decoded here into heap-model calls;
+     mt_redirect.c switches on the preload's families for the allocators
+     the executable links in (the rest would only slow the start-up).
+   - mt_debuginfo.c: every object's inlined frames but the C library's
+     in ms mode (a quarter of a short run's start-up, for frames inside
+     libc only); i and B read them as Massif does.
    - mt_warn.c: the warnings that a profile is probably blind or nameless
      (a static or stripped executable, an allocator nobody intercepts),
      each judged on what the program really is.
@@ -82,6 +87,7 @@
 #include "mt_alloc_api.h"
 #include "mt_children.h"
 #include "mt_counts.h"
+#include "mt_debuginfo.h"
 #include "mt_compat.h"
 #include "mt_heap.h"
 #include "mt_marks.h"
@@ -91,6 +97,7 @@
 #include "mt_pages.h"
 #include "mt_rss.h"
 #include "mt_process.h"
+#include "mt_redirect.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
 #include "mt_time.h"
@@ -205,6 +212,8 @@ static Bool may_block(UInt sysno)
    file on disk is brought up to date, since nothing may run for a while. */
 static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 {
+   mt_redirect_before_client();
+   mt_debuginfo_pre_syscall(sysno, args);
    mt_process_pre_syscall(sysno, args);
    if (mt_children_pre_syscall(sysno)) {
       mt_counts_at_end("exec");
@@ -225,6 +234,7 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
 static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
                          SysRes res)
 {
+   mt_debuginfo_post_syscall();
    mt_process_post_syscall(sysno, args, res);
    /* Shared anonymous memory looks like private memory to the core: the
       flags tell mt_rss how to read it. */

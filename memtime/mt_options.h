@@ -31,6 +31,8 @@ extern Int          clo_sample_interval_ms; /* --sample-interval (ms unit only) 
 extern Int          clo_flush_interval_ms;  /* --flush-interval: periodic rewrite */
 extern Bool         clo_known_alloc_fns;    /* --known-alloc-fns: strip the
                                                wrappers in mt_alloc_api.c */
+extern Bool         clo_libc_inline_info;   /* --libc-inline-info (module
+                                               mt_debuginfo) */
 
 /* Internal: how many times this process exec'd before this image, passed
    by memtime to itself across exec (mt_children.h). */

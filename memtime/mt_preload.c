@@ -10,8 +10,8 @@
    libjemalloc.so.2. This file adds one interception per entry point of:
      - jemalloc: the libc-style API and the extended *allocx API, unprefixed,
        `_rjem_` (tikv-jemallocator) and `je_` (redis-style builds), in the
-       main executable (soname NONE) and in libjemalloc.so*, plus the C++
-       operators libjemalloc.so exports;
+       main executable (soname NONE, through a synonym: see the instances)
+       and in libjemalloc.so*, plus the C++ operators libjemalloc.so exports;
      - tcmalloc: tc_* and the overriding libc-style API in libtcmalloc*.so*;
      - mimalloc: mi_* (and mi_heap_* allocation) and its overriding libc-style
        API in libmimalloc.so*.
@@ -505,12 +505,17 @@ static __attribute__((noreturn)) void mt_new_failed(SizeT n)
 
 /* jemalloc linked into the executable: tikv-jemallocator's default `_rjem_`
    names (the whole API), its unprefixed build (malloc & co. are the stock
-   preload's; the extended API is ours) and `je_` builds. */
-MT_LIBC_API(NONE, _rjem_, MT_API_JE_EXE_RJEM)
-MT_JE_X_API(NONE, _rjem_, MT_API_JE_EXE_RJEM)
-MT_JE_X_API(NONE, , MT_API_JE_EXE)
-MT_LIBC_API(NONE, je_, MT_API_JE_EXE_JE)
-MT_JE_X_API(NONE, je_, MT_API_JE_EXE_JE)
+   preload's; the extended API is ours) and `je_` builds. Each family of
+   the executable is named by a soname synonym (VgSoSyn...) that the tool
+   sets to NONE only when the executable defines that family's symbols
+   (mt_redirect.c): the core tries every redirection whose soname matches
+   against every symbol of the object, and 124 of them on an executable of
+   60,000 symbols cost 0.2 s of each start. */
+MT_LIBC_API(VG_SO_SYN(mtrjem), _rjem_, MT_API_JE_EXE_RJEM)
+MT_JE_X_API(VG_SO_SYN(mtrjem), _rjem_, MT_API_JE_EXE_RJEM)
+MT_JE_X_API(VG_SO_SYN(mtjex), , MT_API_JE_EXE)
+MT_LIBC_API(VG_SO_SYN(mtje), je_, MT_API_JE_EXE_JE)
+MT_JE_X_API(VG_SO_SYN(mtje), je_, MT_API_JE_EXE_JE)
 
 /* libjemalloc.so*, as Debian ships it (unprefixed, with C++ operators and
    glibc's internal names), and a shared build with the _rjem_ prefix. */
@@ -524,7 +529,7 @@ MT_JE_X_API(libjemallocZdsoZa, _rjem_, MT_API_JE_SO_RJEM)
 /* tcmalloc: tc_* in the executable (its malloc is the stock preload's) and
    everything libtcmalloc*.so* exports (libtcmalloc.so.4,
    libtcmalloc_minimal.so.4, ...). */
-MT_TC_API(NONE, MT_API_TC_EXE)
+MT_TC_API(VG_SO_SYN(mttc), MT_API_TC_EXE)
 MT_TC_API(libtcmallocZa, MT_API_TC_SO)
 MT_LIBC_API(libtcmallocZa, , MT_API_TC_SO)
 MT_LIBC_INTERNAL_API(libtcmallocZa, MT_API_TC_SO)
@@ -532,7 +537,7 @@ MT_CXX_API(libtcmallocZa, MT_API_TC_SO)
 R_NALLOCX(libtcmallocZa, nallocx, MT_API_TC_SO)
 
 /* mimalloc: mi_* in the executable and everything libmimalloc.so* exports. */
-MT_MI_API(NONE, MT_API_MI_EXE)
+MT_MI_API(VG_SO_SYN(mtmi), MT_API_MI_EXE)
 MT_MI_API(libmimallocZa, MT_API_MI_SO)
 MT_LIBC_API(libmimallocZa, , MT_API_MI_SO)
 MT_LIBC_INTERNAL_API(libmimallocZa, MT_API_MI_SO)
