@@ -54,6 +54,7 @@ static const HChar* api_name(MtApi api)
    case MT_API_TC_SO:       return "tcmalloc in libtcmalloc*.so";
    case MT_API_MI_EXE:      return "mimalloc (mi_*) in the main executable";
    case MT_API_MI_SO:       return "mimalloc in libmimalloc.so";
+   case MT_API_ALLOC_SO:    return "malloc & co. in an allocator library (lib*malloc*.so)";
    case MT_API_STDCXX:      return "operator new (memtime's, which can throw)";
    default:                 return "an unknown allocator";
    }

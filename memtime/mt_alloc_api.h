@@ -60,6 +60,7 @@ typedef enum {
    MT_API_TC_SO,         /* libtcmalloc*.so*                               */
    MT_API_MI_EXE,        /* mimalloc mi_* in the main executable           */
    MT_API_MI_SO,         /* libmimalloc.so*                                */
+   MT_API_ALLOC_SO,      /* malloc & co. in an allocator library, lib*malloc* */
    MT_API_STDCXX,        /* the throwing operator new of libstdc++, libc or
                             the executable, in place of the stock preload's */
    MT_API_N

@@ -8,13 +8,15 @@
    library. Rust programs built with tikv-jemallocator call `_rjem_mallocx`,
    `_rjem_sdallocx`, ...; a program linked with -ljemalloc calls malloc in
    libjemalloc.so.2. This file adds one interception per entry point of:
-     - jemalloc: the libc-style API and the extended *allocx API, unprefixed,
-       `_rjem_` (tikv-jemallocator) and `je_` (redis-style builds), in the
-       main executable (soname NONE, through a synonym: see the instances)
-       and in libjemalloc.so*, plus the C++ operators libjemalloc.so exports;
-     - tcmalloc: tc_* and the overriding libc-style API in libtcmalloc*.so*;
-     - mimalloc: mi_* (and mi_heap_* allocation) and its overriding libc-style
-       API in libmimalloc.so*.
+     - jemalloc: the extended *allocx API, unprefixed, and the libc-style API
+       too under `_rjem_` (tikv-jemallocator) and `je_` (redis-style
+       builds), in the main executable (soname NONE, through a synonym: see
+       the instances) and in libjemalloc.so*;
+     - tcmalloc: tc_*, in the executable and in libtcmalloc*.so*;
+     - mimalloc: mi_* (and mi_heap_* allocation), in the executable and in
+       libmimalloc.so*;
+     - the overriding libc-style API, glibc's internal names and the C++
+       operators of any allocator library (lib*malloc*: the three above).
    Each body is one client request (mt_alloc_api.h); the semantics (flags,
    in-place contracts, rounding) live in the tool, in mt_alloc_api.c.
 
@@ -517,31 +519,33 @@ MT_JE_X_API(VG_SO_SYN(mtjex), , MT_API_JE_EXE)
 MT_LIBC_API(VG_SO_SYN(mtje), je_, MT_API_JE_EXE_JE)
 MT_JE_X_API(VG_SO_SYN(mtje), je_, MT_API_JE_EXE_JE)
 
-/* libjemalloc.so*, as Debian ships it (unprefixed, with C++ operators and
-   glibc's internal names), and a shared build with the _rjem_ prefix. */
-MT_LIBC_API(libjemallocZdsoZa, , MT_API_JE_SO)
+/* The libc-style API, glibc's internal names and the C++ operators that
+   allocator libraries export to override malloc (libjemalloc.so.2,
+   libtcmalloc.so.4, libtcmalloc_minimal.so.4, libmimalloc.so.2, and any
+   lib*malloc* doing the same): one set for all, since their bodies differ
+   only by the name -v gives them. The core tries every redirection against
+   every symbol of every object it loads, so each spec costs start-up time
+   in every program, with or without these libraries. */
+MT_LIBC_API(libZamallocZa, , MT_API_ALLOC_SO)
+MT_LIBC_INTERNAL_API(libZamallocZa, MT_API_ALLOC_SO)
+MT_CXX_API(libZamallocZa, MT_API_ALLOC_SO)
+
+/* libjemalloc.so*: its extended API, unprefixed as Debian ships it, and a
+   shared build with the _rjem_ prefix. */
 MT_JE_X_API(libjemallocZdsoZa, , MT_API_JE_SO)
-MT_LIBC_INTERNAL_API(libjemallocZdsoZa, MT_API_JE_SO)
-MT_CXX_API(libjemallocZdsoZa, MT_API_JE_SO)
 MT_LIBC_API(libjemallocZdsoZa, _rjem_, MT_API_JE_SO_RJEM)
 MT_JE_X_API(libjemallocZdsoZa, _rjem_, MT_API_JE_SO_RJEM)
 
 /* tcmalloc: tc_* in the executable (its malloc is the stock preload's) and
-   everything libtcmalloc*.so* exports (libtcmalloc.so.4,
-   libtcmalloc_minimal.so.4, ...). */
+   in libtcmalloc*.so* (libtcmalloc.so.4, libtcmalloc_minimal.so.4, ...). */
 MT_TC_API(VG_SO_SYN(mttc), MT_API_TC_EXE)
 MT_TC_API(libtcmallocZa, MT_API_TC_SO)
-MT_LIBC_API(libtcmallocZa, , MT_API_TC_SO)
-MT_LIBC_INTERNAL_API(libtcmallocZa, MT_API_TC_SO)
-MT_CXX_API(libtcmallocZa, MT_API_TC_SO)
 R_NALLOCX(libtcmallocZa, nallocx, MT_API_TC_SO)
 
-/* mimalloc: mi_* in the executable and everything libmimalloc.so* exports. */
+/* mimalloc: mi_* in the executable and in libmimalloc.so*, with the
+   overriding names only mimalloc has. */
 MT_MI_API(VG_SO_SYN(mtmi), MT_API_MI_EXE)
 MT_MI_API(libmimallocZa, MT_API_MI_SO)
-MT_LIBC_API(libmimallocZa, , MT_API_MI_SO)
-MT_LIBC_INTERNAL_API(libmimallocZa, MT_API_MI_SO)
-MT_CXX_API(libmimallocZa, MT_API_MI_SO)
 W_REALLOCN(libmimallocZa, reallocarray, MT_API_MI_SO)
 W_REALLOCF(libmimallocZa, reallocf, MT_API_MI_SO)
 W_USABLE(libmimallocZa, malloc_size, MT_API_MI_SO)
