@@ -34,8 +34,8 @@
    VgSoSyn) and what its symbols look like. */
 typedef struct {
    const HChar*  synonym;
-   const HChar*  prefix;    /* any symbol starting so, or NULL */
-   const HChar* const* names; /* or one of these exactly, NULL-ended */
+   const HChar*  prefix;    /* any symbol starting so; or NULL, and:   */
+   const HChar* const* names; /* one of these exactly, NULL-ended     */
 } Family;
 
 /* jemalloc's extended API, unprefixed: only these exact names, since
@@ -57,13 +57,19 @@ static const Family families[] = {
 static Bool done;
 static Bool found[N_FAMILIES];
 
+/* Called for every symbol of the executable (a Rust node has hundreds of
+   thousands): a first-character test rules out almost all of them. */
 static Bool is_family_name(const Family* f, const HChar* name)
 {
    const HChar* const* n;
-   if (f->prefix && VG_(strncmp)(name, f->prefix, VG_(strlen)(f->prefix)) == 0)
-      return True;
-   for (n = f->names; n && *n; n++)
-      if (VG_(strcmp)(name, *n) == 0)
+   if (f->prefix) {
+      const HChar* p = f->prefix;
+      const HChar* q = name;
+      while (*p && *p == *q) { p++; q++; }
+      return *p == '\0';
+   }
+   for (n = f->names; *n; n++)
+      if (name[0] == (*n)[0] && VG_(strcmp)(name, *n) == 0)
          return True;
    return False;
 }
