@@ -82,15 +82,23 @@ static void scan_symbol(const HChar* name)
          found[i] = True;
 }
 
-/* Every text symbol of the executable's debug info (soname NONE; the
-   tool's own executable, also NONE to the core, is not among the client's
-   objects), with its aliases, as the core's redirection matching sees them. */
+/* Whether di is the tool's own executable, which the core also reads as
+   soname NONE (an unstripped development build has 5,000 symbols). */
+static Bool is_tool(const DebugInfo* di)
+{
+   Addr self = (Addr)&mt_redirect_before_client;
+   Addr text = VG_(DebugInfo_get_text_avma)(di);
+   return self >= text && self - text < VG_(DebugInfo_get_text_size)(di);
+}
+
+/* Every text symbol of the executable's debug info (soname NONE), with
+   its aliases, as the core's redirection matching sees them. */
 static void scan_executable(void)
 {
    const DebugInfo* di;
    for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
       Int i, n;
-      if (VG_(strcmp)(VG_(DebugInfo_get_soname)(di), "NONE") != 0)
+      if (VG_(strcmp)(VG_(DebugInfo_get_soname)(di), "NONE") != 0 || is_tool(di))
          continue;
       n = VG_(DebugInfo_syms_howmany)(di);
       for (i = 0; i < n; i++) {
