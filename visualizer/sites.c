@@ -161,7 +161,8 @@ char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_
 {
     const char *rest = vis_site_name(label);
     size_t rest_len = strlen(rest);
-    char *fn = malloc(rest_len + 1), *loc = malloc(rest_len + 8);
+    /* fn may become "???" (an empty label, or one that is all location). */
+    char *fn = malloc(rest_len + 4), *loc = malloc(rest_len + 8);
     if (!fn || !loc) {
         free(fn);
         free(loc);
