@@ -80,7 +80,8 @@ static const char usage_text[] =
  * no leak on error exits. */
 static vis_profile *profile;
 static vis_procs *procs;          /* several profiles (processes.h) */
-static FILE *input;               /* the profile, kept open: the report walks its trees */
+static FILE *input;               /* the profile, kept open: the report may walk its trees */
+static vis_report_body *body;     /* the ms_print report's table and trees, from pass 1 */
 static vis_growth growth;         /* over --from..--to, computed once */
 static vis_profile *profile2;     /* diff's NEW, check's baseline */
 static vis_diff diff;
@@ -98,6 +99,7 @@ static void die(int status, const char *fmt, ...)
     vis_profile_free(profile);
     vis_profile_free(profile2);
     vis_procs_free(procs);
+    vis_report_body_free(body);
     if (input)
         fclose(input);
     exit(status);
@@ -309,7 +311,7 @@ static int write_report(FILE *out, const vis_profile *p, const options *o,
             fputc('\n', out);
     }
     if (!o->summary_only)
-        return vis_report_ms_print(out, p, &o->rep, input, err, errsz);
+        return vis_report_ms_print_body(out, p, &o->rep, body, input, err, errsz);
     return 0;
 }
 
@@ -783,7 +785,13 @@ int main(int argc, char **argv)
     FILE *in = input = fopen(o.input, "r");
     if (!in)
         die(EXIT_DATA, "%s: cannot open: %s", o.input, strerror(errno));
-    vis_profile *p = profile = vis_massif_read(in, o.input, err, sizeof err);
+    /* The ms_print part's table and trees are rendered as the file is read,
+     * so it is read once; without memory for that, the report reads the
+     * trees again. */
+    vis_massif_sink sink;
+    if (text && !o.json && !o.growth && !o.summary_only)
+        body = vis_report_body_new(&o.rep, &sink);
+    vis_profile *p = profile = vis_massif_read_sink(in, o.input, body ? &sink : NULL, err, sizeof err);
     if (!p)
         die(EXIT_DATA, "%s", err);
     if (p->truncated) {
@@ -845,6 +853,8 @@ int main(int argc, char **argv)
     vis_growth_free(&growth);
     vis_profile_free(p);
     profile = NULL;
+    vis_report_body_free(body);
+    body = NULL;
     fclose(input);
     input = NULL;
     free(o.ms_print_args);

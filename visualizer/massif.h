@@ -5,11 +5,14 @@
  *   pass 1, vis_massif_read(): checks every line and keeps every
  *     snapshot's numbers, each detailed snapshot's root children (the
  *     allocation sites), and the full tree of one snapshot (the peak, or the
- *     largest detailed one, re-read from its offset);
+ *     largest detailed one, re-read from its offset); it can also hand each
+ *     snapshot and node on as it reads them (vis_massif_read_sink), for a
+ *     renderer whose output follows the file's order (the ms_print report's
+ *     table and trees), so that it needs no second read;
  *   pass 2, vis_massif_walk_tree() and the walker: re-read any detailed
  *     snapshot's tree from its offset, node by node, for a renderer that
- *     wants it (the ms_print report walks every tree this way), parsing
- *     only the nodes the renderer does not prune (VIS_WALK_PRUNE).
+ *     wants it, parsing only the nodes the renderer does not prune
+ *     (VIS_WALK_PRUNE).
  * Both take a seekable FILE* (a file, or fmemopen() for the fuzzer).
  *
  * Errors are one line "PATH:LINE: expected <what>, found '<text>'" written to
@@ -54,6 +57,28 @@ typedef int (*vis_node_fn)(void *ctx, unsigned depth, uint64_t bytes,
 /* Reads a whole profile (pass 1). path names the file in messages. Returns
  * the profile (free with vis_profile_free) or NULL with a message in err. */
 vis_profile *vis_massif_read(FILE *f, const char *path, char *err, size_t errsz);
+
+/* What pass 1 hands on while it reads, in file order: each snapshot as soon
+ * as its header is read (p holds the file's header and snaps[0..i], i the
+ * last), then, for a detailed one, each node of its tree in preorder, then
+ * tree_end, after the tree's last node or where the end of the file cut it.
+ * node returns 0, or VIS_WALK_PRUNE to be spared the node's descendants
+ * while none of them holds more than its parent (pass 1 still reads and
+ * checks them all): under a node that holds too little to matter, so do
+ * they, in a nested tree. From a node that holds more than its parent to
+ * the end of its tree, node is given every node. Nothing comes after a
+ * line pass 1 rejects: the read then fails, and whatever the sink made of
+ * the file must be dropped. */
+typedef struct {
+    void (*snapshot)(void *ctx, const vis_profile *p, size_t i);
+    vis_node_fn node;
+    void (*tree_end)(void *ctx);
+    void *ctx;
+} vis_massif_sink;
+
+/* vis_massif_read, handing the file to sink (NULL: to nothing) as it goes. */
+vis_profile *vis_massif_read_sink(FILE *f, const char *path, const vis_massif_sink *sink,
+                                  char *err, size_t errsz);
 
 /* Pass 2: walks the tree of snapshot snaps[snap] (detailed or peak) of a
  * profile read from the same file. Returns 0 when the walk is done (a tree cut

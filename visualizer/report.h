@@ -31,4 +31,21 @@ void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *
 int vis_report_ms_print(FILE *out, const vis_profile *p, const vis_report_opts *o,
                         FILE *in, char *err, size_t errsz);
 
+/* The report's body (the snapshot table and the trees) rendered while pass 1
+ * reads the file, so that the report reads it once: vis_report_body_new
+ * fills sink for vis_massif_read_sink (NULL: out of memory). The body waits
+ * for the head in memory, up to 1 MiB, then in an unlinked scratch file in
+ * $TMPDIR (default /tmp). */
+typedef struct vis_report_body vis_report_body;
+vis_report_body *vis_report_body_new(const vis_report_opts *o, vis_massif_sink *sink);
+void vis_report_body_free(vis_report_body *b);
+
+/* vis_report_ms_print with the body kept from pass 1 (body may be NULL).
+ * The same text either way: if the body could not be kept (no scratch
+ * file could be made or written, memory ran out, or a tree that is not
+ * nested holds a node that prints under one that does not), the trees are
+ * walked from in as vis_report_ms_print does. Returns 0, or -1 with err. */
+int vis_report_ms_print_body(FILE *out, const vis_profile *p, const vis_report_opts *o,
+                             vis_report_body *body, FILE *in, char *err, size_t errsz);
+
 #endif

@@ -153,7 +153,7 @@ char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t)
     return buf;
 }
 
-char *vis_fmt_grouped(char *buf, uint64_t v)
+char *vis_put_grouped(char *o, uint64_t v)
 {
     /* Digits from the last, without snprintf: the ms_print report prints
      * one number per tree line. */
@@ -162,12 +162,16 @@ char *vis_fmt_grouped(char *buf, uint64_t v)
     do
         digits[n++] = (char)('0' + v % 10);
     while ((v /= 10) != 0);
-    char *o = buf;
     while (n-- > 0) {
         *o++ = digits[n];
         if (n > 0 && n % 3 == 0)
             *o++ = ',';
     }
-    *o = '\0';
+    return o;
+}
+
+char *vis_fmt_grouped(char *buf, uint64_t v)
+{
+    *vis_put_grouped(buf, v) = '\0';
     return buf;
 }

@@ -39,6 +39,9 @@ char *vis_fmt_time(char *buf, size_t n, vis_unit unit, uint64_t t);
 /* 1234567 -> "1,234,567" (ms_print's commify); buf holds at least 27
  * bytes. Returns buf. */
 char *vis_fmt_grouped(char *buf, uint64_t v);
+/* The same digits at o, without a NUL (at most 26 bytes): returns their
+ * end, for a writer that builds its lines in place. */
+char *vis_put_grouped(char *o, uint64_t v);
 /* value/sc.div with decimals digits and the suffix ("2.5 MiB", "0"). */
 void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t outsz);
 
