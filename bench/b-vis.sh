@@ -46,6 +46,7 @@ bench_vis() {
         -v rc="${G_CPU[vis-report]}" -v mc="${G_CPU[ms_print]}" 'BEGIN {
           printf "the report %.0fx faster than ms_print in wall time (%.3f), ", m / r, r / m
           if (rc > 0) printf "%.0fx in CPU (%.3f; 10 ms steps)", mc / rc, rc / mc
+          else printf "its CPU below the 10 ms steps of GNU time"
           printf "; target 50x" }')"
     fi
     rss_report[$mb]=${G_RSS[vis-report]:-}
@@ -53,6 +54,7 @@ bench_vis() {
     [ -z "$small" ] && small=$mb
     large=$mb
   done
+  bench_vis_harness
   bench_vis_growth "vis-report maxRSS, ${large} MB / ${small} MB file" "${rss_report[$large]}" "${rss_report[$small]}"
   bench_vis_growth "vis-png maxRSS, ${large} MB / ${small} MB file" "${rss_png[$large]}" "${rss_png[$small]}"
   # The chart of the larger file: the last group's median wall time.
@@ -65,6 +67,20 @@ bench_vis() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' vis "${large} MB profile" "vis-png wall seconds" "$png" "< 1.0" "$result" \
     >>"$BENCH_TARGETS"
   bench_vis_html "$BENCH_WORK/big-$large.massif"
+}
+
+# bench_vis_harness: what a run's wall time includes besides the program
+# (date, /usr/bin/time, the shell's eval), from /bin/true run the same way:
+# a few ms, nothing next to ms_print's seconds, but a fifth of the report's
+# 20-odd ms on the 50 MB file. A note only: the targets are judged on the
+# times as measured.
+bench_vis_harness() {
+  local i t times=
+  for ((i = 0; i < BENCH_REPS; i++)); do
+    t=$(_run_once harness /bin/true) && times="$times ${t%% *}"
+  done
+  [ -n "$times" ] || return 0
+  note vis "harness" "$(printf '%s\n' $times | median | awk '{ printf "a run of /bin/true measures %.1f ms of wall time here (median); the report times above include it", $1 * 1000 }')"
 }
 
 # bench_vis_growth MEASURE LARGE_MB SMALL_MB: max RSS (MB) on the larger file
