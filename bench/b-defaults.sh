@@ -90,6 +90,19 @@ bench_defaults() {
   fi
   _defaults_cpu_target "memtime-massif cpu_s" "$v" 0.020
 
+  # The start-up of a large executable (40,000 functions, no debug info),
+  # where every interception of the preload costs a walk over the symbol
+  # table. Not among issue 13's workloads: its ratios are a note, no target.
+  group_begin defaults "startup, 40,000 functions"
+  group_heap_tools "" "$PROGS/symbols40k"
+  group_run
+  if [ -n "${G_CPU[memtime]:-}" ] && [ -n "${G_CPU[massif]:-}" ]; then
+    note defaults "startup, 40,000 functions" "$(awk -v a="${G_CPU[memtime]}" -v b="${G_CPU[massif]}" \
+      -v ra="${G_RSS[memtime]:-0}" -v rb="${G_RSS[massif]:-0}" 'BEGIN {
+        printf "memtime/massif CPU %.3f (%+.0f ms)", a / b, (a - b) * 1000
+        if (rb > 0) printf ", max RSS %.3f", ra / rb }')"
+  fi
+
   _defaults_workload malloc_loop "$PROGS/malloc_loop $loop_ops"
   v=
   if [ -n "${G_CPU[memtime]:-}" ] && [ -n "${G_CPU[massif]:-}" ] && [ -n "${G_CPU[none]:-}" ]; then

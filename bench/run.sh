@@ -129,6 +129,12 @@ if [ ! -f "$PROGS/sites.c" ] || [ "$BENCH_SRC/gen-sites.sh" -nt "$PROGS/sites.c"
 fi
 build_workload sites "$PROGS/sites.c"
 build_workload gen-big-profile "$BENCH_SRC/gen-big-profile.c" -lm
+# A symbol table of 40,000 functions without debug info: -O0, no -g (about
+# 10 s to compile, once).
+if [ ! -x "$PROGS/symbols40k" ] || [ "$BENCH_SRC/gen-symbols.sh" -nt "$PROGS/symbols40k" ]; then
+  "$BENCH_SRC/gen-symbols.sh" 40000 >"$PROGS/symbols40k.c"
+  cc -O0 -o "$PROGS/symbols40k" "$PROGS/symbols40k.c" || { echo "bench: cannot build symbols40k" >&2; exit 1; }
+fi
 
 # --- Run ------------------------------------------------------------------
 BENCH_WORK=$(mktemp -d "${TMPDIR:-/tmp}/memtime-bench.XXXXXX")
