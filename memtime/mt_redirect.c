@@ -9,11 +9,11 @@
    matches, 0.2 s of CPU at every start, for families most programs do not
    contain. So each family carries a soname synonym (VgSoSynmtrjem, ...,
    in mt_preload.c) instead of NONE: the core skips a synonym nobody set,
-   and sets it from --soname-synonyms when the preload is loaded, which is
-   after the executable's symbols are read and before the client's first
-   system call returns. At that first system call this module reads the
-   executable's symbols once and adds "<family>=NONE" for each family it
-   defines; the user's own --soname-synonyms stay first.
+   and resolves the set ones from --soname-synonyms when the client's
+   loader maps the preload, through system calls, after the core has read
+   the executable's symbols. At the client's first system call this module
+   reads those symbols once and adds "<family>=NONE" for each family the
+   executable defines; the user's own --soname-synonyms stay first.
 
    A family is switched on by any text symbol of its prefix, a superset of
    the names the preload intercepts: a false match costs only the time the
