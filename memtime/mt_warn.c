@@ -69,38 +69,77 @@ static Bool read_at(Int fd, Off64T off, void* buf, SizeT n)
           && VG_(read)(fd, buf, n) == (Int)n;
 }
 
-/* A section's contents in a VG_(malloc)ed buffer (NULL if unreadable or
-   larger than max). */
-static HChar* read_section(Int fd, const Elf64_Shdr* sh, SizeT max)
-{
-   HChar* buf;
-   if (sh->sh_size == 0 || sh->sh_size > max)
-      return NULL;
-   buf = VG_(malloc)("mt.warn.section", sh->sh_size + 1);
-   if (!read_at(fd, sh->sh_offset, buf, sh->sh_size)) {
-      VG_(free)(buf);
-      return NULL;
-   }
-   buf[sh->sh_size] = '\0';
-   return buf;
-}
+/* Sections are read in chunks of this many bytes, never whole: a Rust
+   node's .rodata holds tens of MB, which would count in the peak resident
+   memory of every run (and were read for nothing when a .symtab is there). */
+#define SECTION_CHUNK (64 * 1024)
+static ULong chunk[SECTION_CHUNK / sizeof(ULong)];   /* bss: touched only then */
 
-static Bool contains(const HChar* buf, SizeT n, const HChar* s)
+/* Whether section sh contains the string s (shorter than SECTION_CHUNK),
+   read chunk by chunk; consecutive chunks overlap by strlen(s) - 1 bytes
+   so that no occurrence is cut. */
+static Bool section_contains(Int fd, const Elf64_Shdr* sh, const HChar* s)
 {
-   SizeT i, len = VG_(strlen)(s);
-   for (i = 0; i + len <= n; i++)
-      if (VG_(memcmp)(buf + i, s, len) == 0)
-         return True;
+   HChar* buf = (HChar*)chunk;
+   SizeT len = VG_(strlen)(s), off = 0;
+   while (off + len <= sh->sh_size) {
+      SizeT n = sh->sh_size - off < SECTION_CHUNK ? sh->sh_size - off : SECTION_CHUNK;
+      SizeT i;
+      if (!read_at(fd, sh->sh_offset + off, buf, n))
+         return False;
+      for (i = 0; i + len <= n; i++)
+         if (buf[i] == s[0] && VG_(memcmp)(buf + i, s, len) == 0)
+            return True;
+      if (off + n >= sh->sh_size)
+         break;
+      off += n - (len - 1);
+   }
    return False;
 }
 
+/* Defined functions among the symbols of section sh (.dynsym), read in
+   chunks. */
+static UInt count_functions(Int fd, const Elf64_Shdr* sh)
+{
+   Elf64_Sym* syms = (Elf64_Sym*)chunk;
+   SizeT per_chunk = SECTION_CHUNK / sizeof(Elf64_Sym);
+   SizeT total = sh->sh_size / sizeof(Elf64_Sym), done = 0, k;
+   UInt n_funcs = 0;
+   while (done < total) {
+      SizeT n = total - done < per_chunk ? total - done : per_chunk;
+      if (!read_at(fd, sh->sh_offset + done * sizeof(Elf64_Sym), syms,
+                   n * sizeof(Elf64_Sym)))
+         break;
+      for (k = 0; k < n; k++)
+         if (syms[k].st_shndx != SHN_UNDEF && ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC)
+            n_funcs++;
+      done += n;
+   }
+   return n_funcs;
+}
+
+/* The name of section sh: a few bytes of the section-name table at most. */
+static Bool section_named(Int fd, const Elf64_Shdr* names_sh, const Elf64_Shdr* sh,
+                          const HChar* name)
+{
+   HChar got[16];
+   SizeT len = VG_(strlen)(name) + 1;   /* with its NUL */
+   return len <= sizeof got && sh->sh_name + len <= names_sh->sh_size
+          && read_at(fd, names_sh->sh_offset + sh->sh_name, got, len)
+          && VG_(memcmp)(got, name, len) == 0;
+}
+
+/* What the warnings need to know of the executable. The section headers
+   are read first; the contents only of a stripped executable (no .symtab),
+   whose warning names its exported functions and depends on who built it. */
 static Bool exe_facts(const HChar* path, ExeFacts* f)
 {
    Elf64_Ehdr eh;
-   Elf64_Shdr sh, names_sh;
+   Elf64_Shdr sh, names_sh, dynsym_sh, comment_sh, rodata_sh;
    Elf64_Phdr ph;
    SysRes sr;
-   HChar* names = NULL;
+   Bool have_names = False, have_dynsym = False, have_comment = False,
+        have_rodata = False;
    Int fd, i;
    Bool ok = False;
 
@@ -119,41 +158,33 @@ static Bool exe_facts(const HChar* path, ExeFacts* f)
    if (eh.e_shstrndx != SHN_UNDEF && eh.e_shstrndx < eh.e_shnum
        && read_at(fd, eh.e_shoff + (Off64T)eh.e_shstrndx * eh.e_shentsize,
                   &names_sh, sizeof names_sh))
-      names = read_section(fd, &names_sh, 1 << 20);
+      have_names = True;
    for (i = 0; i < eh.e_shnum; i++) {
       if (!read_at(fd, eh.e_shoff + (Off64T)i * eh.e_shentsize, &sh, sizeof sh))
          goto out;
       if (sh.sh_type == SHT_SYMTAB) {
          f->has_symtab = True;
       } else if (sh.sh_type == SHT_DYNSYM && sh.sh_entsize == sizeof(Elf64_Sym)) {
-         Elf64_Sym* syms = (Elf64_Sym*)read_section(fd, &sh, 64 << 20);
-         SizeT k, n = sh.sh_size / sizeof(Elf64_Sym);
-         for (k = 0; syms != NULL && k < n; k++)
-            if (syms[k].st_shndx != SHN_UNDEF
-                && ELF64_ST_TYPE(syms[k].st_info) == STT_FUNC)
-               f->n_exported++;
-         if (syms != NULL) VG_(free)(syms);
-      } else if (names != NULL && sh.sh_name < names_sh.sh_size
-                 && VG_(strcmp)(names + sh.sh_name, ".comment") == 0) {
-         HChar* c = read_section(fd, &sh, 1 << 20);
-         if (c != NULL) {
-            f->is_rust |= contains(c, sh.sh_size, "rustc version");
-            VG_(free)(c);
-         }
-      } else if (names != NULL && sh.sh_name < names_sh.sh_size
-                 && VG_(strcmp)(names + sh.sh_name, ".rodata") == 0) {
-         /* Older rustc (Debian bookworm's 1.63) leaves no mark in
-            .comment; std's panic locations name its sources. */
-         HChar* c = read_section(fd, &sh, 64 << 20);
-         if (c != NULL) {
-            f->is_rust |= contains(c, sh.sh_size, "library/std/src/");
-            VG_(free)(c);
-         }
+         dynsym_sh = sh;
+         have_dynsym = True;
+      } else if (have_names && section_named(fd, &names_sh, &sh, ".comment")) {
+         comment_sh = sh;
+         have_comment = True;
+      } else if (have_names && section_named(fd, &names_sh, &sh, ".rodata")) {
+         rodata_sh = sh;
+         have_rodata = True;
       }
+   }
+   if (!f->has_symtab) {
+      if (have_dynsym)
+         f->n_exported = count_functions(fd, &dynsym_sh);
+      /* rustc signs .comment; older ones (Debian bookworm's 1.63) leave no
+         mark there, but std's panic locations in .rodata name its sources. */
+      f->is_rust = (have_comment && section_contains(fd, &comment_sh, "rustc version"))
+                   || (have_rodata && section_contains(fd, &rodata_sh, "library/std/src/"));
    }
    ok = True;
  out:
-   if (names != NULL) VG_(free)(names);
    VG_(close)(fd);
    return ok;
 }
