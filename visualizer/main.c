@@ -290,6 +290,14 @@ static void parse_args(options *o, int argc, char **argv)
 
 /* ------------------------------------------------------------ text report */
 
+/* Whether the text report ends with the ms_print part (not --json,
+ * --growth or --summary-only): main then has pass 1 render its table and
+ * trees (vis_report_body). */
+static int report_has_ms_print(const options *o)
+{
+    return !o->json && !o->growth && !o->summary_only;
+}
+
 /* Writes the text report to out; returns 0 or -1 with err. */
 static int write_report(FILE *out, const vis_profile *p, const options *o,
                         char *err, size_t errsz)
@@ -310,7 +318,7 @@ static int write_report(FILE *out, const vis_profile *p, const options *o,
         if (!o->summary_only)
             fputc('\n', out);
     }
-    if (!o->summary_only)
+    if (report_has_ms_print(o))
         return vis_report_ms_print_body(out, p, &o->rep, body, input, err, errsz);
     return 0;
 }
@@ -789,7 +797,7 @@ int main(int argc, char **argv)
      * so it is read once; without memory for that, the report reads the
      * trees again. */
     vis_massif_sink sink;
-    if (text && !o.json && !o.growth && !o.summary_only)
+    if (text && report_has_ms_print(&o))
         body = vis_report_body_new(&o.rep, &sink);
     vis_profile *p = profile = vis_massif_read_sink(in, o.input, body ? &sink : NULL, err, sizeof err);
     if (!p)
