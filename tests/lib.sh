@@ -41,9 +41,13 @@ is_file() {
   if diff -u "$2" "$1" >"$T/.diff" 2>&1; then ok "$3"; else not_ok "$3"; head -40 "$T/.diff" | diag "$(cat)"; fi
 }
 
-# Valgrind with the tool from the build tree.
-memtime() { VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime "$@"; }
-massif()  { valgrind --tool=massif "$@"; }
+# Valgrind with the tool from the build tree. MT_VALGRIND is the launcher of
+# the Valgrind the build tree was configured against (scripts/check.sh and
+# scripts/test-valgrind-versions.sh set it for the other releases); Massif,
+# the oracle, is that same release's.
+MT_VALGRIND=${MT_VALGRIND:-valgrind}
+memtime() { VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@"; }
+massif()  { "$MT_VALGRIND" --tool=massif "$@"; }
 vis()     { "$MT_VIS" "$@"; }
 
 # test_rustc: prints the rustc the Rust tests compile with, or nothing.

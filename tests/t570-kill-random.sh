@@ -34,7 +34,7 @@ SAMPLE_MS=100
 # DIR/k.out, with the test hook option HOOK; sets JOB (the shell job).
 launch() {
   mkdir -p "$1"
-  VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q $SETTINGS "$2" \
+  VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q $SETTINGS "$2" \
     --memtime-out-file="$1/k.out" "$P" 30 3 >/dev/null 2>"$1.err" &
   JOB=$!
 }

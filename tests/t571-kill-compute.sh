@@ -40,7 +40,7 @@ reached() {
 
 for opts in "" "--max-snapshots=10"; do
   name=${opts:-default}; d=$T/${name#--}; mkdir -p "$d"
-  VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q $opts \
+  VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q $opts \
     --memtime-out-file="$d/c.out" "$P" "$d/ready" 900 >/dev/null 2>"$d.err" &
   JOB=$!
   wait_for 300 test -e "$d/ready"

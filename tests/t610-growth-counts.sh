@@ -85,7 +85,7 @@ vis --growth --from end --to '#0' "$out" >/dev/null 2>&1; is "$?" 2 "--from afte
 
 # Killed: SIGKILL from outside while it sleeps after tick 70.
 d=$T/kill; mkdir -p "$d"
-VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q --time-unit=i --detailed-freq=1 \
+VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q --time-unit=i --detailed-freq=1 \
   --memtime-out-file="$d/k.out" "$P" "wait=$d/ready" >/dev/null 2>&1 &
 JOB=$!
 # Wait until both files are from after tick 70: the companion (renamed

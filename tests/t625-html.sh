@@ -42,7 +42,7 @@ memtime -q --detailed-freq=1 --memtime-out-file="$T/marks.out" "$M" >/dev/null 2
 check "memtime profile with marks" grep -q '^mark: ' "$T/marks.out.memtime"
 
 K=$(build_prog kill_grow.c) || { not_ok "build kill_grow.c"; exit 1; }
-VALGRIND_LIB="$MT_INPLACE" valgrind --tool=memtime -q --detailed-freq=2 --sample-interval=100 \
+VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q --detailed-freq=2 --sample-interval=100 \
   --memtime-out-file="$T/killed.out" "$K" 30 1 >/dev/null 2>"$T/killed.err" &
 JOB=$!
 trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
