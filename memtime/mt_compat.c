@@ -17,7 +17,6 @@
    pieces are copied into one heap buffer that grows as needed, never onto
    the stack, which is only about a megabyte. */
 #include "pub_tool_basics.h"
-#include "pub_tool_clreq.h"      /* valgrind.h: the core's version */
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
@@ -25,16 +24,8 @@
 
 #include "mt_compat.h"
 
-/* Tested with 3.19 (Debian bookworm), whose core headers declare these symbols
-   with the types used here.
-   configure accepts 3.19 and later 3.x and warns beyond 3.2x; a core
-   outside 3.19 .. 3.29 stops the build here instead of misreading memory. */
-#if !defined(__VALGRIND_MAJOR__) || __VALGRIND_MAJOR__ != 3 \
-    || __VALGRIND_MINOR__ < 19 || __VALGRIND_MINOR__ > 29
-#error "memtime: mt_compat.c covers Valgrind 3.19 .. 3.29 only; check its symbols against this core"
-#endif
-
-/* --fullpath-after: the prefixes describe_IP shows directories after. */
+/* --fullpath-after: the prefixes describe_IP shows directories after
+   (pub_core_options.h; the same type 3.19 .. 3.27). */
 extern XArray* VG_(clo_fullpath_after);
 
 static XArray* full_paths;   /* HChar*: the one prefix "" */

@@ -23,6 +23,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
+#include "mt_compat.h"
 #include "mt_counts.h"
 #include "mt_heap.h"
 #include "mt_limit.h"
@@ -227,12 +228,12 @@ static void* mt_malloc(ThreadId tid, SizeT szB)
    return alloc_and_record(tid, szB, 0, False, True);
 }
 
-static void* mt_new_aligned(ThreadId tid, SizeT szB, SizeT alignB)
+static void* mt_new_aligned(ThreadId tid, MT_NEW_ALIGNED_PARAMS(szB, alignB))
 {
    return alloc_and_record(tid, szB, alignB, False, True);
 }
 
-static void* mt_memalign(ThreadId tid, SizeT alignB, SizeT szB)
+static void* mt_memalign(ThreadId tid, MT_MEMALIGN_PARAMS(alignB, szB))
 {
    return alloc_and_record(tid, szB, alignB, False, True);
 }
@@ -256,6 +257,10 @@ static void mt_delete_aligned(ThreadId tid, void* p, SizeT alignB)
 
 static void* mt_realloc(ThreadId tid, void* p_old, SizeT new_szB)
 {
+   /* realloc(p, 0) reaches the tool from 3.21 on (mt_compat.h); with
+      --realloc-zero-bytes-frees=no it resizes to one byte, as Massif. */
+   if (new_szB == 0 && p_old != NULL && !mt_compat_realloc_zero_frees())
+      new_szB = 1;
    return realloc_block(tid, p_old, new_szB, 0, True);
 }
 
