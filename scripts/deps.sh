@@ -12,6 +12,8 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
   pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3"
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
+  # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
+  pkgs="$pkgs bzip2 xz-utils util-linux"
 fi
 missing=
 for p in $pkgs; do

@@ -5,9 +5,9 @@
 set -u
 MT_SRC=${MT_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 MT_BUILD=${MT_BUILD:-$MT_SRC/_build/check}
-MT_VIS="$MT_BUILD/visualizer/memtime-vis"
+MT_VIS=${MT_VIS:-$MT_BUILD/visualizer/memtime-vis}
 MT_INPLACE="$MT_BUILD/memtime/inplace"
-MT_PROGS="$MT_BUILD/tests-progs"      # compiled test programs, shared by all scripts
+MT_PROGS=${MT_PROGS:-$MT_BUILD/tests-progs}   # compiled test programs, shared by all scripts
 mkdir -p "$MT_PROGS"
 T=$(mktemp -d "${TMPDIR:-/tmp}/memtime-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -46,6 +46,8 @@ is_file() {
 # scripts/test-valgrind-versions.sh set it for the other releases); Massif,
 # the oracle, is that same release's.
 MT_VALGRIND=${MT_VALGRIND:-valgrind}
+# The same release's vgdb, ms_print and launcher come first on PATH.
+case $MT_VALGRIND in */*) PATH=$(dirname "$MT_VALGRIND"):$PATH ;; esac
 memtime() { VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@"; }
 massif()  { "$MT_VALGRIND" --tool=massif "$@"; }
 vis()     { "$MT_VIS" "$@"; }
