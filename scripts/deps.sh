@@ -10,7 +10,7 @@ set -eu
 pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev libprotobuf-c-dev protobuf-c-compiler"
 if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
-  pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3"
+  pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached"
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
   # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
   pkgs="$pkgs bzip2 xz-utils util-linux"

@@ -10,7 +10,7 @@ VERSION_TESTS="t100-heap-massif t101-options t102-tree-options t104-special-outp
   t400-jemalloc-rjem t401-jemalloc-static t402-jemalloc-shared t403-rust-jemalloc
   t405-mimalloc-tcmalloc t500-stacks-recursion t501-stacks-threads t520-pages-as-heap
   t555-monitor t560-children t571-kill-compute t588-massif-startup t590-heap-limit
-  t630-hostile-alloc t640-stack-cache"
+  t630-hostile-alloc t640-stack-cache t650-server-memcached"
 
 # vt_build PREFIX BUILDDIR LOG: configures and builds memtime (the tool only;
 # the visualizer does not depend on Valgrind) against the Valgrind installed
