@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# t004: configure chooses the Valgrind to build for and refuses the wrong
+# one. --with-valgrind=PREFIX takes that prefix's valgrind.pc, headers,
+# static core and launcher (a fake prefix here, linked to the system
+# Valgrind's files, with the version its valgrind.pc and launcher claim);
+# a release outside the tested range stops configure with a message naming
+# the tested releases and --enable-untested-valgrind, which lets it
+# through; a launcher of another release than the core stops it too.
+. "$(dirname "$0")/lib.sh"
+plan 9
+vgver=$(valgrind --version | sed 's/^valgrind-//')
+vginc=$(pkg-config --variable=includedir valgrind)
+vglib=$(pkg-config --variable=libdir valgrind)/valgrind
+# fake_prefix DIR PC-VERSION LAUNCHER-VERSION
+fake_prefix() {
+  local d=$1
+  mkdir -p "$d/bin" "$d/lib/pkgconfig" "$d/include"
+  ln -sfn "$vginc" "$d/include/valgrind"
+  ln -sfn "$vglib" "$d/lib/valgrind"
+  printf 'prefix=%s\nexec_prefix=${prefix}\nlibdir=${exec_prefix}/lib\nincludedir=${prefix}/include/valgrind\nvalt_load_address=0x58000000\n\nName: Valgrind\nDescription: fake\nVersion: %s\nLibs:\nCflags: -I${includedir}\n' \
+    "$d" "$2" >"$d/lib/pkgconfig/valgrind.pc"
+  # The launcher: its version as told, the rest (valgrind -d) the real one's.
+  printf '#!/bin/sh\n[ "$1" = --version ] && { echo valgrind-%s; exit 0; }\nexec valgrind "$@"\n' "$3" >"$d/bin/valgrind"
+  chmod +x "$d/bin/valgrind"
+}
+conf() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$MT_SRC/configure" "$@" >log 2>&1); }
+
+fake_prefix "$T/same" "$vgver" "$vgver"
+if conf "$T/b1" --with-valgrind="$T/same"; then ok "--with-valgrind=PREFIX configures"
+else not_ok "--with-valgrind=PREFIX configures"; diag "$(tail -5 "$T/b1/log")"; fi
+check "... reports the version and that prefix's launcher" \
+  grep -q "Valgrind $vgver (amd64-linux), launcher $T/same/bin/valgrind" "$T/b1/log"
+check "... builds against that prefix's headers" grep -q "^VG_INCDIR = $T/same/include/valgrind\$" "$T/b1/memtime/Makefile"
+
+fake_prefix "$T/new" 3.99.0 3.99.0
+if conf "$T/b2" --with-valgrind="$T/new"; then not_ok "an untested release (3.99.0) stops configure"
+else ok "an untested release (3.99.0) stops configure"; fi
+check "... with a message naming the tested releases and the override" \
+  grep -q "error: Valgrind 3.99.0 is outside memtime's tested range 3.19 .. 3.27 (tested: .*--enable-untested-valgrind" "$T/b2/log"
+if conf "$T/b3" --with-valgrind="$T/new" --enable-untested-valgrind; then ok "--enable-untested-valgrind lets it through"
+else not_ok "--enable-untested-valgrind lets it through"; diag "$(tail -5 "$T/b3/log")"; fi
+check "... and tells the compiler (mt_compat.h's range check is lifted)" \
+  grep -q "^VG_UNTESTED_CPPFLAGS = -DMT_UNTESTED_VALGRIND=1" "$T/b3/memtime/Makefile"
+
+fake_prefix "$T/mixed" "$vgver" 3.27.1
+if ! conf "$T/b4" --with-valgrind="$T/mixed" && grep -q "launcher $T/mixed/bin/valgrind is Valgrind 3.27.1 but the headers and static core found are $vgver" "$T/b4/log"
+then ok "a launcher of another release than the core stops configure, saying so"
+else not_ok "a launcher of another release than the core stops configure, saying so"; diag "$(tail -3 "$T/b4/log")"; fi
+if conf "$T/b5" --with-valgrind="$T/nowhere"; then not_ok "--with-valgrind=missing directory stops configure"
+else ok "--with-valgrind=missing directory stops configure"; fi
+finish
