@@ -46,3 +46,29 @@ vt_run() {
 
 # vt_no_warnings LOG: the build log has no compiler warning.
 vt_no_warnings() { ! grep -qE '(^|[^[:alnum:]])(warning|error):' "$1"; }
+
+# vt_prefix PREFIX DIR: the TAP lines for the Valgrind installed under
+# PREFIX (plan: 2 + the number of VERSION_TESTS): memtime built against it
+# in DIR with no warning, then every version-sensitive test on it.
+vt_prefix() {
+  local prefix=$1 dir=$2 ver
+  if ver=$(vt_build "$prefix" "$dir" "$T/build.log"); then
+    ok "memtime builds against Valgrind $ver ($prefix)"
+  else
+    not_ok "memtime builds against $prefix"; diag "$(tail -30 "$T/build.log")"; return 1
+  fi
+  check "no compiler warning against Valgrind $ver" vt_no_warnings "$T/build.log"
+  vt_run "$prefix" "$dir" "Valgrind $ver"
+}
+
+# vt_debian_suite SUITE: the whole of tests/t01x-valgrind-SUITE.sh: Valgrind
+# from Debian SUITE's source package (scripts/valgrind-cache.sh, built once
+# into the cache), then vt_prefix.
+vt_debian_suite() {
+  local suite=$1 prefix
+  set -- $VERSION_TESTS
+  plan $(($# + 2))
+  prefix=$("$MT_SRC/scripts/valgrind-cache.sh" "$suite" 2>"$T/cache.log") || {
+    not_ok "Valgrind from Debian $suite's source package"; diag "$(tail -20 "$T/cache.log")"; return 1; }
+  vt_prefix "$prefix" "$MT_BUILD/../vg-$suite"
+}
