@@ -24,59 +24,9 @@
 #include "mt_snapshot.h"
 #include "mt_time.h"
 
-ULong         clo_heap_limit_szB    = 0;
-const HChar*  clo_heap_limit_text   = NULL;
-MtLimitAction clo_heap_limit_action = MtLimitKill;
-
 static Bool  reached = False;     /* the limit was crossed (or refused) */
 static ULong reached_time = 0;    /* when, in the profile's time unit */
 static ULong n_refused = 0;       /* allocations refused (fail) */
-
-Bool mt_limit_parse_size(const HChar* s, ULong* szB)
-{
-   static const struct { const HChar* unit; ULong mult; } units[] = {
-      { "",    1 },                { "b",   1 },
-      { "k",   1ULL << 10 },       { "kib", 1ULL << 10 }, { "kb", 1000ULL },
-      { "m",   1ULL << 20 },       { "mib", 1ULL << 20 }, { "mb", 1000000ULL },
-      { "g",   1ULL << 30 },       { "gib", 1ULL << 30 }, { "gb", 1000000000ULL },
-      { "t",   1ULL << 40 },       { "tib", 1ULL << 40 }, { "tb", 1000000000000ULL },
-   };
-   ULong whole = 0, frac = 0, frac_div = 1;
-   HChar unit[8];
-   SizeT i, n = 0;
-   Bool digits = False;
-
-   for (; *s >= '0' && *s <= '9'; s++, digits = True) {
-      if (whole > (~0ULL - 9) / 10)
-         return False;
-      whole = whole * 10 + (ULong)(*s - '0');
-   }
-   if (*s == '.') {
-      for (s++; *s >= '0' && *s <= '9'; s++, digits = True)
-         if (frac_div < 1000000000ULL) {
-            frac = frac * 10 + (ULong)(*s - '0');
-            frac_div *= 10;
-         }
-   }
-   if (!digits)
-      return False;
-   for (; *s != '\0'; s++) {
-      if (n + 1 >= sizeof unit)
-         return False;
-      unit[n++] = VG_(tolower)(*s);
-   }
-   unit[n] = '\0';
-   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
-      if (VG_(strcmp)(unit, units[i].unit) != 0)
-         continue;
-      if (units[i].mult > 1 && whole > ~0ULL / units[i].mult)
-         return False;
-      *szB = whole * units[i].mult
-             + (ULong)((double)frac / (double)frac_div * (double)units[i].mult);
-      return *szB > 0;
-   }
-   return False;
-}
 
 /* What a snapshot taken now would count. */
 static ULong live_total(void)

@@ -19,17 +19,6 @@
 
 #include "mt_file.h"
 
-typedef enum { MtLimitKill, MtLimitFail, MtLimitSnapshot } MtLimitAction;
-
-extern ULong         clo_heap_limit_szB;     /* --heap-limit; 0: none */
-extern const HChar*  clo_heap_limit_text;    /* as the user wrote it */
-extern MtLimitAction clo_heap_limit_action;  /* --heap-limit-action */
-
-/* Parses "<number>[.<digits>][unit]" (B; K, KiB = 1024; KB = 1000; M, MiB,
-   MB; G, GiB, GB; T, TiB, TB; case of the letter ignored) into *szB.
-   False if it is not such a size or is 0. */
-Bool  mt_limit_parse_size(const HChar* s, ULong* szB);
-
 /* With action fail: True if adding add_szB to the live total would cross
    the limit; the allocation must then be refused (the refusal is counted,
    and the first one marked). Always False for other actions. */

@@ -1,4 +1,7 @@
 /* mt_options.c: parsing and checking memtime's command-line options.
+   Every clo_* variable is defined here and written only here (and by
+   mt_options_check): the modules that act on an option read it, so the
+   parser depends on no module and none reaches back into it.
    Massif's options keep their names, ranges and meanings; bad values go
    through Valgrind's own bad-option message (VG_(fmsg_bad_option) via the
    VG_*_CLO macros), unknown ones are left to the core, which rejects them. */
@@ -11,10 +14,7 @@
 #include "pub_tool_replacemalloc.h"
 #include "pub_tool_xarray.h"
 
-#include "mt_limit.h"
 #include "mt_options.h"
-#include "mt_tree.h"
-#include "mt_unwind.h"
 
 Bool         clo_heap               = True;
 SSizeT       clo_heap_admin         = 8;
@@ -38,13 +38,74 @@ Bool         clo_known_alloc_fns    = True;
 static Bool  libc_inline_info_set   = False;
 Bool         clo_libc_inline_info   = False;
 Int          clo_flush_interval_ms  = 1000;
+XArray*      clo_alloc_fns          = NULL;
+XArray*      clo_ignore_fns         = NULL;
+ULong         clo_heap_limit_szB    = 0;
+const HChar*  clo_heap_limit_text   = NULL;
+MtLimitAction clo_heap_limit_action = MtLimitKill;
+MtStackCacheMode clo_stack_cache    = MtCacheYes;
 
 XArray*      mt_args_for_desc       = NULL;
 
+static XArray* new_name_list(const HChar* cc)
+{
+   return VG_(newXA)(VG_(malloc), cc, VG_(free), sizeof(HChar*));
+}
+
 void mt_options_init(void)
 {
-   mt_args_for_desc = VG_(newXA)(VG_(malloc), "mt.options.args",
-                                 VG_(free), sizeof(HChar*));
+   mt_args_for_desc = new_name_list("mt.options.args");
+   clo_alloc_fns    = new_name_list("mt.options.af");
+   clo_ignore_fns   = new_name_list("mt.options.if");
+}
+
+/* Parses "<number>[.<digits>][unit]" (B; K, KiB = 1024; KB = 1000; M, MiB,
+   MB; G, GiB, GB; T, TiB, TB; case of the letter ignored) into *szB.
+   False if it is not such a size or is 0. */
+static Bool parse_size(const HChar* s, ULong* szB)
+{
+   static const struct { const HChar* unit; ULong mult; } units[] = {
+      { "",    1 },                { "b",   1 },
+      { "k",   1ULL << 10 },       { "kib", 1ULL << 10 }, { "kb", 1000ULL },
+      { "m",   1ULL << 20 },       { "mib", 1ULL << 20 }, { "mb", 1000000ULL },
+      { "g",   1ULL << 30 },       { "gib", 1ULL << 30 }, { "gb", 1000000000ULL },
+      { "t",   1ULL << 40 },       { "tib", 1ULL << 40 }, { "tb", 1000000000000ULL },
+   };
+   ULong whole = 0, frac = 0, frac_div = 1;
+   HChar unit[8];
+   SizeT i, n = 0;
+   Bool digits = False;
+
+   for (; *s >= '0' && *s <= '9'; s++, digits = True) {
+      if (whole > (~0ULL - 9) / 10)
+         return False;
+      whole = whole * 10 + (ULong)(*s - '0');
+   }
+   if (*s == '.') {
+      for (s++; *s >= '0' && *s <= '9'; s++, digits = True)
+         if (frac_div < 1000000000ULL) {
+            frac = frac * 10 + (ULong)(*s - '0');
+            frac_div *= 10;
+         }
+   }
+   if (!digits)
+      return False;
+   for (; *s != '\0'; s++) {
+      if (n + 1 >= sizeof unit)
+         return False;
+      unit[n++] = VG_(tolower)(*s);
+   }
+   unit[n] = '\0';
+   for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+      if (VG_(strcmp)(unit, units[i].unit) != 0)
+         continue;
+      if (units[i].mult > 1 && whole > ~0ULL / units[i].mult)
+         return False;
+      *szB = whole * units[i].mult
+             + (ULong)((double)frac / (double)frac_div * (double)units[i].mult);
+      return *szB > 0;
+   }
+   return False;
 }
 
 /* --test-hook-pause=<point>:<file> (see mt_file.h and docs/memtime.1). */
@@ -105,13 +166,13 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--rss",           clo_rss) {}
    else if VG_BINT_CLO(arg, "--depth",         clo_depth, 1, MT_MAX_DEPTH) {}
    else if VG_STR_CLO (arg, "--alloc-fn",      tmp_str) {
-      mt_alloc_fn_add_exact(tmp_str);
+      VG_(addToXA)(clo_alloc_fns, &tmp_str);
    }
    else if VG_BOOL_CLO(arg, "--known-alloc-fns", clo_known_alloc_fns) {}
    else if VG_BOOL_CLO(arg, "--libc-inline-info", clo_libc_inline_info)
       libc_inline_info_set = True;
    else if VG_STR_CLO (arg, "--ignore-fn",     tmp_str) {
-      mt_ignore_fn_add(tmp_str);
+      VG_(addToXA)(clo_ignore_fns, &tmp_str);
    }
    else if VG_DBL_CLO (arg, "--threshold",     clo_threshold) {
       if (clo_threshold < 0 || clo_threshold > 100)
@@ -133,7 +194,7 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--max-snapshots", clo_max_snapshots, 10, 1000) {}
    else if VG_STR_CLO (arg, "--heap-limit",    tmp_str) {
       clo_heap_limit_text = tmp_str;
-      if (!mt_limit_parse_size(tmp_str, &clo_heap_limit_szB))
+      if (!parse_size(tmp_str, &clo_heap_limit_szB))
          VG_(fmsg_bad_option)(arg, "--heap-limit takes a size above 0: "
                               "bytes, or a number with a unit (512MiB, 2G, "
                               "1.5GiB)\n");

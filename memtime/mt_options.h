@@ -33,6 +33,20 @@ extern Bool         clo_known_alloc_fns;    /* --known-alloc-fns: strip the
                                                wrappers in mt_alloc_api.c */
 extern Bool         clo_libc_inline_info;   /* --libc-inline-info (module
                                                mt_debuginfo) */
+/* --alloc-fn and --ignore-fn names (const HChar*), in the order given:
+   mt_tree_post_clo_init hands them to the stack filter. */
+extern XArray*      clo_alloc_fns;
+extern XArray*      clo_ignore_fns;
+
+/* --heap-limit and --heap-limit-action (module mt_limit). */
+typedef enum { MtLimitKill, MtLimitFail, MtLimitSnapshot } MtLimitAction;
+extern ULong         clo_heap_limit_szB;     /* --heap-limit; 0: none */
+extern const HChar*  clo_heap_limit_text;    /* as the user wrote it */
+extern MtLimitAction clo_heap_limit_action;  /* --heap-limit-action */
+
+/* --stack-cache, a debugging option (module mt_unwind). */
+typedef enum { MtCacheNo, MtCacheYes, MtCacheVerify } MtStackCacheMode;
+extern MtStackCacheMode clo_stack_cache;
 
 /* Internal: how many times this process exec'd before this image, passed
    by memtime to itself across exec (mt_children.h). */

@@ -93,11 +93,6 @@ struct MtTreeSnap {
    SizeT* szB;                 /* their live bytes */
 };
 
-void mt_ignore_fn_add(const HChar* name)
-{
-   VG_(addToXA)(ignore_fns, &name);
-}
-
 /* Keeps ips[*top .. *top + *n_ips_sel - 1], as the XTree filter of the
    core's API did:
      alloc-fn1 / alloc-fn2 / a / b / main / (below main) / c
@@ -305,6 +300,11 @@ void mt_tree_init(void)
 
 void mt_tree_post_clo_init(void)
 {
+   Word i;
+   for (i = 0; i < VG_(sizeXA)(clo_alloc_fns); i++)
+      mt_alloc_fn_add_exact(*(const HChar**)VG_(indexXA)(clo_alloc_fns, i));
+   for (i = 0; i < VG_(sizeXA)(clo_ignore_fns); i++)
+      VG_(addToXA)(ignore_fns, VG_(indexXA)(clo_ignore_fns, i));
    /* Stacks are recorded up to depth + overestimate frames and stored as
       ExeContexts, which the core caps at --num-callers. */
    if (VG_(clo_backtrace_size) < clo_depth + MT_MAX_OVERESTIMATE)

@@ -13,11 +13,10 @@
 #include "pub_tool_xtree.h"
 
 #include "mt_file.h"
-#include "mt_frames.h"   /* mt_alloc_fn_add_exact, for --alloc-fn */
 
 void  mt_tree_init(void);                    /* pre_clo_init */
-void  mt_tree_post_clo_init(void);           /* sizes the backtraces */
-void  mt_ignore_fn_add(const HChar* name);   /* --ignore-fn */
+/* Takes --alloc-fn and --ignore-fn into the filter, sizes the backtraces. */
+void  mt_tree_post_clo_init(void);
 
 /* A stack's handle (Xecu, the index of its table entry, as in the core's
    XTree). Charges req_szB to tid's current stack; exclude_first_entry

@@ -31,9 +31,8 @@
 #include "libvex_guest_amd64.h"
 
 #include "mt_compat.h"
+#include "mt_options.h"
 #include "mt_unwind.h"
-
-MtStackCacheMode clo_stack_cache = MtCacheYes;
 
 /* Sets of a few ways: the same registers are often reached through
    several call paths (one allocation helper called from two places at

@@ -21,9 +21,6 @@
 
 #include "pub_tool_basics.h"
 
-typedef enum { MtCacheNo, MtCacheYes, MtCacheVerify } MtStackCacheMode;
-extern MtStackCacheMode clo_stack_cache;   /* --stack-cache (debug) */
-
 void mt_unwind_init(void);                 /* post_clo_init */
 
 /* The stack handle of tid's current stack, from the cache: True and
