@@ -134,11 +134,11 @@ void mt_counts_companion(MtFile* comp)
                              mt_tree_site_label(order[i].ip));
          for (j2 = 0; label[j2]; j2++)
             if ((UChar)label[j2] < 0x20 || label[j2] == 0x7f) label[j2] = ' ';
-         mt_companion_line(comp, "site",
-                           "allocs=%llu temporary=%llu bytes=%llu "
-                           "live_blocks=%llu live_bytes=%llu %s",
-                           sum.allocs, sum.temporary, sum.alloc_szB,
-                           sum.live_blocks, sum.live_szB, label);
+         mt_companion_record(comp, MtRecSite,
+                             "allocs=%llu temporary=%llu bytes=%llu "
+                             "live_blocks=%llu live_bytes=%llu %s",
+                             sum.allocs, sum.temporary, sum.alloc_szB,
+                             sum.live_blocks, sum.live_szB, label);
          VG_(free)(label);
          i = j;
       }
@@ -146,5 +146,6 @@ void mt_counts_companion(MtFile* comp)
    }
    /* "none": written while running; if it is what a reader finds, no
       final rewrite came (a SIGKILL), or the process still runs. */
-   mt_companion_line(comp, "end", "%s", end_how != NULL ? end_how : "none");
+   mt_companion_record(comp, MtRecEnd, "%s",
+                       end_how != NULL ? end_how : "none");
 }

@@ -71,7 +71,7 @@ Bool mt_limit_refuse(SizeT add_szB)
                 clo_heap_limit_szB, (unsigned long)add_szB);
    }
    n_refused++;
-   mt_snapshot_generation++;
+   mt_snapshot_touch();   /* the companion changed */
    return True;
 }
 
@@ -111,10 +111,10 @@ void mt_limit_companion(MtFile* c)
    if (clo_heap_limit_szB == 0)
       return;
    if (reached)
-      mt_companion_line(c, "heap-limit", "bytes=%llu action=%s time=%llu "
-                        "refused=%llu", clo_heap_limit_szB, action_name(),
-                        reached_time, n_refused);
+      mt_companion_record(c, MtRecHeapLimit, "bytes=%llu action=%s time=%llu "
+                          "refused=%llu", clo_heap_limit_szB, action_name(),
+                          reached_time, n_refused);
    else
-      mt_companion_line(c, "heap-limit", "bytes=%llu action=%s time=none "
-                        "refused=0", clo_heap_limit_szB, action_name());
+      mt_companion_record(c, MtRecHeapLimit, "bytes=%llu action=%s time=none "
+                          "refused=0", clo_heap_limit_szB, action_name());
 }

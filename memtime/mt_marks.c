@@ -1,10 +1,11 @@
 /* mt_marks.c: phase marks and snapshots requested by the client or through
-   vgdb (see mt_marks.h). The marks themselves live in mt_companion.c, which
-   writes them; this module reads labels out of client memory, stamps them
-   with the time, and keeps the output writer informed. */
+   vgdb (see mt_marks.h). This module reads labels out of client memory,
+   stamps them with the time, keeps them, writes them as the companion's
+   mark: records, and keeps the output writer informed. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_vki.h"
 
 #include "memtime.h"
@@ -23,16 +24,60 @@ static void read_clock_now(void)
       mt_time_tick(0, True);
 }
 
+typedef struct { ULong time; HChar* label; } Mark;
+
+static Mark* marks;
+static UInt  n_marks, max_marks;
+
+static void keep_mark(ULong time, const HChar* label)
+{
+   HChar* copy;
+   Int i;
+   if (n_marks == max_marks) {
+      max_marks = max_marks ? 2 * max_marks : 16;
+      marks = VG_(realloc)("mt.marks.list", marks, max_marks * sizeof *marks);
+   }
+   copy = VG_(strdup)("mt.marks.label", label);
+   /* One mark, one line: control characters (a newline would start a new,
+      bogus line) become spaces. */
+   for (i = 0; copy[i]; i++)
+      if ((UChar)copy[i] < 0x20 || copy[i] == 0x7f) copy[i] = ' ';
+   marks[n_marks].time  = time;
+   marks[n_marks].label = copy;
+   n_marks++;
+}
+
 void mt_marks_add(const HChar* label)
 {
    read_clock_now();
    /* Before the first snapshot the clock has not started: such a mark is
       at time 0, where the profile begins. */
-   mt_companion_add_mark(mt_snapshot_started() ? (ULong)mt_time_now() : 0,
-                         label ? label : "");
+   keep_mark(mt_snapshot_started() ? (ULong)mt_time_now() : 0,
+             label ? label : "");
    /* The companion changed: the next periodic rewrite must happen even if
       no snapshot is taken meanwhile. */
    mt_snapshot_touch();
+}
+
+void mt_marks_clear(void)
+{
+   UInt i;
+   for (i = 0; i < n_marks; i++)
+      VG_(free)(marks[i].label);
+   n_marks = 0;
+}
+
+Bool mt_marks_any(void)
+{
+   return n_marks > 0;
+}
+
+void mt_marks_companion(MtFile* c)
+{
+   UInt i;
+   for (i = 0; i < n_marks; i++)
+      mt_companion_record(c, MtRecMark, "time=%llu %s", marks[i].time,
+                          marks[i].label);
 }
 
 void mt_marks_snapshot(void)

@@ -2,9 +2,10 @@
    MEMTIME_MARK / MEMTIME_SNAPSHOT client requests (memtime.h) and the
    `mark` monitor command (mt_monitor.c).
 
-   A mark is a label at the current time, in the profile's time unit; it is
-   kept in the companion file "<profile>.memtime" (mt_companion.h), never in
-   the Massif file, whose grammar has no room for it. Marks are never culled.
+   A mark is a label at the current time, in the profile's time unit. This
+   module keeps the marks and writes them to the companion file
+   "<profile>.memtime" (mt_companion.h), never to the Massif file, whose
+   grammar has no room for them. Marks are never culled.
    With --time-unit=ms the clock is read afresh for each mark and requested
    snapshot (one system call: fine for something a program does a few times
    per phase, not per allocation). */
@@ -13,10 +14,20 @@
 
 #include "pub_tool_basics.h"
 
+#include "mt_file.h"
+
 /* Records a mark labelled 'label' (copied; NULL or "" gives an empty
-   label) at the current time, and makes the output stale so the next
-   periodic rewrite carries it. */
+   label; control characters become spaces so the mark stays one line) at
+   the current time, and makes the output stale so the next periodic
+   rewrite carries it. */
 void mt_marks_add(const HChar* label);
+/* Forgets every mark: a forked child's profile starts at the fork, and
+   the parent's marks are the parent's. */
+void mt_marks_clear(void);
+/* True when there is a mark to write. */
+Bool mt_marks_any(void);
+/* Writes the "mark:" records, in the order the marks were made. */
+void mt_marks_companion(MtFile* c);
 
 /* A detailed snapshot now, added to the profile's list (it may be culled
    later like any other). Nothing before the client starts running. */

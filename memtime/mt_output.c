@@ -1,6 +1,8 @@
 /* mt_output.c: when and under which name the profile is written (see
-   mt_output.h); the writing itself is mt_file's, the text mt_msprint's
-   and mt_companion's.
+   mt_output.h); the writing itself is mt_file's, the profile's text
+   mt_msprint's, and the companion's each module's own records, called
+   here in one fixed order (companion_records) through mt_companion's
+   plain line writer.
 
    Names: --memtime-out-file is expanded (%p, %n, %q{VAR}, %%) once per
    process: %n would otherwise give every periodic rewrite a new name, and
@@ -31,11 +33,17 @@
 
 #include "mt_children.h"
 #include "mt_companion.h"
+#include "mt_counts.h"
 #include "mt_file.h"
+#include "mt_limit.h"
+#include "mt_marks.h"
 #include "mt_msprint.h"
 #include "mt_options.h"
 #include "mt_output.h"
+#include "mt_process.h"
+#include "mt_rss.h"
 #include "mt_snapshot.h"
+#include "mt_stacks.h"
 #include "mt_time.h"
 
 /* A rewrite waits at least this many times the last one's cost, so no
@@ -93,6 +101,46 @@ void mt_output_post_clo_init(void)
    }
 }
 
+/* The companion's records, in the order a rewrite writes them (that of
+   MtRecord in mt_companion.h): each module writes its own. 'due' says
+   whether the module has something to record; a companion is written
+   when one has, and then holds every module's records. NULL: records that
+   only come beside others' (a snapshot's stacks: and rss: records need
+   --stacks=yes or a reading, which make the companion due already). */
+static const struct {
+   Bool (*due)(void);
+   void (*write)(MtFile* c);
+} companion_records[] = {
+   { mt_stacks_any,        mt_stacks_companion },     /* thread: */
+   { mt_marks_any,         mt_marks_companion },      /* mark: */
+   { mt_counts_any,        mt_counts_companion },     /* site:, end: */
+   { mt_process_has_story, mt_process_companion },    /* process: .. ended: */
+   { mt_limit_any,         mt_limit_companion },      /* heap-limit: */
+   { NULL,                 mt_snapshot_companion },   /* stacks:, rss: */
+   { mt_rss_any,           mt_rss_companion_peak },   /* rss-peak: .. */
+};
+#define N_COMPANION_RECORDS \
+   (sizeof companion_records / sizeof companion_records[0])
+
+/* The companion of the profile at path, or NULL (and a stale one removed)
+   when no module has anything to record. */
+static MtFile* write_companion(const HChar* path)
+{
+   MtFile* c;
+   UInt i;
+   Bool due = False;
+   for (i = 0; i < N_COMPANION_RECORDS && !due; i++)
+      due = companion_records[i].due != NULL && companion_records[i].due();
+   if (!due) {
+      mt_companion_none(path);
+      return NULL;
+   }
+   c = mt_companion_open(path, mt_time_unit_name());
+   for (i = 0; i < N_COMPANION_RECORDS; i++)
+      companion_records[i].write(c);
+   return c;
+}
+
 /* The profile at path, with its companion if asked, as one set. */
 static Bool write_files(const HChar* path, Bool with_companion,
                         const HChar** why)
@@ -105,12 +153,10 @@ static Bool write_files(const HChar* path, Bool with_companion,
                  mt_snapshot_started() ? (Long)mt_time_now() : 0LL,
                  (Long)mt_snapshot_last_time());
    mt_file_set_test_note(note);
-   if (with_companion) {
+   if (with_companion)
       /* The companion first: once the profile is renamed into place, its
          companion is at least as recent. */
-      files[0] = mt_companion_open(path, mt_time_unit_name());
-      mt_snapshot_companion_all(files[0]);
-   }
+      files[0] = write_companion(path);
    files[1] = mt_file_open(path);
    mt_ms_print_file_header(files[1], mt_args_for_desc, mt_time_unit_name());
    mt_snapshot_print_all(files[1]);
@@ -137,7 +183,7 @@ static void write_profile(Bool final)
    last_attempt_ms = mt_time_wall_ms();
    last_cost_ms = VG_(read_millisecond_timer)() - t0;
    if (ok) {
-      written_generation = mt_snapshot_generation;
+      written_generation = mt_snapshot_generation();
       if (failing && !recovered)
          VG_(umsg)("memtime: %s is written again, after %u failed "
                    "rewrite%s; later failures, if any, are only reported "
@@ -198,7 +244,7 @@ void mt_output_maybe_flush(void)
    /* With the ms clock time passes even when nothing is allocated: end
       the profile now, not at the last snapshot (see mt_snapshot.h). */
    mt_snapshot_catch_up();
-   if (written_generation == mt_snapshot_generation)
+   if (written_generation == mt_snapshot_generation())
       return;
    mt_output_write();
 }
@@ -210,7 +256,7 @@ void mt_output_flush_before_block(void)
       return;
    /* As for a periodic rewrite: the file ends near the present. */
    mt_snapshot_catch_up();
-   if (written_generation == mt_snapshot_generation)
+   if (written_generation == mt_snapshot_generation())
       return;
    mt_output_write();
 }
@@ -223,12 +269,12 @@ void mt_output_before_exec(void)
       (Attempts on missing files, as execvp() makes along PATH, fail in
       Valgrind's own checks and never get here.) */
    static ULong generation_at_exec = MT_NO_GENERATION;
-   if (!mt_snapshot_started() || mt_snapshot_generation == generation_at_exec)
+   if (!mt_snapshot_started() || mt_snapshot_generation() == generation_at_exec)
       return;
    if (clo_time_unit == TimeMS) {
       mt_time_tick(0, True);
       mt_snapshot_final();
    }
    mt_output_write();
-   generation_at_exec = mt_snapshot_generation;
+   generation_at_exec = mt_snapshot_generation();
 }

@@ -156,7 +156,7 @@ static void child_after_fork(ThreadId tid)
    mt_counts_restart();
    mt_snapshot_restart();
    start_time = now();
-   mt_companion_clear_marks();
+   mt_marks_clear();
    if (keep != NULL) {
       add_title(keep, keep_via);
       VG_(free)(keep);
@@ -310,16 +310,16 @@ void mt_process_companion(MtFile* c)
                           - (ULong)mt_time_now());
       }
       if (began == BeganFork) {
-         mt_companion_line(c, "process", "pid=%d parent=%d start=%llu%s began=fork of %d",
-                           my_pid, parent_pid, start_time, epoch, forked_from);
+         mt_companion_record(c, MtRecProcess, "pid=%d parent=%d start=%llu%s began=fork of %d",
+                             my_pid, parent_pid, start_time, epoch, forked_from);
       } else if (began == BeganExec) {
          e = escaped(VG_(args_the_exename));
-         mt_companion_line(c, "process", "pid=%d parent=%d start=%llu%s began=exec of %s",
-                           my_pid, parent_pid, start_time, epoch, e);
+         mt_companion_record(c, MtRecProcess, "pid=%d parent=%d start=%llu%s began=exec of %s",
+                             my_pid, parent_pid, start_time, epoch, e);
          VG_(free)(e);
       } else {
-         mt_companion_line(c, "process", "pid=%d parent=%d start=%llu%s began=launched",
-                           my_pid, parent_pid, start_time, epoch);
+         mt_companion_record(c, MtRecProcess, "pid=%d parent=%d start=%llu%s began=launched",
+                             my_pid, parent_pid, start_time, epoch);
       }
    }
    {
@@ -334,25 +334,27 @@ void mt_process_companion(MtFile* c)
          VG_(strcat)(cmd, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
       }
       e = escaped(cmd);
-      mt_companion_line(c, "command", "%s", e);
+      mt_companion_record(c, MtRecCommand, "%s", e);
       VG_(free)(e);
       VG_(free)(cmd);
    }
    for (i = 0; i < VG_(sizeXA)(titles); i++) {
       const Title* t = VG_(indexXA)(titles, i);
       e = escaped(t->text);
-      mt_companion_line(c, "title", "time=%llu via=%s %s", t->time, t->via, e);
+      mt_companion_record(c, MtRecTitle, "time=%llu via=%s %s", t->time,
+                          t->via, e);
       VG_(free)(e);
    }
    for (i = 0; i < VG_(sizeXA)(forks); i++) {
       const Fork* f = VG_(indexXA)(forks, i);
-      mt_companion_line(c, "fork", "time=%llu child=%d", f->time, f->pid);
+      mt_companion_record(c, MtRecFork, "time=%llu child=%d", f->time, f->pid);
    }
    for (i = 0; i < VG_(sizeXA)(child_ends); i++) {
       const ChildEnd* ce = VG_(indexXA)(child_ends, i);
-      mt_companion_line(c, "child-ended", "time=%llu pid=%d %s=%d", ce->time,
-                        ce->pid, ce->signalled ? "signal" : "exit", ce->code);
+      mt_companion_record(c, MtRecChildEnded, "time=%llu pid=%d %s=%d", ce->time,
+                          ce->pid, ce->signalled ? "signal" : "exit", ce->code);
    }
    if (ended)
-      mt_companion_line(c, "ended", "time=%llu exit=%d", end_time, exit_code);
+      mt_companion_record(c, MtRecEnded, "time=%llu exit=%d", end_time,
+                          exit_code);
 }

@@ -54,7 +54,6 @@
 #include "mt_file.h"
 #include "mt_options.h"
 #include "mt_rss.h"
-#include "mt_snapshot.h"
 #include "mt_time.h"
 
 #define PM_PRESENT (1ULL << 63)
@@ -507,7 +506,8 @@ Bool mt_rss_any(void)
    return any_reading;
 }
 
-void mt_rss_sample(MtRss* out, Long time, Bool detailed, Bool force)
+void mt_rss_sample(MtRss* out, Long time, ULong heap_B, Bool detailed,
+                   Bool force)
 {
    ULong t0, t1;
    out->valid = False;
@@ -538,7 +538,7 @@ void mt_rss_sample(MtRss* out, Long time, Bool detailed, Bool force)
    if (rss_total(out) > rss_total(&peak) || !peak.valid) {
       peak = *out;
       peak_time = time;
-      peak_heap_B = mt_heap_szB + mt_heap_extra_szB;
+      peak_heap_B = heap_B;
       record_peak_groups();
    }
    t1 = now_ns();
@@ -563,9 +563,9 @@ void mt_rss_companion_snapshot(MtFile* c, UInt snapshot_n, Long time,
 {
    if (c == NULL || r == NULL || !r->valid)
       return;
-   mt_companion_line(c, "rss", "snapshot=%u time=%lld anon=%llu file=%llu "
-                     "shmem=%llu", snapshot_n, time, r->anon_B, r->file_B,
-                     r->shmem_B);
+   mt_companion_record(c, MtRecRss, "snapshot=%u time=%lld anon=%llu "
+                       "file=%llu shmem=%llu", snapshot_n, time, r->anon_B,
+                       r->file_B, r->shmem_B);
 }
 
 typedef struct { MtFile* c; UInt n; } FrameCtx;
@@ -601,7 +601,7 @@ static void put_frame(UInt n, DiEpoch ep, Addr ip, void* opaque)
       if (fc->n++ >= MT_RSS_FRAMES)
          break;
       safe = line_safe_copy(desc);
-      mt_companion_line(fc->c, "rss-mapping-frame", "%s", safe);
+      mt_companion_record(fc->c, MtRecRssMappingFrame, "%s", safe);
       VG_(free)(safe);
    } while (VG_(next_IIPC)(iipc));
    VG_(delete_IIPC)(iipc);
@@ -612,14 +612,14 @@ void mt_rss_companion_peak(MtFile* c)
    UInt i;
    if (c == NULL || !peak.valid)
       return;
-   mt_companion_line(c, "rss-peak", "time=%lld anon=%llu file=%llu shmem=%llu "
-                     "heap=%llu", peak_time, peak.anon_B, peak.file_B,
-                     peak.shmem_B, peak_heap_B);
+   mt_companion_record(c, MtRecRssPeak, "time=%lld anon=%llu file=%llu "
+                       "shmem=%llu heap=%llu", peak_time, peak.anon_B,
+                       peak.file_B, peak.shmem_B, peak_heap_B);
    for (i = 0; i < n_peak_groups; i++) {
       const Group* g = &peak_groups[i];
-      mt_companion_line(c, "rss-mapping", "anon=%llu file=%llu shmem=%llu "
-                        "mappings=%u %s", g->anon_B, g->file_B, g->shmem_B,
-                        g->n_maps, g->name);
+      mt_companion_record(c, MtRecRssMapping, "anon=%llu file=%llu shmem=%llu "
+                          "mappings=%u %s", g->anon_B, g->file_B, g->shmem_B,
+                          g->n_maps, g->name);
       if (g->ec != NULL) {
          FrameCtx fc = { c, 0 };
          VG_(apply_ExeContext)(put_frame, &fc, g->ec);

@@ -33,8 +33,10 @@ void mt_rss_fini(void);
 
 /* A reading for a snapshot being taken at 'time' (profile unit), or
    out->valid = False when none is due: 'detailed' asks for one (subject to
-   the cost budget), 'force' always takes one (exit). */
-void mt_rss_sample(MtRss* out, Long time, Bool detailed, Bool force);
+   the cost budget), 'force' always takes one (exit). heap_B is the heap
+   total then (useful + extra), kept with the reading if it is the peak. */
+void mt_rss_sample(MtRss* out, Long time, ULong heap_B, Bool detailed,
+                   Bool force);
 
 /* True when at least one reading was taken (the companion has RSS records
    to write). */

@@ -24,7 +24,6 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xtree.h"
 
-#include "mt_companion.h"
 #include "mt_options.h"
 #include "mt_rss.h"
 #include "mt_snapshot.h"
@@ -36,7 +35,6 @@ SizeT mt_heap_szB       = 0;
 SizeT mt_heap_extra_szB = 0;
 SizeT mt_stacks_szB     = 0;
 ULong mt_heap_n_changes = 0;
-ULong mt_snapshot_generation = 0;
 
 typedef struct {
    MtSnapshotKind kind;
@@ -58,6 +56,9 @@ static Bool      started = False;
 /* The snapshot being taken was asked for (client request, vgdb): its
    resident-memory reading is taken whatever the budget (mt_rss.h). */
 static Bool      explicit_snapshot = False;
+
+/* Bumped at every change of the list and at mt_snapshot_touch. */
+static ULong     generation = 0;
 
 static SizeT peak_snapshot_total_szB = 0;  /* total of the last peak taken */
 static Time  min_time_interval = 0;
@@ -204,7 +205,8 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    s->stacks_szB = mt_stacks_szB;
    s->stacks = mt_stacks_sample();   /* resets the low-water marks */
    tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
-   mt_rss_sample(&s->rss, now, detailed, explicit_snapshot);
+   mt_rss_sample(&s->rss, now, mt_heap_szB + mt_heap_extra_szB, detailed,
+                 explicit_snapshot);
 
    if (detailed) {
       n_snapshots_since_last_detailed = 0;
@@ -228,7 +230,7 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    }
 
    n_snapshots++;
-   mt_snapshot_generation++;
+   generation++;
    wall_ms_of_last_snapshot = mt_time_wall_ms();
    if (n_snapshots == clo_max_snapshots) {
       min_time_interval = cull_snapshots();
@@ -368,9 +370,10 @@ void mt_snapshot_rss_at_exit(void)
       return;
    s = &snapshots[n_snapshots - 1];
    if (!s->rss.valid) {
-      mt_rss_sample(&s->rss, s->time, True, True);
+      mt_rss_sample(&s->rss, s->time, mt_heap_szB + mt_heap_extra_szB, True,
+                    True);
       if (s->rss.valid)
-         mt_snapshot_generation++;
+         generation++;
    }
 }
 
@@ -386,7 +389,12 @@ void mt_snapshot_now(Bool detailed)
 
 void mt_snapshot_touch(void)
 {
-   mt_snapshot_generation++;
+   generation++;
+}
+
+ULong mt_snapshot_generation(void)
+{
+   return generation;
 }
 
 Time mt_snapshot_last_time(void)
@@ -421,12 +429,11 @@ void mt_snapshot_print_all(MtFile* fp)
    }
 }
 
-void mt_snapshot_companion_all(MtFile* c)
+void mt_snapshot_companion(MtFile* c)
 {
    Int i;
    for (i = 0; i < n_snapshots; i++) {
-      mt_companion_snapshot(c, i, snapshots[i].time, snapshots[i].stacks);
+      mt_stacks_companion_sample(c, i, snapshots[i].time, snapshots[i].stacks);
       mt_rss_companion_snapshot(c, i, snapshots[i].time, &snapshots[i].rss);
    }
-   mt_rss_companion_peak(c);
 }

@@ -60,11 +60,12 @@ void  mt_snapshot_rss_at_exit(void);
    requests). */
 void  mt_snapshot_now(Bool detailed);
 
-/* Bumped whenever the list changes: the output is stale if it differs. */
-extern ULong mt_snapshot_generation;   /* read-only outside mt_snapshot.c */
-/* Something written with the profile (a mark in the companion) changed:
-   bumps the generation, so the next periodic rewrite happens even if no
-   snapshot is taken meanwhile. */
+/* A number that changes whenever the list does, or mt_snapshot_touch is
+   called: the output written at another generation is stale. */
+ULong mt_snapshot_generation(void);
+/* Something written with the profile (a mark, a companion record)
+   changed: changes the generation, so the next periodic rewrite happens
+   even if no snapshot is taken meanwhile. */
 void  mt_snapshot_touch(void);
 /* The time of the last snapshot in the list (0 if none). */
 Time  mt_snapshot_last_time(void);
@@ -72,8 +73,9 @@ Time  mt_snapshot_last_time(void);
 const HChar* mt_snapshot_top_node_desc(void);
 /* Writes every snapshot, in order, in Massif's format (mt_msprint.h). */
 void  mt_snapshot_print_all(MtFile* fp);
-/* Gives the companion file being written (mt_companion_open; NULL: none)
-   each snapshot's number, time and per-thread stacks, in the same order. */
-void  mt_snapshot_companion_all(MtFile* c);
+/* Writes each snapshot's companion records, in order: the "stacks:"
+   record of its per-thread stacks (mt_stacks) and the "rss:" record of its
+   resident-memory reading (mt_rss), where it has them. */
+void  mt_snapshot_companion(MtFile* c);
 
 #endif /* MT_SNAPSHOT_H */

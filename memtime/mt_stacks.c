@@ -37,6 +37,7 @@
 #include "pub_tool_vki.h"
 #include "libvex_guest_amd64.h"
 
+#include "mt_companion.h"
 #include "mt_options.h"
 #include "mt_stacks.h"
 
@@ -139,9 +140,9 @@ static void set_name(UInt thread_no, HChar* name)
    names[thread_no - 1] = name;
 }
 
-UInt mt_stacks_n_threads_seen(void) { return n_threads_seen; }
-
-void mt_stacks_refresh_names(void)
+/* One read of /proc per live thread: once per companion rewrite, not per
+   snapshot. */
+static void refresh_names(void)
 {
    UInt i;
    for (i = 0; i < n_live; i++) {
@@ -150,7 +151,7 @@ void mt_stacks_refresh_names(void)
    }
 }
 
-const HChar* mt_stacks_thread_name(UInt thread_no)
+static const HChar* thread_name(UInt thread_no)
 {
    if (thread_no == 1) return "main";
    return thread_no <= max_names ? names[thread_no - 1] : NULL;
@@ -378,4 +379,37 @@ MtStackSample* mt_stacks_sample(void)
 void mt_stacks_sample_free(MtStackSample* s)
 {
    if (s) VG_(free)(s);
+}
+
+/*------------------------------------------------------------*/
+/*--- Companion records                                    ---*/
+/*------------------------------------------------------------*/
+
+Bool mt_stacks_any(void)
+{
+   return clo_stacks;
+}
+
+void mt_stacks_companion(MtFile* c)
+{
+   UInt i;
+   if (clo_stacks) refresh_names();
+   for (i = 1; i <= n_threads_seen; i++) {
+      const HChar* name = thread_name(i);
+      if (name) mt_companion_record(c, MtRecThread, "tid=%u name=%s", i, name);
+      else      mt_companion_record(c, MtRecThread, "tid=%u", i);
+   }
+}
+
+void mt_stacks_companion_sample(MtFile* c, UInt snapshot_n, ULong time,
+                                const MtStackSample* s)
+{
+   UInt i;
+   if (s == NULL) return;
+   mt_companion_begin(c, MtRecStacks);
+   mt_companion_add(c, "snapshot=%u time=%llu", snapshot_n, time);
+   for (i = 0; i < s->n_threads; i++)
+      mt_companion_add(c, " %u=%lu", s->threads[i].thread_no,
+                       s->threads[i].szB);
+   mt_companion_end(c);
 }

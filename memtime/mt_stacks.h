@@ -34,6 +34,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 
+#include "mt_file.h"
+
 /* Per-thread stack sizes at one snapshot: plain data, owned by the snapshot
    that took it (free with mt_stacks_sample_free when the snapshot goes). */
 typedef struct MtStackSample {
@@ -61,13 +63,15 @@ SizeT  mt_stacks_current_szB(void);
    NULL when --stacks=no. */
 MtStackSample* mt_stacks_sample(void);
 void   mt_stacks_sample_free(MtStackSample* s);   /* NULL ok */
-/* Threads seen so far (numbers 1..n), for the companion's thread: lines, and
-   a thread's name: "main" for 1; for others the name the program gave it
-   (pthread_setname_np), as last read, else NULL. Names are read from /proc
-   when a thread exits and by mt_stacks_refresh_names (one read per live
-   thread: call it once per companion rewrite, not per snapshot). */
-UInt   mt_stacks_n_threads_seen(void);
-void   mt_stacks_refresh_names(void);
-const HChar* mt_stacks_thread_name(UInt thread_no);
+
+/* Companion records. True with --stacks=yes (then a companion is due). */
+Bool   mt_stacks_any(void);
+/* The "thread:" records: every thread seen so far (numbers 1..n) with its
+   name: "main" for 1; for others the name the program gave it
+   (pthread_setname_np), read from /proc when the thread exited, or now. */
+void   mt_stacks_companion(MtFile* c);
+/* The "stacks:" record of one snapshot's sample (nothing for NULL). */
+void   mt_stacks_companion_sample(MtFile* c, UInt snapshot_n, ULong time,
+                                  const MtStackSample* s);
 
 #endif /* MT_STACKS_H */
