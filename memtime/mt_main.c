@@ -5,74 +5,97 @@
 /* memtime profiles a program's heap over time and writes Massif's file
    format, so ms_print, massif-visualizer and memtime-vis read it.
 
-   The map of the tool: each module, what it owns, its file.
+   The map of the tool: each module, what it owns, its file, in the order
+   of memtime/Makefile.am. Calls go down the map: a module uses only
+   modules listed after it, with one exception, the heap-limit kill path
+   (mt_limit.c -> mt_output.c: at the crossing the program must end with a
+   complete profile, and that write is mt_output's). Valgrind's tools are
+   flat, and so is this one: scripts/module-graph.sh checks the claim on
+   the object files.
    Set-up and dispatch
    - mt_main.c (this file): registers the tool, runs the hooks (client
-     code, system calls, instrumentation, exit), dispatches client
-     requests to the modules below.
-   - mt_options.c: the --options (clo_*), their ranges, cross-checks, and
-     the internal ones (exec count, test hooks); nothing else writes them.
-   - mt_compat.c: every core symbol used outside the tool API, with why.
+     code, system calls, instrumentation, exit), fans the core's events
+     and client requests out to the modules below.
+   - mt_monitor.c: vgdb's monitor commands (snapshots to a file, marks).
+   - mt_warn.c: the warnings that a profile is probably blind or nameless
+     (a static or stripped executable, an allocator nobody intercepts),
+     each judged on what the program really is.
+   - mt_redirect.c: switches on the preload's allocator families for the
+     allocators the executable links in (the rest would only slow the
+     start-up).
+   - mt_debuginfo.c: every object's inlined frames but the C library's
+     in ms mode (a quarter of a short run's start-up, for frames inside
+     libc only); i and B read them as Massif does.
    What is measured
+   - mt_pages.c: --pages-as-heap=yes, mapped pages as blocks.
+   - mt_alloc_api.c + mt_preload.c: allocators with their own API (jemalloc
+     plain and _rjem_, tcmalloc tc_*, mimalloc mi_*): one client request
+     per entry point from the preload (the other program the build makes),
+     decoded here into heap-model calls.
    - mt_heap.c: the heap model. The core redirects malloc, calloc, realloc,
      free, memalign, posix_memalign, aligned_alloc, valloc,
      malloc_usable_size and every operator new/delete to it; each live
      block keeps its requested size, slop and stack; VALGRIND_MALLOCLIKE_
-     BLOCK and friends report custom allocators' blocks.
-   - mt_alloc_api.c + mt_preload.c: allocators with their own API (jemalloc
-     plain and _rjem_, tcmalloc tc_*, mimalloc mi_*): one client request
-     per entry point from the preload, decoded here into heap-model calls;
-     mt_redirect.c switches on the preload's families for the allocators
-     the executable links in (the rest would only slow the start-up).
-   - mt_debuginfo.c: every object's inlined frames but the C library's
-     in ms mode (a quarter of a short run's start-up, for frames inside
-     libc only); i and B read them as Massif does.
-   - mt_warn.c: the warnings that a profile is probably blind or nameless
-     (a static or stripped executable, an allocator nobody intercepts),
-     each judged on what the program really is.
-   - mt_pages.c: --pages-as-heap=yes, mapped pages as blocks.
-   - mt_stacks.c: --stacks=yes, per-thread low-water marks of SP kept by
-     inline IR, read at snapshots.
-   - mt_counts.c: per-site allocation counts (allocations, temporaries,
-     bytes allocated, live) and how the run ended, for the companion.
-   - mt_rss.c: --rss=yes, the client's resident memory (anonymous, file,
-     shared) read beside the heap at snapshots, for the companion.
-   - mt_time.c: the clock: i (instructions), B (bytes allocated and
-     freed), ms (our default: the kernel's clock, re-read whenever the
-     CPU's time-stamp counter says the last reading is 1 ms old).
-   Trees and snapshots
-   - mt_tree.c: one table of distinct allocation stacks with their live
-     bytes, filtered (allocation functions, --ignore-fn, below main,
-     --depth); mt_frames.c says which inlined frames are allocator
-     plumbing; mt_msprint.c prints a snapshot and its tree in Massif's
-     format, byte for byte as the core does; mt_unwind.c unwinds an
-     allocation's stack, or finds it in a cache that checks the stack
-     words the last unwinding read instead of unwinding again.
-   - mt_snapshot.c: the live totals and the snapshot list on Massif's
-     schedule (minimum interval, detailed every --detailed-freq, peak
-     before deallocations, culling at --max-snapshots); with B or i the
-     list is exactly Massif's. With ms, samples while nothing is allocated
-     (--sample-interval) and a final snapshot at exit.
-   - mt_marks.c: phase marks and snapshots requested by the program
-     (memtime.h); mt_monitor.c: vgdb's monitor commands.
-   - mt_limit.c: --heap-limit, checked where mt_heap.c changes the totals:
-     at the first crossing a mark and a detailed snapshot, then SIGKILL
-     (kill), or refused allocations (fail; mt_preload.c's operator new
-     throws std::bad_alloc), or nothing more (snapshot).
+     BLOCK and friends report custom allocators' blocks. It tells the
+     snapshot list, the counts and the heap limit of every change.
    Output
    - mt_output.c: when and under which name the profile is written: at
      exit (deaths by signal included), before exec, and periodically
      (--flush-interval, at most 5% of the run), so a SIGKILLed program
-     leaves a recent profile; failed rewrites are warned about and retried.
-   - mt_companion.c: "<profile>.memtime", what Massif's format cannot hold
-     (marks, threads, per-thread stacks), one record line per fact.
+     leaves a recent profile; failed rewrites are warned about and
+     retried. It writes the profile (mt_snapshot.c's list) and drives the
+     companion: one ordered list of the modules' record writers.
    - mt_children.c: fork (a child inherits the profile and, with %p, gets
      its own file) and exec (the count passed to the next image, which
      writes "<name>.execN").
+   Facts the companion records (each module keeps its own and writes its
+   own records)
+   - mt_limit.c: --heap-limit, checked where mt_heap.c changes the totals:
+     at the first crossing a mark and a detailed snapshot, then SIGKILL
+     (kill), or refused allocations (fail; mt_preload.c's operator new
+     throws std::bad_alloc), or nothing more (snapshot); heap-limit:.
+   - mt_process.c: who this process is (pid, parent, how it began, its
+     command line and titles, the children it forked and reaped, its
+     exit); a forked child's fresh start; process: .. ended:.
+   - mt_marks.c: phase marks and snapshots requested by the program
+     (memtime.h) or vgdb; the marks themselves; mark:.
+   - mt_counts.c: per-site allocation counts (allocations, temporaries,
+     bytes allocated, live) and how the run ended; site:, end:.
+   Snapshots
+   - mt_snapshot.c: the live totals and the snapshot list on Massif's
+     schedule (minimum interval, detailed every --detailed-freq, peak
+     before deallocations, culling at --max-snapshots); with B or i the
+     list is exactly Massif's. With ms, samples while nothing is allocated
+     (--sample-interval) and a final snapshot at exit. Each snapshot keeps
+     its per-thread stacks and resident-memory reading; stacks:, rss:.
+   - mt_rss.c: --rss=yes, the client's resident memory (anonymous, file,
+     shared) read beside the heap at snapshots, and its peak; rss-peak:.
+   - mt_stacks.c: --stacks=yes, per-thread low-water marks of SP kept by
+     inline IR, read at snapshots; the threads seen; thread:.
+   - mt_companion.c: the writer of "<profile>.memtime", what Massif's
+     format cannot hold, one record line per fact; it calls no module.
+   Trees
+   - mt_tree.c: one table of distinct allocation stacks with their live
+     bytes, filtered (allocation functions, --ignore-fn, below main,
+     --depth), and the frozen copies detailed snapshots keep.
+   - mt_unwind.c: unwinds an allocation's stack, or finds it in a cache
+     that checks the stack words the last unwinding read instead of
+     unwinding again.
+   - mt_frames.c: which inlined frames are allocator plumbing.
+   - mt_msprint.c: prints a snapshot and its tree in Massif's format, byte
+     for byte as the core does.
+   Base
    - mt_file.c: the one writer of files: temporary name, every write
      checked, fsync, rename only after a complete write, special paths
      written in place; the profile, the companion and vgdb's files all go
-     through it, and the test hooks live there. */
+     through it, and the test hooks live there.
+   - mt_time.c: the clock: i (instructions), B (bytes allocated and
+     freed), ms (our default: the kernel's clock, re-read whenever the
+     CPU's time-stamp counter says the last reading is 1 ms old).
+   - mt_options.c: the --options (clo_* variables, all defined there),
+     their parsing, ranges and cross-checks, and the internal ones (exec
+     count, test hooks); nothing else writes them.
+   - mt_compat.c: every core symbol used outside the tool API, with why. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clreq.h"

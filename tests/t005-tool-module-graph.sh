@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# t005-tool-module-graph: the tool's modules call downward. The call graph
+# comes from the build's object files (scripts/module-graph.sh, itself
+# checked first on objects whose calls are known by construction);
+# mt_main.c's map names every module in the order of memtime/Makefile.am,
+# and every call goes down that order but for the one exception the map
+# names, the heap-limit kill path (mt_limit -> mt_output).
+. "$(dirname "$0")/lib.sh"
+plan 8
+G="$MT_SRC/scripts/module-graph.sh"
+
+# a -> b -> c, and c -> a closes a cycle of three.
+mkdir -p "$T/cyc" "$T/acyc"
+printf 'int b(void);\nint a(void) { return b(); }\n' >"$T/a.c"
+printf 'int c(void);\nint b(void) { return c(); }\n' >"$T/b.c"
+printf 'int a(void);\nint c(void) { return a(); }\n' >"$T/c.c"
+printf 'int c(void) { return 0; }\n' >"$T/c0.c"
+cc -c -o "$T/cyc/a.o" "$T/a.c" && cc -c -o "$T/cyc/b.o" "$T/b.c" && cc -c -o "$T/cyc/c.o" "$T/c.c"
+cp "$T/cyc/a.o" "$T/cyc/b.o" "$T/acyc/" && cc -c -o "$T/acyc/c.o" "$T/c0.c"
+sh "$G" "$T/cyc" >"$T/cyc.txt"; rc=$?
+is "$rc $(grep '^cycle:' "$T/cyc.txt" | tr ' ' '\n' | grep -v '^cycle:$' | grep . | sort | tr '\n' ' ')" \
+   "1 a b c " "module-graph.sh finds a cycle of three and exits 1"
+sh "$G" "$T/acyc" >"$T/acyc.txt"; rc=$?
+is "$rc $(tr '\n' '|' <"$T/acyc.txt")" "0 a -> b|b -> c|cycles: none|" \
+   "module-graph.sh prints the edges of an acyclic graph, no cycle, exits 0"
+
+# The tool.
+sh "$G" "$MT_BUILD/memtime" >"$T/tool.txt"
+diag "$(cat "$T/tool.txt")"
+is "$(grep '^cycle:' "$T/tool.txt" | tr ' ' '\n' | grep '^mt_' | sort | tr '\n' ' ')" \
+   "mt_limit mt_output " "the tool's only cycle is the pair mt_limit, mt_output"
+check "mt_main.c's map names that exception" \
+  grep -q 'mt_limit\.c -> mt_output\.c' "$MT_SRC/memtime/mt_main.c"
+
+# The order of the sources in Makefile.am, and the map's entries.
+awk '/^memtime_amd64_linux_SOURCES/{f=1} f{print} f&&!/\\$/{exit}' "$MT_SRC/memtime/Makefile.am" \
+  | grep -o 'mt_[a-z_]*\.c' >"$T/order.txt"
+awk '/^\/\* memtime profiles/{c=1} c{print} c&&/\*\//{exit}' "$MT_SRC/memtime/mt_main.c" \
+  | sed -n 's/^   - \(mt_[a-z_]*\.c\).*/\1/p' >"$T/map.txt"
+is "$(tr '\n' ' ' <"$T/map.txt")" "$(tr '\n' ' ' <"$T/order.txt")" \
+   "the map names every module of Makefile.am, in its order"
+check "the map names the preload's source too" \
+  grep -q '^   - mt_alloc_api\.c + mt_preload\.c' "$MT_SRC/memtime/mt_main.c"
+# Every object is a module of the list (or the preload's).
+missing=$(sed -n 's/^\(mt_[a-z_]*\) ->.*/\1/p' "$T/tool.txt" | while read -r m; do
+  grep -qx "$m.c" "$T/order.txt" || [ "$m" = mt_preload ] || echo "$m"; done)
+is "$missing" "" "every module that calls another is in Makefile.am's list"
+# Every call goes down the order, but the kill path.
+up=$(awk 'NR==FNR { sub(/\.c$/, ""); pos[$0] = NR; next }
+          /^cycle/ { next }
+          { for (i = 3; i <= NF; i++)
+              if (pos[$i] <= pos[$1] && !($1 == "mt_limit" && $i == "mt_output"))
+                print $1 " -> " $i }' "$T/order.txt" "$T/tool.txt")
+is "$up" "" "every call goes down the map (but mt_limit -> mt_output)"
+finish
