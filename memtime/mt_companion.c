@@ -79,7 +79,9 @@ MtFile* mt_companion_open(const HChar* profile_path, const HChar* time_unit)
 
 void mt_companion_begin(MtFile* c, MtRecord kind)
 {
-   tl_assert((UInt)kind < sizeof record_names / sizeof record_names[0]);
+   /* A kind added to MtRecord without its name here. */
+   tl_assert((UInt)kind < sizeof record_names / sizeof record_names[0]
+             && record_names[kind] != NULL);
    if (c == NULL)
       return;
    mt_file_printf(c, "%s: ", record_names[kind]);

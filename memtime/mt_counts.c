@@ -31,7 +31,7 @@ typedef struct {
 static Counts* counts;       /* indexed by Xecu */
 static UInt    n_counts;     /* allocated entries */
 static Bool    any;
-static const HChar* end_how;   /* "exit", "exec" or NULL */
+static MtEnd   end_how = MtEndNone;   /* mt_counts_at_end */
 static Addr*   last_alloc;   /* indexed by ThreadId: its latest block */
 
 static Counts* at(Xecu where)
@@ -86,7 +86,11 @@ void mt_counts_restart(void)
 
 Bool mt_counts_any(void) { return any; }
 
-void mt_counts_at_end(const HChar* how) { end_how = how; }
+void mt_counts_at_end(MtEnd how) { end_how = how; }
+
+static const HChar* const end_names[] = {
+   [MtEndNone] = "none", [MtEndExit] = "exit", [MtEndExec] = "exec",
+};
 
 /* Stacks sorted by their site's address, so one site's stacks are adjacent. */
 typedef struct { Addr ip; Xecu x; } ByIp;
@@ -146,6 +150,5 @@ void mt_counts_companion(MtFile* comp)
    }
    /* "none": written while running; if it is what a reader finds, no
       final rewrite came (a SIGKILL), or the process still runs. */
-   mt_companion_record(comp, MtRecEnd, "%s",
-                       end_how != NULL ? end_how : "none");
+   mt_companion_record(comp, MtRecEnd, "%s", end_names[end_how]);
 }

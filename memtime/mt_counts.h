@@ -29,9 +29,11 @@ Bool mt_counts_any(void);
 /* In a child just forked: its counts start at the fork, the blocks it
    inherited counted as allocated there (its profile starts there too). */
 void mt_counts_restart(void);
-/* The next companion writes are the last of this image: how is "exit"
-   or "exec" (written as "end: <how>"); NULL again when an exec failed. */
-void mt_counts_at_end(const HChar* how);
+/* How the image ends, written as "end: none|exit|exec": the next
+   companion writes are the last of this image when it is MtEndExit or
+   MtEndExec; MtEndNone again when an exec failed. */
+typedef enum { MtEndNone, MtEndExit, MtEndExec } MtEnd;
+void mt_counts_at_end(MtEnd how);
 /* Writes the "site:" lines and the "end:" line into a companion rewrite. */
 void mt_counts_companion(MtFile* c);
 

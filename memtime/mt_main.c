@@ -239,9 +239,9 @@ static void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs)
    mt_debuginfo_pre_syscall(sysno, args);
    mt_process_pre_syscall(sysno, args);
    if (mt_children_pre_syscall(sysno)) {
-      mt_counts_at_end("exec");
+      mt_counts_at_end(MtEndExec);
       mt_output_before_exec();
-      mt_counts_at_end(NULL);   /* the exec may yet fail */
+      mt_counts_at_end(MtEndNone);   /* the exec may yet fail */
    }
    if (mt_snapshot_started() && waits_long(sysno)) {
       mt_time_tick(0, False);
@@ -322,7 +322,7 @@ static void mt_fini(Int exitcode)
       mt_snapshot_final();
    }
    mt_snapshot_rss_at_exit();
-   mt_counts_at_end("exit");
+   mt_counts_at_end(MtEndExit);
    mt_output_write_final();
    mt_warn_fini();
    mt_unwind_print_stats();
