@@ -30,10 +30,10 @@
 static Int   exec_count = 0;          /* execs of this pid before this image */
 static Int   image_exec_count = 0;    /* clo_exec_count: this image's suffix */
 static Bool  is_forked_child = False; /* this process was forked under us */
-/* mt_heap_n_changes at the fork: the child has a story of its own once it
-   differs. Not the snapshot generation, which a time-driven sample or a
-   catch-up snapshot (ms clock) also moves, depending on the machine's load
-   between the fork and an exec. */
+/* mt_snapshot_heap_n_changes() at the fork: the child has a story of its
+   own once it differs. Not the snapshot generation, which a time-driven
+   sample or a catch-up snapshot (ms clock) also moves, depending on the
+   machine's load between the fork and an exec. */
 static ULong heap_changes_at_fork = 0;
 static ULong wall_ms_at_fork = 0;     /* mt_time_wall_ms() then */
 static Bool  warned_shared_name = False;
@@ -48,7 +48,7 @@ static Bool name_is_shared(void)
 static void child_after_fork(ThreadId tid)
 {
    is_forked_child = True;
-   heap_changes_at_fork = mt_heap_n_changes;
+   heap_changes_at_fork = mt_snapshot_heap_n_changes();
    wall_ms_at_fork = mt_time_wall_ms();
    exec_count = 0;            /* this pid has not exec'd yet */
    warned_shared_name = False;
@@ -116,11 +116,13 @@ Bool mt_children_pre_syscall(UInt sysno)
       return False;
    pass_exec_count();
    /* A forked child that only execs has nothing of its own to show. */
-   return !is_forked_child || mt_heap_n_changes != heap_changes_at_fork;
+   return !is_forked_child
+          || mt_snapshot_heap_n_changes() != heap_changes_at_fork;
 }
 
 Bool mt_children_only_inherited(ULong ms)
 {
-   return is_forked_child && mt_heap_n_changes == heap_changes_at_fork
+   return is_forked_child
+          && mt_snapshot_heap_n_changes() == heap_changes_at_fork
           && mt_time_wall_ms() - wall_ms_at_fork < ms;
 }

@@ -31,8 +31,7 @@ static ULong n_refused = 0;       /* allocations refused (fail) */
 /* What a snapshot taken now would count. */
 static ULong live_total(void)
 {
-   return (ULong)mt_heap_szB + (ULong)mt_heap_extra_szB
-          + (ULong)mt_stacks_szB;
+   return (ULong)mt_snapshot_total_szB();
 }
 
 static const HChar* action_name(void)

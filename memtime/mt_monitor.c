@@ -52,8 +52,8 @@ static void print_current(MtFile* fp, Bool detailed)
    const Massif_Header header = {
       .snapshot_n    = 0,
       .time          = mt_time_now(),
-      .sz_B          = clo_heap ? mt_heap_szB : 0,
-      .extra_B       = clo_heap ? mt_heap_extra_szB : 0,
+      .sz_B          = clo_heap ? mt_snapshot_heap_szB() : 0,
+      .extra_B       = clo_heap ? mt_snapshot_heap_extra_szB() : 0,
       .stacks_B      = mt_stacks_current_szB(),
       .detailed      = xt != NULL,
       .peak          = False,

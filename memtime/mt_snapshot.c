@@ -31,10 +31,11 @@
 #include "mt_time.h"
 #include "mt_tree.h"
 
-SizeT mt_heap_szB       = 0;
-SizeT mt_heap_extra_szB = 0;
-SizeT mt_stacks_szB     = 0;
-ULong mt_heap_n_changes = 0;
+/* The live totals (see mt_snapshot.h). */
+static SizeT live_heap_szB   = 0;
+static SizeT live_extra_szB  = 0;
+static SizeT live_stacks_szB = 0;
+static ULong n_heap_changes  = 0;
 
 typedef struct {
    MtSnapshotKind kind;
@@ -75,27 +76,33 @@ static SizeT extra_szB_at_last_detailed = 0;
 void mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB)
 {
    if (heap_delta_szB < 0)
-      tl_assert(mt_heap_szB >= (SizeT)-heap_delta_szB);
+      tl_assert(live_heap_szB >= (SizeT)-heap_delta_szB);
    if (extra_delta_szB < 0)
-      tl_assert(mt_heap_extra_szB >= (SizeT)-extra_delta_szB);
-   mt_heap_szB       += heap_delta_szB;
-   mt_heap_extra_szB += extra_delta_szB;
-   mt_heap_n_changes++;
+      tl_assert(live_extra_szB >= (SizeT)-extra_delta_szB);
+   live_heap_szB  += heap_delta_szB;
+   live_extra_szB += extra_delta_szB;
+   n_heap_changes++;
    mt_time_add_bytes(heap_delta_szB + extra_delta_szB);
 }
 
-void mt_mem_update_stacks(SSizeT delta_szB)
+/* Applies a change of the stacks total (and counts it for time unit B). */
+static void update_stacks(SSizeT delta_szB)
 {
    if (delta_szB < 0)
-      tl_assert(mt_stacks_szB >= (SizeT)-delta_szB);
-   mt_stacks_szB += delta_szB;
+      tl_assert(live_stacks_szB >= (SizeT)-delta_szB);
+   live_stacks_szB += delta_szB;
    mt_time_add_bytes(delta_szB);
 }
 
 static SizeT total_szB(void)
 {
-   return mt_heap_szB + mt_heap_extra_szB + mt_stacks_szB;
+   return live_heap_szB + live_extra_szB + live_stacks_szB;
 }
+
+SizeT mt_snapshot_heap_szB(void)       { return live_heap_szB; }
+SizeT mt_snapshot_heap_extra_szB(void) { return live_extra_szB; }
+SizeT mt_snapshot_total_szB(void)      { return total_szB(); }
+ULong mt_snapshot_heap_n_changes(void) { return n_heap_changes; }
 
 static void clear_snapshot(Snapshot* s)
 {
@@ -107,14 +114,14 @@ static void clear_snapshot(Snapshot* s)
    s->rss.valid = False;
 }
 
-/* --stacks=yes: mt_stacks_szB follows the threads' stacks, read when a
+/* --stacks=yes: live_stacks_szB follows the threads' stacks, read when a
    snapshot may be taken (the low-water marks make that enough: see
    mt_stacks.h). Its changes count for time unit B like heap changes. */
 static void refresh_stacks(void)
 {
    if (clo_stacks)
-      mt_mem_update_stacks((SSizeT)mt_stacks_current_szB()
-                           - (SSizeT)mt_stacks_szB);
+      update_stacks((SSizeT)mt_stacks_current_szB()
+                           - (SSizeT)live_stacks_szB);
 }
 
 void mt_snapshot_init(void)
@@ -197,21 +204,21 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    s->kind = kind;
    s->time = now;
    if (clo_heap) {
-      s->heap_szB = mt_heap_szB;
-      s->heap_extra_szB = mt_heap_extra_szB;
+      s->heap_szB = live_heap_szB;
+      s->heap_extra_szB = live_extra_szB;
       if (detailed)
          s->xt = mt_tree_snapshot();
    }
-   s->stacks_szB = mt_stacks_szB;
+   s->stacks_szB = live_stacks_szB;
    s->stacks = mt_stacks_sample();   /* resets the low-water marks */
    tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
-   mt_rss_sample(&s->rss, now, mt_heap_szB + mt_heap_extra_szB, detailed,
+   mt_rss_sample(&s->rss, now, live_heap_szB + live_extra_szB, detailed,
                  explicit_snapshot);
 
    if (detailed) {
       n_snapshots_since_last_detailed = 0;
-      heap_szB_at_last_detailed = mt_heap_szB;
-      extra_szB_at_last_detailed = mt_heap_extra_szB;
+      heap_szB_at_last_detailed = live_heap_szB;
+      extra_szB_at_last_detailed = live_extra_szB;
    } else
       n_snapshots_since_last_detailed++;
 
@@ -310,8 +317,8 @@ Bool mt_snapshot_started(void)
 static Bool sample_is_detailed(void)
 {
    return n_snapshots_since_last_detailed == clo_detailed_freq - 1
-          || (clo_heap && (mt_heap_szB != heap_szB_at_last_detailed
-                           || mt_heap_extra_szB != extra_szB_at_last_detailed));
+          || (clo_heap && (live_heap_szB != heap_szB_at_last_detailed
+                           || live_extra_szB != extra_szB_at_last_detailed));
 }
 
 /* True when a clock-driven sample is due (ms only, --sample-interval). */
@@ -370,7 +377,7 @@ void mt_snapshot_rss_at_exit(void)
       return;
    s = &snapshots[n_snapshots - 1];
    if (!s->rss.valid) {
-      mt_rss_sample(&s->rss, s->time, mt_heap_szB + mt_heap_extra_szB, True,
+      mt_rss_sample(&s->rss, s->time, live_heap_szB + live_extra_szB, True,
                     True);
       if (s->rss.valid)
          generation++;

@@ -15,19 +15,20 @@
 
 typedef enum { MtNormal = 77, MtPeak, MtUnused } MtSnapshotKind;
 
-/* Live totals, what the next snapshot records. */
-extern SizeT mt_heap_szB;        /* requested bytes of live blocks */
-extern SizeT mt_heap_extra_szB;  /* --heap-admin per block + slop */
-extern SizeT mt_stacks_szB;      /* stacks (module mt_stacks), else 0 */
+/* Live totals, what the next snapshot records: the heap's change only
+   through mt_mem_update_heap, the stacks' at each snapshot attempt. */
+SizeT mt_snapshot_heap_szB(void);        /* requested bytes of live blocks */
+SizeT mt_snapshot_heap_extra_szB(void);  /* --heap-admin per block + slop */
+/* Heap + extra + stacks (module mt_stacks, else 0): what a snapshot
+   taken now would count. */
+SizeT mt_snapshot_total_szB(void);
 /* Changes of the heap totals so far: a process's own activity, which
    time-driven samples and catch-up snapshots are not (mt_children.c). */
-extern ULong mt_heap_n_changes;
+ULong mt_snapshot_heap_n_changes(void);
 
 void  mt_snapshot_init(void);    /* post_clo_init: allocates the list */
 /* Applies a change of the heap totals (and counts it for time unit B). */
 void  mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB);
-/* Applies a change of the stacks total (and counts it for time unit B). */
-void  mt_mem_update_stacks(SSizeT delta_szB);
 
 /* The first snapshot, when the client starts running. */
 void  mt_snapshot_startup(void);

@@ -321,7 +321,8 @@ static void judge(Bool at_exit)
 {
    ULong usable, now;
 
-   if (mt_heap_szB > heap_max_szB) heap_max_szB = mt_heap_szB;
+   if (mt_snapshot_heap_szB() > heap_max_szB)
+      heap_max_szB = mt_snapshot_heap_szB();
    if (warned || clo_pages_as_heap || anon_mmap_szB < BLIND_MIN_ANON_SZB
        || heap_max_szB >= anon_mmap_szB / BLIND_HEAP_RATIO)
       return;   /* cheap: no suspicion */
@@ -357,7 +358,8 @@ void mt_warn_new_mmap(Addr a, SizeT len)
    NSegment const* seg = VG_(am_find_nsegment)(a);
    if (seg == NULL || seg->kind != SkAnonC) return;
    anon_mmap_szB += len;
-   if (mt_heap_szB > heap_max_szB) heap_max_szB = mt_heap_szB;
+   if (mt_snapshot_heap_szB() > heap_max_szB)
+      heap_max_szB = mt_snapshot_heap_szB();
 }
 
 void mt_warn_init(void)
