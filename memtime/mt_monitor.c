@@ -68,6 +68,12 @@ static void print_current(MtFile* fp, Bool detailed)
 
 typedef enum { OneNormal, OneDetailed, AllSnapshots } WhatToWrite;
 
+/* The commands, as VG_(keyword_id) numbers them (-1: not ours, -2:
+   ambiguous). */
+typedef enum {
+   CmdHelp, CmdSnapshot, CmdDetailedSnapshot, CmdAllSnapshots, CmdMark
+} Command;
+
 static void write_file(const HChar* path, WhatToWrite what)
 {
    const HChar* why;
@@ -124,6 +130,7 @@ Bool mt_monitor_handle_command(ThreadId tid, const HChar* req)
       VG_(free)(s);
       return False;
    }
+   /* The keywords in the order of Command. */
    kw = VG_(keyword_id)("help snapshot detailed_snapshot all_snapshots mark",
                         wcmd, kwd_report_duplicated_matches);
    switch (kw) {
@@ -132,10 +139,10 @@ Bool mt_monitor_handle_command(ThreadId tid, const HChar* req)
    case -1:   /* not ours: the core reports unknown commands */
       handled = False;
       break;
-   case 0:
+   case CmdHelp:
       print_help();
       break;
-   case 1: case 2: case 3:
+   case CmdSnapshot: case CmdDetailedSnapshot: case CmdAllSnapshots:
       filename = VG_(strtok_r)(NULL, " ", &ssaveptr);
       if (filename == NULL)
          filename = (HChar*)MT_MONITOR_DEFAULT_FILE;
@@ -148,10 +155,11 @@ Bool mt_monitor_handle_command(ThreadId tid, const HChar* req)
       }
       if (clo_time_unit == TimeMS)
          mt_time_tick(0, True);
-      write_file(filename, kw == 1 ? OneNormal
-                           : kw == 2 ? OneDetailed : AllSnapshots);
+      write_file(filename, kw == CmdSnapshot ? OneNormal
+                           : kw == CmdDetailedSnapshot ? OneDetailed
+                           : AllSnapshots);
       break;
-   case 4: {
+   case CmdMark: {
       /* The label is the rest of the original line, inner spaces kept. */
       const HChar* label = skip_blanks(req);
       label = skip_blanks(label + VG_(strlen)(wcmd));

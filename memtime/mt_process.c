@@ -39,6 +39,11 @@
 
 #define TITLE_MAX 1024          /* bytes of a title kept (heap buffers) */
 #define MT_PR_SET_NAME 15       /* linux/prctl.h */
+/* siginfo_t's si_code for a child's end (asm-generic/siginfo.h): the
+   core's Linux headers do not name them. */
+#define MT_CLD_EXITED  1
+#define MT_CLD_KILLED  2
+#define MT_CLD_DUMPED  3
 
 typedef enum { BeganLaunched, BeganFork, BeganExec } Began;
 
@@ -256,9 +261,9 @@ void mt_process_post_syscall(UInt sysno, UWord* args, SysRes res)
       const UChar* si = (const UChar*)args[2];
       Int code = *(const Int*)(si + 8), pid = *(const Int*)(si + 16);
       Int st = *(const Int*)(si + 24);
-      if (pid > 0 && code == 1 /* CLD_EXITED */)
+      if (pid > 0 && code == MT_CLD_EXITED)
          add_child_end(pid, False, st);
-      else if (pid > 0 && (code == 2 || code == 3) /* KILLED, DUMPED */)
+      else if (pid > 0 && (code == MT_CLD_KILLED || code == MT_CLD_DUMPED))
          add_child_end(pid, True, st);
    }
 }
