@@ -13,6 +13,7 @@
 
 #include "mt_file.h"
 
+/* From 77, as Massif's kinds: a zeroed entry is none of them. */
 typedef enum { MtNormal = 77, MtPeak, MtUnused } MtSnapshotKind;
 
 /* Live totals, what the next snapshot records: the heap's change only
