@@ -28,6 +28,7 @@
 #include "mt_heap.h"
 #include "mt_limit.h"
 #include "mt_options.h"
+#include "mt_output.h"
 #include "mt_snapshot.h"
 #include "mt_tree.h"
 
@@ -58,6 +59,16 @@ static SSizeT admin_szB(void)
    return clo_pages_as_heap ? 0 : clo_heap_admin;
 }
 
+/* After the totals grew: the heap limit's first crossing, under
+   --heap-limit-action=kill, ends the program here with a complete profile. */
+static void check_limit(void)
+{
+   if (mt_limit_after_alloc()) {
+      mt_output_write_final();
+      mt_limit_kill();
+   }
+}
+
 /* Records p (already allocated) as live, charged to tid's stack. */
 static void* record_block(ThreadId tid, void* p, SizeT req_szB,
                           SizeT slop_szB, Bool exclude_first_entry,
@@ -78,7 +89,7 @@ static void* record_block(ThreadId tid, void* p, SizeT req_szB,
          mt_mem_update_heap(req_szB, admin_szB() + slop_szB);
          if (maybe_snapshot)
             mt_snapshot_maybe(MtNormal);
-         mt_limit_after_alloc();
+         check_limit();
       }
    }
    return p;
@@ -214,7 +225,7 @@ static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
       mt_mem_update_heap((SSizeT)new_req_szB - (SSizeT)old_req_szB,
                          (SSizeT)new_slop_szB - (SSizeT)old_slop_szB);
       mt_snapshot_maybe(MtNormal);
-      mt_limit_after_alloc();
+      check_limit();
    }
    return p_new;
 }

@@ -20,7 +20,6 @@
 #include "mt_limit.h"
 #include "mt_marks.h"
 #include "mt_options.h"
-#include "mt_output.h"
 #include "mt_snapshot.h"
 #include "mt_time.h"
 
@@ -74,25 +73,29 @@ Bool mt_limit_refuse(SizeT add_szB)
    return True;
 }
 
-void mt_limit_after_alloc(void)
+Bool mt_limit_after_alloc(void)
 {
    if (clo_heap_limit_szB == 0 || reached
        || clo_heap_limit_action == MtLimitFail
        || live_total() <= clo_heap_limit_szB)
-      return;
+      return False;
    mark_reached();
    mt_snapshot_now(True);
    if (clo_heap_limit_action == MtLimitSnapshot) {
       VG_(umsg)("memtime: heap limit of %llu bytes reached (total %llu): "
                 "detailed snapshot taken, the program goes on\n",
                 clo_heap_limit_szB, live_total());
-      return;
+      return False;
    }
    VG_(umsg)("memtime: heap limit of %llu bytes reached (total %llu): "
              "writing the profile and ending the program with SIGKILL, as "
              "the OOM killer would (--heap-limit-action=kill)\n",
              clo_heap_limit_szB, live_total());
-   mt_output_write_final();
+   return True;
+}
+
+void mt_limit_kill(void)
+{
    /* The tool API has no kill(); the raw call is in mt_compat.h. */
    VG_(do_syscall)(__NR_kill, (UWord)VG_(getpid)(), VKI_SIGKILL,
                    0, 0, 0, 0, 0, 0);

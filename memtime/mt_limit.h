@@ -23,9 +23,13 @@
    the limit; the allocation must then be refused (the refusal is counted,
    and the first one marked). Always False for other actions. */
 Bool  mt_limit_refuse(SizeT add_szB);
-/* After a block was recorded: acts (kill, snapshot) if the total is now
-   above the limit for the first time. */
-void  mt_limit_after_alloc(void);
+/* After a block was recorded: if the total is now above the limit for the
+   first time, marks it and takes a detailed snapshot. True when the action
+   is kill: the caller then writes the final profile (mt_output, which is
+   below the heap model and above this module) and calls mt_limit_kill. */
+Bool  mt_limit_after_alloc(void);
+/* Ends the program with SIGKILL (exit status 137), as the OOM killer. */
+void  mt_limit_kill(void) __attribute__((noreturn));
 
 /* True if a heap-limit: line is due in the companion. */
 Bool  mt_limit_any(void);

@@ -7,11 +7,10 @@
 
    The map of the tool: each module, what it owns, its file, in the order
    of memtime/Makefile.am. Calls go down the map: a module uses only
-   modules listed after it, with one exception, the heap-limit kill path
-   (mt_limit.c -> mt_output.c: at the crossing the program must end with a
-   complete profile, and that write is mt_output's). Valgrind's tools are
-   flat, and so is this one: scripts/module-graph.sh checks the claim on
-   the object files.
+   modules listed after it (the heap-limit kill path too: mt_limit.c says
+   the kill is due, mt_heap.c has mt_output.c write the profile and then
+   mt_limit.c kill). Valgrind's tools are flat, and so is this one:
+   scripts/module-graph.sh checks the claim on the object files.
    Set-up and dispatch
    - mt_main.c (this file): registers the tool, runs the hooks (client
      code, system calls, instrumentation, exit), fans the core's events
