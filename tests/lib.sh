@@ -1,5 +1,6 @@
-# Shared helpers for tests/t*.sh: TAP output, a scratch directory, and ways to
-# run the tool and the visualizer from the build tree (never installed copies).
+# Shared helpers for tests/t*.sh: TAP output, a scratch directory, ways to
+# run the tool and the visualizer from the build tree (never installed
+# copies), and the readers every profile is held against.
 # Each test script sources this, calls plan N (or plan_skip "reason"), then ok/not_ok/is,
 # and ends with finish.
 set -u
@@ -93,6 +94,29 @@ build_pngcheck() {
   fi
   echo "$out"
 }
+
+# --- Reading profiles --------------------------------------------------------
+# grammar FILE: massif-visualizer's strict reading of the format
+# (tests/check-strict-grammar.pl) accepts FILE.
+grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
+# both_readers FILE: the strict grammar and ms_print both accept FILE.
+both_readers() { grammar "$1" && ms_print "$1" >/dev/null; }
+# normalised FILE: FILE without its desc: line (it names the output option,
+# which differs between memtime and Massif) and with code addresses as
+# "0x:" (the two preloads differ in size, so libraries load elsewhere).
+normalised() { sed -e 1d -e 's/0x[0-9A-F]*: /0x: /' "$1"; }
+# snapshots FILE: one "n time heap extra stacks kind" line per snapshot.
+snapshots() {
+  awk -F= '/^snapshot=/{n=$2} /^time=/{t=$2} /^mem_heap_B=/{h=$2} /^mem_heap_extra_B=/{x=$2}
+           /^mem_stacks_B=/{s=$2} /^heap_tree=/{print n, t, h, x, s, $2}' "$1"
+}
+# last_heap FILE: mem_heap_B of the last snapshot (0 if there is none;
+# nothing if FILE cannot be read).
+last_heap() { awk -F= '/^mem_heap_B=/{h=$2} END{print h+0}' "$1" 2>/dev/null; }
+# peak_stacks FILE: the largest mem_stacks_B.
+peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
+# within_pct A B PCT: |A-B| <= PCT% of B (B > 0).
+within_pct() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
 
 # finish: exit status reflects failures (prove reads the TAP anyway).
 finish() { [ "$_tap_fail" -eq 0 ]; }

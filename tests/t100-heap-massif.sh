@@ -8,14 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 16
 
-# Snapshot list as "n time heap extra stacks kind" lines.
-snapshots() {
-  awk -F= '/^snapshot=/{n=$2} /^time=/{t=$2} /^mem_heap_B=/{h=$2} /^mem_heap_extra_B=/{x=$2}
-           /^mem_stacks_B=/{s=$2} /^heap_tree=/{print n, t, h, x, s, $2}' "$1"
-}
-# The whole file without desc: (it names the output option) and addresses.
-normalised() { sed -e 1d -e 's/0x[0-9A-F]*: /0x: /' "$1"; }
-# The peak snapshot's tree.
+# The peak snapshot's tree, normalised (lib.sh: without desc: and addresses).
 peak_tree() { normalised "$1" | awk '/^heap_tree=/{p=($0=="heap_tree=peak")} p && /^ *n[0-9]+: /'; }
 
 compare() {   # NAME PROG [OPTIONS...]
@@ -34,7 +27,7 @@ compare() {   # NAME PROG [OPTIONS...]
   normalised "$T/$name.ms" >"$T/$name.ms.all"
   normalised "$T/$name.mt" >"$T/$name.mt.all"
   is_file "$T/$name.mt.all" "$T/$name.ms.all" "$name: same file apart from desc: and addresses"
-  check "$name: massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$T/$name.mt"
+  check "$name: massif-visualizer's grammar" grammar "$T/$name.mt"
 }
 
 c=$(build_prog heap_c.c) || { not_ok "build heap_c.c"; exit 1; }

@@ -60,7 +60,7 @@ is "$(ls -A "$T/dflt" | grep -v '^memtime\.out\.[0-9]*\.memtime$' | wc -l)" 1 "n
 # The synonym.
 memtime -q --time-unit=B --massif-out-file="$T/syn.out" "$prog" >/dev/null 2>&1
 check "--massif-out-file is a synonym" test -s "$T/syn.out"
-check "--massif-out-file output is valid" perl "$MT_SRC/tests/check-strict-grammar.pl" "$T/syn.out"
+check "--massif-out-file output is valid" grammar "$T/syn.out"
 is "$(sed -n 3p "$T/syn.out")" "time_unit: B" "--time-unit=B is honoured"
 memtime -q --memtime-out-file="$T/ms.out" "$prog" >/dev/null 2>&1
 is "$(sed -n 3p "$T/ms.out")" "time_unit: ms" "ms is the default time unit"

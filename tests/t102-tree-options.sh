@@ -8,7 +8,6 @@
 plan 19
 
 prog=$(build_prog heap_many.c) || { not_ok "build heap_many.c"; exit 1; }
-normalised() { sed -e 1d -e 's/0x[0-9A-F]*: /0x: /' "$1"; }
 
 same_as_massif() {   # DESCRIPTION OPTIONS...
   local d=$1; shift

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 17
 
-grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 times() { sed -n 's/^time=//p' "$1"; }
 
 sl=$(build_prog heap_sleep.c) || { not_ok "build heap_sleep.c"; exit 1; }

@@ -13,10 +13,10 @@
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
 plan 16
 
-normalised() { sed -e 1d -e 's/0x[0-9A-F]*: /0x: /' "$1"; }
 # Top-level sites of the peak tree (depth 1), without the merged line.
 top_sites() { peak_tree "$1" | grep '^ n[0-9]*: ' | grep -v "below massif's threshold"; }
-snapshots() {
+# heap_kinds FILE: "heap extra kind" per snapshot.
+heap_kinds() {
   awk -F= '/^mem_heap_B=/{h=$2} /^mem_heap_extra_B=/{x=$2} /^heap_tree=/{print h, x, $2}' "$1"
 }
 B="--time-unit=B --peak-inaccuracy=0.0"
@@ -37,7 +37,7 @@ check "Massif's trees there do hold inlined frames (two lines per address)" \
 # --- C, an always_inline wrapper named by --alloc-fn.
 massif  -q $B --alloc-fn=xmalloc_inline --massif-out-file="$T/w.ms" "$iw" >/dev/null 2>&1
 memtime -q $B --alloc-fn=xmalloc_inline --memtime-out-file="$T/w.mt" "$iw" >/dev/null 2>&1
-is "$(snapshots "$T/w.mt")" "$(snapshots "$T/w.ms")" \
+is "$(heap_kinds "$T/w.mt")" "$(heap_kinds "$T/w.ms")" \
   "--alloc-fn=xmalloc_inline: same snapshots (heap, extra, kind) as Massif"
 top_sites "$T/w.ms" >"$T/w.ms.top"
 check "Massif keeps the inlined wrapper's line at the top of its peak tree" \

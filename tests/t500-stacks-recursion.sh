@@ -7,16 +7,11 @@
 . "$(dirname "$0")/lib.sh"
 plan 16
 
-grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
-peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
-# within A B PCT: |A-B| <= PCT% of B
-within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
-
 rec=$(build_prog stack_recurse.c) || { not_ok "build stack_recurse.c"; exit 1; }
 memtime -q --stacks=yes --memtime-out-file="$T/rec.out" "$rec" 2000 >/dev/null 2>&1
 massif  -q --stacks=yes --massif-out-file="$T/rec.ms" "$rec" 2000 >/dev/null 2>&1
 mt=$(peak_stacks "$T/rec.out"); ms=$(peak_stacks "$T/rec.ms")
-check "recursion: peak stack $mt within 10% of Massif's $ms" within "$mt" "$ms" 10
+check "recursion: peak stack $mt within 10% of Massif's $ms" within_pct "$mt" "$ms" 10
 check "recursion: peak covers the 2000 x 1 KB frames" test "$mt" -ge 2000000
 check "profile keeps Massif's grammar" grammar "$T/rec.out"
 check "ms_print reads it" sh -c "ms_print '$T/rec.out' >'$T/rec.txt'"

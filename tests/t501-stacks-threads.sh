@@ -6,14 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 plan 9
 
-peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
-within() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
-
 thr=$(build_prog stack_threads.c) || { not_ok "build stack_threads.c"; exit 1; }
 memtime -q --stacks=yes --memtime-out-file="$T/thr.out" "$thr" 100 50 >/dev/null 2>&1
 massif  -q --stacks=yes --massif-out-file="$T/thr.ms" "$thr" 100 50 >/dev/null 2>&1
 mt=$(peak_stacks "$T/thr.out"); ms=$(peak_stacks "$T/thr.ms")
-check "threads: peak stack $mt within 10% of Massif's $ms" within "$mt" "$ms" 10
+check "threads: peak stack $mt within 10% of Massif's $ms" within_pct "$mt" "$ms" 10
 check "threads: peak covers 1050 levels of 1 KB" test "$mt" -ge 1050000
 
 c="$T/thr.out.memtime"
@@ -26,10 +23,10 @@ for levels in 100 200 300 400; do
   sz=$(printf '%s\n' $line | sed -n "s/^$tid=//p")
   # A level is 1000 bytes of array plus the frame's bookkeeping (~1.05 KB at -O0).
   check "thread deep-$levels (tid ${tid:-?}): ${sz:-none} bytes within 10% of $levels x 1.04 KB" \
-    within "${sz:-0}" $((levels * 1040)) 10
+    within_pct "${sz:-0}" $((levels * 1040)) 10
 done
 main=$(printf '%s\n' $line | sed -n 's/^1=//p')
-check "main thread: ${main:-none} bytes within 10% of 50 x 1.04 KB (+ start-up frames)" within "${main:-0}" $((50 * 1040 + 2000)) 10
+check "main thread: ${main:-none} bytes within 10% of 50 x 1.04 KB (+ start-up frames)" within_pct "${main:-0}" $((50 * 1040 + 2000)) 10
 # The chart's series of a --stacks=yes run (issue 17): memtime-vis -o CSV
 # against the file's trees and numbers (tests/csvcheck.py): parts add up to
 # the total, stacks are each snapshot's own, sites exact at trees and never

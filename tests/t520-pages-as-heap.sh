@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 14
 
-grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 heap() { sed -n 's/^mem_heap_B=//p' "$1"; }
 peak() { heap "$1" | sort -n | tail -1; }
 

@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 16
 
-grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 P=$(build_prog mark_client.c) || { not_ok "build mark_client.c"; exit 1; }
 
 expected_results="mark load 1

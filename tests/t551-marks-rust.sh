@@ -35,7 +35,7 @@ is "$(tr '\n' ' ' <"$T/run.txt")" "mark true snapshot true mark true kept 700000
   "under memtime the requests return true"
 is "$(sed -n 's/^mark: time=[0-9]* //p' "$out.memtime" | tr '\n' '|')" "state sync|after sync|" \
   "both marks in the companion file, in order"
-check "profile: strict grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$out"
+check "profile: strict grammar" grammar "$out"
 # The requested snapshot holds the 100000-byte vector.
 check "the requested snapshot is detailed and holds the vector" \
   sh -c "awk '/^mem_heap_B=/{h=substr(\$0,12)} /^heap_tree=detailed/{if (h >= 100000) n++} END{exit !(n >= 1)}' '$out'"

@@ -60,7 +60,7 @@ judge() {
     "k.out "|"k.out k.out.memtime ") ok "$what: visible files: $visible(the profile, and its companion if any)";;
     *) not_ok "$what: visible files are the profile and its companion"; diag "got: $visible";;
   esac
-  if perl "$MT_SRC/tests/check-strict-grammar.pl" "$d/k.out" 2>"$T/gram.err" \
+  if grammar "$d/k.out" 2>"$T/gram.err" \
      && ms_print "$d/k.out" >/dev/null 2>"$T/msp.err"; then
     ok "$what: the profile passes both readers ($(stat -c %s "$d/k.out") bytes, $(grep -c '^snapshot=' "$d/k.out") snapshots)"
   else

@@ -51,7 +51,7 @@ for opts in "" "--max-snapshots=10"; do
   kill -0 "$JOB" 2>/dev/null; alive=$?
   is "$alive" 0 "$name: the program was still computing then"
   kill -KILL "$JOB"; wait "$JOB" 2>/dev/null; JOB=
-  check "$name: after SIGKILL, a complete profile was left" perl "$MT_SRC/tests/check-strict-grammar.pl" "$d/c.out"
+  check "$name: after SIGKILL, a complete profile was left" grammar "$d/c.out"
   mark=$(mark_of "$d/c.out"); last=$(last_of "$d/c.out")
   check "$name: it holds the compute mark (${mark:-?} ms) and reaches ${last:-?} ms >= mark + $WAIT_MS" reached "$d/c.out"
   vis --summary-only "$d/c.out" >"$d/sum.txt" 2>&1

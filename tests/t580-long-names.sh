@@ -9,7 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 8
 
-normalised() { sed -e 1d -e 's/0x[0-9A-F]*: /0x: /' "$1"; }
 p=$(build_prog long_names.cc) || { not_ok "build long_names.cc"; exit 1; }
 B="--time-unit=B --peak-inaccuracy=0.0 --detailed-freq=2"
 

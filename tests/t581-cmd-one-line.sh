@@ -18,7 +18,7 @@ is "$(sed -n 2p "$T/a.mt")" "cmd: $p line one\\n\\n# two tab\\there back\\\\slas
 is "$(sed -n 1p "$T/a.mt")" 'desc: --time-unit=B --alloc-fn=no\nsuch --memtime-out-file='"$T/a.mt" \
    "desc: escaped on one line"
 is "$(sed -n 3p "$T/a.mt")" "time_unit: B" "time_unit: is the third line"
-check "massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$T/a.mt"
+check "massif-visualizer's grammar" grammar "$T/a.mt"
 check "ms_print reads it" sh -c "ms_print '$T/a.mt' >'$T/a.txt'"
 
 massif -q --time-unit=B --massif-out-file="$T/b.ms" "$p" "$nl" "$odd" >/dev/null 2>&1

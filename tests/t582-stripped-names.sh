@@ -36,7 +36,7 @@ is "$(last_sites "$T/fn.mt")" "$want" "--alloc-fn=palloc strips the unnamed fram
 run off.mt --known-alloc-fns=no
 is "$(last_sites "$T/off.mt")" "1700000 ???" "--known-alloc-fns=no: the unnamed frame is the site"
 check "  ... with palloc under it" grep -q '^  n2: 1700000 0x[0-9A-F]*: palloc ' "$T/off.mt"
-check "massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$T/off.mt"
+check "massif-visualizer's grammar" grammar "$T/off.mt"
 vis "$T/off.mt" >"$T/off.txt"
 check "memtime-vis: labelled by its nearest named caller and its object" \
   grep -q "^   1\. .*100\.0%  ??? called by palloc (in $prog)\$" "$T/off.txt"

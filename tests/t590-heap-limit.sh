@@ -30,7 +30,7 @@ is "$?" 137 "kill: the exit status is an OOM kill's (SIGKILL: 137)"
 is "$(tail -1 "$T/kill.txt")" "step 9" "kill: the program ends inside its 10th allocation"
 check "kill: memtime says why" grep -q 'heap limit of 10485760 bytes reached.*SIGKILL' "$T/kill.err"
 check "kill: ms_print reads the profile" sh -c "ms_print '$out' >/dev/null"
-check "kill: strict Massif grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$out"
+check "kill: strict Massif grammar" grammar "$out"
 last_tree=$(awk '/^heap_tree=/{t=$0} END{print t}' "$out")
 is "$last_tree" "heap_tree=detailed" "kill: the last snapshot is detailed"
 is "$(last_grab "$out")" $((10 * MiB)) "kill: its tree holds the 10 blocks, the crossing one included"

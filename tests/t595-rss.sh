@@ -22,7 +22,6 @@ plan 27
 
 N=32
 P=$(build_prog rss_phases.c) || { not_ok "build rss_phases.c"; exit 1; }
-grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 
 # native FILE PHASE FIELD: kB from the native run's line for PHASE.
 native() { sed -n "s/^phase $2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$1"; }

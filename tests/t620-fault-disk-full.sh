@@ -35,7 +35,7 @@ check "the warning names the full disk and the file" \
 cp "$fs/p.out" "$T/kept.out" 2>/dev/null
 check "the previous complete profile is there and ms_print reads it ($(snaps "$T/kept.out") snapshots, $(stat -c %s "$T/kept.out") bytes)" \
   sh -c "ms_print '$T/kept.out' >/dev/null"
-check "it passes massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$T/kept.out"
+check "it passes massif-visualizer's grammar" grammar "$T/kept.out"
 # Whole to its end: the last detailed tree's root holds the snapshot's heap.
 check "its last snapshot is whole (the last tree's root = the last mem_heap_B)" \
   awk '/^mem_heap_B=/{h=substr($0, 12)} /^n[0-9]+: /{r=$2} END{exit !(r != "" && r == h)}' "$T/kept.out"
@@ -50,7 +50,7 @@ touch "$ctl/stop"
 wait "$JOB"; rc=$?; JOB=
 is "$rc" 0 "the program ran to its end"
 check "the final profile passes ms_print" sh -c "ms_print '$fs/p.out' >/dev/null"
-check "and massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$fs/p.out"
+check "and massif-visualizer's grammar" grammar "$fs/p.out"
 is "$(ls -A "$fs" | grep -v -x -e p.out -e p.out.memtime)" "" "no temporary left on the file system (only the profile and its companion)"
 is "$(grep -c 'warning:' "$T/err")" 1 "exactly one warning in the whole run"
 finish

@@ -33,6 +33,6 @@ got=$(sed -n 's/^signals: //p' "$T/stdout")
 check "the program's handler ran (${got:-0} times; signals sent close together merge)" test "${got:-0}" -ge 1
 is "$(grep -c . "$T/err")" 0 "memtime said nothing (no failed write, no warning)"
 check "the final profile passes ms_print" sh -c "ms_print '$d/p.out' >/dev/null"
-check "and massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$d/p.out"
+check "and massif-visualizer's grammar" grammar "$d/p.out"
 is "$(ls -A "$d" | grep -v -x -e p.out -e p.out.memtime)" "" "no temporary left (only the profile and its companion)"
 finish

@@ -10,7 +10,7 @@ P=$(build_prog threads64.c) || { not_ok "build threads64.c"; exit 1; }
 memtime -q --stacks=yes --memtime-out-file="$T/p.out" "$P" >/dev/null 2>"$T/err"
 is "$?" 0 "the program ran to its end"
 check "the profile passes ms_print" sh -c "ms_print '$T/p.out' >/dev/null"
-check "and massif-visualizer's grammar" perl "$MT_SRC/tests/check-strict-grammar.pl" "$T/p.out"
+check "and massif-visualizer's grammar" grammar "$T/p.out"
 is "$(grep 'thread_alloc (threads64.c' "$T/p.out" | tail -1 | awk '{print $2}')" 660160 \
   "the last tree charges thread_alloc with 10 * (64 * 1000 + 0 + ... + 63) = 660160 bytes"
 is "$(grep -c '^thread: tid=' "$T/p.out.memtime")" 65 "the companion names 65 threads"

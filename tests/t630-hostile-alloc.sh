@@ -17,11 +17,6 @@
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 plan 11
 P=$(build_prog hostile_alloc.cc -fno-builtin) || { not_ok "build hostile_alloc.cc"; exit 1; }
-snapshots() {
-  awk -F= '/^snapshot=/{n=$2} /^time=/{t=$2} /^mem_heap_B=/{h=$2} /^mem_heap_extra_B=/{x=$2}
-           /^mem_stacks_B=/{s=$2} /^heap_tree=/{print n, t, h, x, s, $2}' "$1"
-}
-normalised() { sed -e 1d -e 's/0x[0-9A-F]*: /0x: /' "$1"; }
 warnings() { grep -i 'warning' "$1" | sed 's/^==[0-9]*== //'; }
 OPTS="--time-unit=B --peak-inaccuracy=0.0 --detailed-freq=1"
 

@@ -17,8 +17,6 @@ peak_heap() {
   awk -F= '/^mem_heap_B=/{h=$2} /^heap_tree=peak/{p=h} /^mem_heap_B=/{if ($2>m) m=$2}
            END{print (p != "" ? p : (m != "" ? m : 0))}' "$1"
 }
-# last_heap FILE: mem_heap_B of the last snapshot.
-last_heap() { awk -F= '/^mem_heap_B=/{h=$2} END{print h+0}' "$1"; }
 # peak_tree FILE: the peak snapshot's tree.
 peak_tree() { awk '/^heap_tree=peak/{p=1; next} p && /^#-/{exit} p' "$1"; }
 
