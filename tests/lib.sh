@@ -1,9 +1,24 @@
 # Shared helpers for tests/t*.sh: TAP output, a scratch directory, ways to
 # run the tool and the visualizer from the build tree (never installed
-# copies), and the readers every profile is held against.
-# Each test script sources this, calls plan N (or plan_skip "reason"), then ok/not_ok/is,
-# and ends with finish.
+# copies), background runs whose pid is the program's own, the readers every
+# profile is held against, and a clean-up that leaves no process running.
+# Each test script sources this, calls plan N (or plan_skip "reason"), then
+# ok/not_ok/is, and ends with finish. tests/README.md says what is where.
 set -u
+
+# Every process a script starts carries MT_TEST_SCRIPT=<pid>:<stamp> in its
+# environment, read at exit from /proc/PID/environ to kill what is left
+# (see _mt_exit). The script re-executes itself once with the marker set so
+# that its own environment holds it too: then even a subshell it forks (a
+# loop in the background, the subshell of a function run with &) is found,
+# not only what it executes. A script run from another keeps its own marker
+# (the pid differs).
+_mt_id=${MT_TEST_SCRIPT:-}
+if [ "${_mt_id%%:*}" != "$$" ]; then
+  MT_TEST_SCRIPT="$$:$(date +%s%N)"
+  export MT_TEST_SCRIPT
+  exec "$BASH" "$0" "$@"
+fi
 MT_SRC=${MT_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 MT_BUILD=${MT_BUILD:-$MT_SRC/_build/check}
 MT_VIS=${MT_VIS:-$MT_BUILD/visualizer/memtime-vis}
@@ -11,7 +26,7 @@ MT_INPLACE="$MT_BUILD/memtime/inplace"
 MT_PROGS=${MT_PROGS:-$MT_BUILD/tests-progs}   # compiled test programs, shared by all scripts
 mkdir -p "$MT_PROGS"
 T=$(mktemp -d "${TMPDIR:-/tmp}/memtime-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+trap _mt_exit EXIT
 _tap_n=0
 _tap_fail=0
 
@@ -52,6 +67,39 @@ case $MT_VALGRIND in */*) PATH=$(dirname "$MT_VALGRIND"):$PATH ;; esac
 memtime() { VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@"; }
 massif()  { "$MT_VALGRIND" --tool=massif "$@"; }
 vis()     { "$MT_VIS" "$@"; }
+
+# bg_start [-C DIR] COMMAND ARGS...: runs COMMAND in the background (in DIR
+# if given) so that $! is the pid of the program itself. COMMAND may be
+# memtime or massif: they are run as Valgrind, not as the shell functions
+# above, because `memtime ... &` forks a subshell that runs Valgrind as its
+# child: $! is then the subshell's, and a kill of $! leaves Valgrind
+# running. Redirections given to bg_start apply to the program.
+bg_start() {
+  local dir=.
+  if [ "$1" = -C ]; then dir=$2; shift 2; fi
+  case $1 in
+    memtime) shift; set -- env VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@" ;;
+    massif)  shift; set -- "$MT_VALGRIND" --tool=massif "$@" ;;
+  esac
+  (cd "$dir" && exec "$@") &
+}
+# memtime_bg ARGS...: memtime in the background; $! is Valgrind's pid.
+memtime_bg() { bg_start memtime "$@"; }
+# kill_wait PID: SIGKILL to a program bg_start started, then reaps it (its
+# status is not wanted: it was killed).
+kill_wait() { kill -KILL "$1" 2>/dev/null; wait "$1" 2>/dev/null; return 0; }
+# wait_until SECONDS PID COMMAND...: polls COMMAND (every 0.02 s) until it
+# succeeds; when PID is gone, COMMAND gets one last try. SECONDS only turns
+# a wait that never ends into a failure: nothing is decided by how long it
+# took, so give it minutes.
+wait_until() {
+  local end=$(( SECONDS + $1 )) pid=$2; shift 2
+  until "$@"; do
+    kill -0 "$pid" 2>/dev/null || { "$@"; return; }
+    [ "$SECONDS" -lt "$end" ] || return 1
+    sleep 0.02
+  done
+}
 
 # test_rustc: prints the rustc the Rust tests compile with, or nothing.
 # $RUSTC if set; else the one scripts/deps.sh --test installs (Debian's,
@@ -117,6 +165,52 @@ last_heap() { awk -F= '/^mem_heap_B=/{h=$2} END{print h+0}' "$1" 2>/dev/null; }
 peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
 # within_pct A B PCT: |A-B| <= PCT% of B (B > 0).
 within_pct() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
+
+# --- The end ------------------------------------------------------------------
+# at_exit COMMAND: COMMAND (a string for eval) runs when the script ends,
+# after every process it started is gone (so a file system they held can be
+# unmounted) and before the scratch directory is removed. Use it instead of
+# `trap ... EXIT`, which would replace the clean-up below.
+_mt_at_exit=()
+at_exit() { _mt_at_exit+=("$1"); }
+
+# _mt_strays: sets _mt_pids to the pids, other than this shell's, of the
+# live processes whose environment carries this script's marker: all it
+# started, however deep, that still runs (a zombie's environment reads
+# empty). grep runs without the marker; a pid gone by the time grep is done
+# (the subshell that ran it) is left out.
+_mt_strays() {
+  local f pid
+  _mt_pids=
+  for f in $(env -u MT_TEST_SCRIPT grep -lzxF "MT_TEST_SCRIPT=$MT_TEST_SCRIPT" /proc/[0-9]*/environ 2>/dev/null); do
+    pid=${f#/proc/}; pid=${pid%/environ}
+    [ "$pid" != $$ ] && [ -e "/proc/$pid" ] && _mt_pids="$_mt_pids $pid"
+  done
+}
+# _mt_exit (the EXIT trap): kills whatever the script started that still
+# runs, a failure path's leftovers or a program it lost track of, and says
+# which on stderr; then the at_exit commands; then removes $T. The exit
+# status stays the script's. (The 500 rounds only bound a process that
+# cannot die.)
+_mt_exit() {
+  local rc=$? pid round c said=
+  for round in $(seq 500); do
+    _mt_strays
+    [ -n "$_mt_pids" ] || break
+    if [ -z "$said" ]; then
+      for pid in $_mt_pids; do
+        echo "# lib.sh: killing $pid, still running at exit: $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-200)" >&2
+      done
+      said=yes
+    fi
+    for pid in $_mt_pids; do kill -KILL "$pid" 2>/dev/null; done
+    for pid in $_mt_pids; do wait "$pid" 2>/dev/null; done
+    sleep 0.02
+  done
+  for c in ${_mt_at_exit[@]+"${_mt_at_exit[@]}"}; do eval "$c"; done
+  rm -rf "$T"
+  return "$rc"
+}
 
 # finish: exit status reflects failures (prove reads the TAP anyway).
 finish() { [ "$_tap_fail" -eq 0 ]; }

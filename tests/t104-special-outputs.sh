@@ -21,8 +21,8 @@ devnull_ok() {
 # docs/memtime.1 FOR TESTS): the device must be a device then, and no
 # temporary of this process may exist in /dev, at that moment and after.
 # (Only this run's pid is looked for: other runs may share the machine.)
-memtime --memtime-out-file=/dev/null --flush-interval=10 \
-  --test-hook-pause=mid-rewrite:"$T/pause" "$prog" >/dev/null 2>"$T/err1" &
+memtime_bg --memtime-out-file=/dev/null --flush-interval=10 \
+  --test-hook-pause=mid-rewrite:"$T/pause" "$prog" >/dev/null 2>"$T/err1"
 job=$!
 while kill -0 "$job" 2>/dev/null && ! grep -q last= "$T/pause" 2>/dev/null; do sleep 0.01; done
 pid=$(sed -n 's/^mid-rewrite pid=\([0-9]*\) .*/\1/p' "$T/pause" 2>/dev/null)

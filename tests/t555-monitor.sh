@@ -9,17 +9,17 @@
 command -v vgdb >/dev/null || plan_skip "vgdb is not installed"
 plan 22
 
-grammar() { perl "$MT_SRC/tests/check-strict-grammar.pl" "$1"; }
 P=$(build_prog mark_vgdb.c) || { not_ok "build mark_vgdb.c"; exit 1; }
 
 # start TOOLCMD NAME ARGS...: runs the program under a tool in $T/NAME (its
 # current directory), with its own vgdb prefix; sets PID (the program's,
-# which is Valgrind's) once it is ready, and JOB (the shell job to wait for).
+# which is Valgrind's) once it is ready, and JOB (Valgrind's pid as
+# bg_start gave it, to wait for).
 start() {
   local run=$1 name=$2; shift 2
   mkdir -p "$T/$name"
-  (cd "$T/$name" && "$run" -q --vgdb=yes --vgdb-prefix="$T/$name/vgdb" "$@" "$P" "$T/$name/stop") \
-    >"$T/$name.stdout" 2>"$T/$name.stderr" &
+  bg_start -C "$T/$name" "$run" -q --vgdb=yes --vgdb-prefix="$T/$name/vgdb" "$@" "$P" "$T/$name/stop" \
+    >"$T/$name.stdout" 2>"$T/$name.stderr"
   JOB=$! PID=
   # Polls for the ready file (renamed into place whole by the program).
   # The limit only decides failure: the program waits for its stop file,
@@ -37,7 +37,6 @@ start() {
 # vgdb returns when the command is done; the timeout is failure-only.
 cmd() { local name=$1; shift; timeout 300 vgdb --vgdb-prefix="$T/$name/vgdb" --pid="$PID" "$@" 2>/dev/null; }
 stop() { touch "$T/$1/stop"; wait "$JOB"; }
-trap '[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; rm -rf "$T"' EXIT
 
 # --- memtime, default ms unit --------------------------------------------
 if ! start memtime mt --memtime-out-file="$T/mt/profile.out"; then

@@ -31,18 +31,16 @@ SETTINGS="--threshold=0 --detailed-freq=2 --sample-interval=100"
 SAMPLE_MS=100
 
 # launch DIR HOOK: the program under memtime in the background, writing
-# DIR/k.out, with the test hook option HOOK; sets JOB (the shell job).
+# DIR/k.out, with the test hook option HOOK; sets JOB (Valgrind's pid).
 launch() {
   mkdir -p "$1"
-  VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q $SETTINGS "$2" \
-    --memtime-out-file="$1/k.out" "$P" 30 3 >/dev/null 2>"$1.err" &
+  memtime_bg -q $SETTINGS "$2" --memtime-out-file="$1/k.out" "$P" 30 3 >/dev/null 2>"$1.err"
   JOB=$!
 }
 # field NAME LINE: the value of NAME=... in a hook line.
 field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 last_time() { grep '^time=' "$1" | tail -1 | cut -d= -f2; }
-kill9() { kill -KILL "$JOB" 2>/dev/null; wait "$JOB" 2>/dev/null; }
-trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
+kill9() { kill_wait "$JOB"; }
 
 # judge DIR WHAT MUST_EXIST: the checks after one kill (3 tests).
 judge() {

@@ -17,18 +17,6 @@ WAIT_MS=${MT_WAIT_MS:-3000}
 plan 12
 
 P=$(build_prog kill_compute.c) || { not_ok "build kill_compute.c"; exit 1; }
-trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
-
-# wait_for SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds
-# (a failure-only timeout: nothing is decided by how long it took).
-wait_for() {
-  local end=$(( SECONDS + $1 )); shift
-  until "$@"; do
-    [ "$SECONDS" -lt "$end" ] || return 1
-    kill -0 "$JOB" 2>/dev/null || { "$@"; return; }
-    sleep 0.1
-  done
-}
 mark_of()   { sed -n 's/^mark: time=\([0-9]*\) compute$/\1/p' "$1.memtime" 2>/dev/null; }
 last_of()   { sed -n 's/^time=//p' "$1" 2>/dev/null | tail -1; }
 # reached FILE: the profile on disk holds the compute mark and a snapshot
@@ -40,17 +28,16 @@ reached() {
 
 for opts in "" "--max-snapshots=10"; do
   name=${opts:-default}; d=$T/${name#--}; mkdir -p "$d"
-  VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q $opts \
-    --memtime-out-file="$d/c.out" "$P" "$d/ready" 900 >/dev/null 2>"$d.err" &
+  memtime_bg -q $opts --memtime-out-file="$d/c.out" "$P" "$d/ready" 900 >/dev/null 2>"$d.err"
   JOB=$!
-  wait_for 300 test -e "$d/ready"
+  wait_until 300 "$JOB" test -e "$d/ready"
   check "$name: the program started computing" test -e "$d/ready"
-  wait_for 600 reached "$d/c.out"
+  wait_until 600 "$JOB" reached "$d/c.out"
   check "$name: while it computed, the profile on disk reached the compute mark + $WAIT_MS ms (last snapshot at $(last_of "$d/c.out") ms, mark at $(mark_of "$d/c.out") ms)" \
     reached "$d/c.out"
   kill -0 "$JOB" 2>/dev/null; alive=$?
   is "$alive" 0 "$name: the program was still computing then"
-  kill -KILL "$JOB"; wait "$JOB" 2>/dev/null; JOB=
+  kill_wait "$JOB"
   check "$name: after SIGKILL, a complete profile was left" grammar "$d/c.out"
   mark=$(mark_of "$d/c.out"); last=$(last_of "$d/c.out")
   check "$name: it holds the compute mark (${mark:-?} ms) and reaches ${last:-?} ms >= mark + $WAIT_MS" reached "$d/c.out"

@@ -25,10 +25,10 @@ memtime -q --memtime-out-file="$T/private.mt" "$p" private >/dev/null 2>"$T/priv
 check "private: warns at exit" grep -qE 'memtime: warning: the program ended with 3[0-9][0-9] MiB of private anonymous memory but its heap never exceeded [0-9] KiB' "$T/private.err"
 
 # The gap persists through a rewrite: warned while the program waits.
-memtime -q --memtime-out-file="$T/wait.mt" "$p" wait >"$T/wait.out" 2>"$T/wait.err" &
+memtime_bg -q --memtime-out-file="$T/wait.mt" "$p" wait >"$T/wait.out" 2>"$T/wait.err"
 pid=$!
-for _ in $(seq 600); do grep -q "memtime: warning" "$T/wait.err" && break; sleep 0.1; done
-kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+wait_until 300 "$pid" grep -q "memtime: warning" "$T/wait.err"
+kill_wait "$pid"
 check "wait: warns while it runs, once the gap outlasted a rewrite" \
   grep -qE 'memtime: warning: the program has held 3[0-9][0-9] MiB of private anonymous memory but its heap never exceeded [0-9] KiB' "$T/wait.err"
 

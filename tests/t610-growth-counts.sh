@@ -11,7 +11,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 36
 P=$(build_prog grow_kinds.c) || { not_ok "build grow_kinds.c"; exit 1; }
-trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
 out=$T/g.out
 memtime -q --time-unit=i --detailed-freq=1 --memtime-out-file="$out" "$P" 2>"$T/err"
 is "$?" 0 "the program ran"
@@ -85,19 +84,18 @@ vis --growth --from end --to '#0' "$out" >/dev/null 2>&1; is "$?" 2 "--from afte
 
 # Killed: SIGKILL from outside while it sleeps after tick 70.
 d=$T/kill; mkdir -p "$d"
-VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q --time-unit=i --detailed-freq=1 \
-  --memtime-out-file="$d/k.out" "$P" "wait=$d/ready" >/dev/null 2>&1 &
+memtime_bg -q --time-unit=i --detailed-freq=1 \
+  --memtime-out-file="$d/k.out" "$P" "wait=$d/ready" >/dev/null 2>&1
 JOB=$!
 # Wait until both files are from after tick 70: the companion (renamed
 # first) counts 71 leak blocks, and the profile (renamed after it in the
 # same commit) ends at 2.9 MB or more (tick 65 on, after the burst).
-last_heap() { sed -n 's/^mem_heap_B=//p' "$d/k.out" 2>/dev/null | tail -1; }
-for i in $(seq 600); do
+after70() {
   [ -e "$d/ready" ] && grep -q '^site: allocs=71 .* leak_tick ' "$d/k.out.memtime" 2>/dev/null \
-    && [ "$(last_heap)" -ge 2900000 ] 2>/dev/null && break
-  sleep 0.1
-done
-kill -KILL "$JOB"; wait "$JOB" 2>/dev/null; JOB=
+    && [ "$(last_heap "$d/k.out")" -ge 2900000 ] 2>/dev/null
+}
+wait_until 300 "$JOB" after70
+kill_wait "$JOB"
 is "$(grep '^end: ' "$d/k.out.memtime")" "end: none" "killed: the companion says the process had not ended"
 vis --json "$d/k.out" >"$T/k.json" 2>"$T/k.err" || diag "$(cat "$T/k.err")"
 is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["ended_by_exit"], d["at_exit"], d["last_moments"]["growth"][0]["site"].split()[0], d["last_moments"]["growth"][0]["kind"])' "$T/k.json")" \

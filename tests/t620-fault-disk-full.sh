@@ -15,18 +15,14 @@ P=$(build_prog fault_grow.c) || { not_ok "build fault_grow.c"; exit 1; }
 fs=$T/small ctl=$T/ctl
 mkdir -p "$fs" "$ctl"
 mount -t tmpfs -o size=28k tmpfs "$fs" || { not_ok "mount a 28 KiB tmpfs"; exit 1; }
-trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; umount "$fs" 2>/dev/null; rm -rf "$T"' EXIT
+at_exit 'umount "$fs" 2>/dev/null'
 
-memtime -q --detailed-freq=1 --max-snapshots=1000 --flush-interval=20 \
-  --memtime-out-file="$fs/p.out" "$P" "$ctl" >/dev/null 2>"$T/err" &
+memtime_bg -q --detailed-freq=1 --max-snapshots=1000 --flush-interval=20 \
+  --memtime-out-file="$fs/p.out" "$P" "$ctl" >/dev/null 2>"$T/err"
 JOB=$!
 # wait_for PATTERN: until memtime's stderr says PATTERN (or memtime is gone).
 # (A message that never comes is a failure, not a hang: at most 10 minutes.)
-wait_for() {
-  local i=0
-  while ! grep -q "$1" "$T/err" && kill -0 "$JOB" 2>/dev/null && [ $((i += 1)) -lt 30000 ]; do sleep 0.02; done
-  grep -q "$1" "$T/err"
-}
+wait_for() { wait_until 600 "$JOB" grep -q "$1" "$T/err"; }
 snaps() { grep -c '^snapshot=' "$1"; }
 
 check "memtime warns when the disk fills" wait_for 'warning: memtime:'
@@ -47,7 +43,7 @@ n=$(snaps "$fs/p.out")
 check "the rewritten profile goes past the kept one ($n > $(snaps "$T/kept.out") snapshots)" \
   test "$n" -gt "$(snaps "$T/kept.out")"
 touch "$ctl/stop"
-wait "$JOB"; rc=$?; JOB=
+wait "$JOB"; rc=$?
 is "$rc" 0 "the program ran to its end"
 check "the final profile passes ms_print" sh -c "ms_print '$fs/p.out' >/dev/null"
 check "and massif-visualizer's grammar" grammar "$fs/p.out"

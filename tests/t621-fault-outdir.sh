@@ -11,21 +11,16 @@
 [ "$(id -u)" = 0 ] || plan_skip "needs root to mount a tmpfs and make it read-only"
 plan 15
 P=$(build_prog fault_grow.c) || { not_ok "build fault_grow.c"; exit 1; }
-JOB=
-trap '[ -n "$JOB" ] && kill -KILL "$JOB" 2>/dev/null; umount "$T/ro" 2>/dev/null; rm -rf "$T"' EXIT
+at_exit 'umount "$T/ro" 2>/dev/null'
 
 # wait_for FILE PATTERN: until FILE holds PATTERN (or memtime is gone).
 # (A message that never comes is a failure, not a hang: at most 10 minutes.)
-wait_for() {
-  local i=0
-  while ! grep -q "$2" "$1" 2>/dev/null && kill -0 "$JOB" 2>/dev/null && [ $((i += 1)) -lt 30000 ]; do sleep 0.02; done
-  grep -q "$2" "$1" 2>/dev/null
-}
+wait_for() { wait_until 600 "$JOB" grep -q "$2" "$1" 2>/dev/null; }
 
 # --- removed ------------------------------------------------------------------
 d=$T/gone ctl=$T/ctl1
 mkdir -p "$d" "$ctl"
-memtime -q --flush-interval=20 --memtime-out-file="$d/p.out" "$P" "$ctl" >/dev/null 2>"$T/err1" &
+memtime_bg -q --flush-interval=20 --memtime-out-file="$d/p.out" "$P" "$ctl" >/dev/null 2>"$T/err1"
 JOB=$!
 wait_for "$d/p.out" '^time_unit:'
 rm -rf "$d"
@@ -36,7 +31,7 @@ mkdir "$d"
 check "removed: once the directory is back, memtime writes the profile again" \
   wait_for "$T/err1" "memtime: $d/p.out is written again"
 touch "$ctl/stop"
-wait "$JOB"; rc=$?; JOB=
+wait "$JOB"; rc=$?
 is "$rc" 0 "removed: the program ran to its end"
 check "removed: the final profile is complete" both_readers "$d/p.out"
 is "$(grep -c 'warning:' "$T/err1")" 1 "removed: exactly one warning"
@@ -46,7 +41,7 @@ is "$(ls -A "$d" | grep -v -x -e p.out -e p.out.memtime)" "" "removed: no tempor
 d=$T/ro ctl=$T/ctl2
 mkdir -p "$d" "$ctl"
 mount -t tmpfs -o size=8m tmpfs "$d" || { not_ok "mount a tmpfs"; exit 1; }
-memtime -q --flush-interval=20 --memtime-out-file="$d/p.out" "$P" "$ctl" >/dev/null 2>"$T/err2" &
+memtime_bg -q --flush-interval=20 --memtime-out-file="$d/p.out" "$P" "$ctl" >/dev/null 2>"$T/err2"
 JOB=$!
 wait_for "$d/p.out" '^time_unit:'
 # The kernel refuses while a file is open for writing (a rewrite under
@@ -63,7 +58,7 @@ check "read-only: writable again, memtime writes the profile again" \
 check "read-only: the new profile goes past the kept one" \
   test "$(grep -c '^snapshot=' "$d/p.out")" -gt "$(grep -c '^snapshot=' "$T/kept.out")"
 touch "$ctl/stop"
-wait "$JOB"; rc=$?; JOB=
+wait "$JOB"; rc=$?
 is "$rc" 0 "read-only: the program ran to its end"
 check "read-only: the final profile is complete" both_readers "$d/p.out"
 is "$(grep -c 'warning:' "$T/err2")" 1 "read-only: exactly one warning"

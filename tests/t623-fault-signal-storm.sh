@@ -12,10 +12,9 @@ plan 7
 P=$(build_prog signal_storm.c) || { not_ok "build signal_storm.c"; exit 1; }
 d=$T/out ctl=$T/ctl
 mkdir -p "$d" "$ctl"
-memtime -q --flush-interval=1 --threshold=0 --test-hook-log="$T/log" \
-  --memtime-out-file="$d/p.out" "$P" "$ctl" >"$T/stdout" 2>"$T/err" &
+memtime_bg -q --flush-interval=1 --threshold=0 --test-hook-log="$T/log" \
+  --memtime-out-file="$d/p.out" "$P" "$ctl" >"$T/stdout" 2>"$T/err"
 JOB=$!
-trap 'kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
 # The program's handler is in place; memtime's pid (the client's) from its
 # first rewrite, which came before.
 while { [ ! -e "$ctl/ready" ] || [ ! -s "$T/log" ]; } && kill -0 "$JOB" 2>/dev/null; do sleep 0.01; done

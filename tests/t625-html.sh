@@ -42,10 +42,9 @@ memtime -q --detailed-freq=1 --memtime-out-file="$T/marks.out" "$M" >/dev/null 2
 check "memtime profile with marks" grep -q '^mark: ' "$T/marks.out.memtime"
 
 K=$(build_prog kill_grow.c) || { not_ok "build kill_grow.c"; exit 1; }
-VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime -q --detailed-freq=2 --sample-interval=100 \
-  --memtime-out-file="$T/killed.out" "$K" 30 1 >/dev/null 2>"$T/killed.err" &
+memtime_bg -q --detailed-freq=2 --sample-interval=100 \
+  --memtime-out-file="$T/killed.out" "$K" 30 1 >/dev/null 2>"$T/killed.err"
 JOB=$!
-trap '[ -n "${JOB:-}" ] && kill -KILL "$JOB" 2>/dev/null; rm -rf "$T"' EXIT
 # Waits for a state, not a time (60 s cap): three detailed snapshots of at
 # least 100 kB of heap on disk. Eight call sites (DEPTH 1), so every one
 # holds far more than the 1% threshold.
@@ -54,7 +53,7 @@ for _ in $(seq 600); do
   [ "$(trees100k "$T/killed.out")" -ge 3 ] && break
   sleep 0.1
 done
-kill -KILL "$JOB" 2>/dev/null; wait "$JOB" 2>/dev/null; JOB=
+kill_wait "$JOB"
 check "killed profile with three detailed snapshots over 100 kB" test "$(trees100k "$T/killed.out")" -ge 3
 
 cp "$MT_SRC/tests/data/massif-cxx.out" "$T/massif.out"
