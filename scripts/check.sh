@@ -3,7 +3,9 @@
 # a test tree (visualizer with ASan/UBSan, warnings as errors) in _build/check
 # and checks the optimised build compiles warning-free (_build/check-O2), then
 # runs every tests/t*.sh through prove against _build/check. Nothing installed
-# is used.
+# is used. The suite must leave nothing running: every process it starts
+# carries MT_TEST_RUN=<this run> in its environment, and one still running
+# after prove fails the suite (and is killed).
 set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
@@ -26,4 +28,23 @@ fi
 make -j2 >make.log 2>&1 || { echo "optimised -Werror build failed:"; grep -E 'error|warning' make.log | head -20; exit 1; }
 cd "$top"
 export MT_BUILD="$top/_build/check" MT_SRC="$top"
-exec prove -j2 --timer "$@" tests/t*.sh
+MT_TEST_RUN="check.$$.$(date +%s%N)"
+export MT_TEST_RUN
+rc=0
+prove -j2 --timer "$@" tests/t*.sh || rc=$?
+# Each script kills what it left at its end (tests/lib.sh); what is found
+# here escaped that: a script that replaced lib.sh's EXIT trap, or a
+# program that cleared its environment's marker of the script but kept
+# the run's. grep runs without the marker, so it does not find itself.
+pids=
+for f in $(env -u MT_TEST_RUN grep -lzxF "MT_TEST_RUN=$MT_TEST_RUN" /proc/[0-9]*/environ 2>/dev/null || true); do
+  pid=${f#/proc/}; pid=${pid%/environ}
+  [ -e "/proc/$pid" ] && pids="$pids $pid"
+done
+if [ -n "$pids" ]; then
+  echo "check.sh: the suite left these processes running (now killed):"
+  ps -o pid=,etime=,rss=,args= -p "${pids# }" | sed 's/^/  /'
+  kill -KILL $pids 2>/dev/null || true
+  [ "$rc" != 0 ] || rc=1
+fi
+exit "$rc"
