@@ -1,7 +1,11 @@
 # tests/chart-lib.sh: what the chart-pixel tests (t300, t596) share, sourced
-# after lib.sh with FIX (the profile), MiB and PNGCHECK set. Positions come
-# from the layout memtime-vis prints with MEMTIME_VIS_DEBUG_LAYOUT=1 (plot
-# rectangle and axis ranges) and the mapping stated in chart.c.
+# after lib.sh, before plan; the script then sets FIX (the profile).
+# Positions come from the layout memtime-vis prints with
+# MEMTIME_VIS_DEBUG_LAYOUT=1 (plot rectangle and axis ranges) and the
+# mapping stated in chart.c.
+[ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
+PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
+MiB=1048576
 
 # render NAME [args]: writes $T/NAME.png, its layout in $T/NAME.layout
 render() {

@@ -17,6 +17,7 @@ _mt_id=${MT_TEST_SCRIPT:-}
 if [ "${_mt_id%%:*}" != "$$" ]; then
   MT_TEST_SCRIPT="$$:$(date +%s%N)"
   export MT_TEST_SCRIPT
+  case $- in *x*) exec "$BASH" -x "$0" "$@";; esac   # bash -x tNNN.sh keeps tracing
   exec "$BASH" "$0" "$@"
 fi
 MT_SRC=${MT_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}

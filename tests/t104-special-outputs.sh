@@ -24,7 +24,7 @@ devnull_ok() {
 memtime_bg --memtime-out-file=/dev/null --flush-interval=10 \
   --test-hook-pause=mid-rewrite:"$T/pause" "$prog" >/dev/null 2>"$T/err1"
 job=$!
-while kill -0 "$job" 2>/dev/null && ! grep -q last= "$T/pause" 2>/dev/null; do sleep 0.01; done
+wait_until 600 "$job" grep -q last= "$T/pause" 2>/dev/null
 pid=$(sed -n 's/^mid-rewrite pid=\([0-9]*\) .*/\1/p' "$T/pause" 2>/dev/null)
 check "tool: caught memtime writing /dev/null" test -n "$pid"
 check "tool: /dev/null is a device while memtime writes it" test -c /dev/null

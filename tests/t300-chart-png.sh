@@ -10,13 +10,10 @@
 # axis ranges) and the mapping stated in chart.c.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-[ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
 plan 32
 FIX="$T/chart-steps.massif"
 cp "$MT_SRC/tests/data/chart-steps.massif" "$FIX"
 cp "$MT_SRC/tests/data/chart-steps.massif.memtime" "$FIX.memtime"
-MiB=1048576
 BLUE=4E79A7 ORANGE=F28E2B GREEN=59A14F OTHER=C9C9C9 EXTRA=8F8F8F STACKS=5A6B7B TOTAL=1A1A1A PEAK=D62728
 HATCH=A0A0A0 HATCH_BG=F2F2F2
 

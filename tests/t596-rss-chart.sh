@@ -10,13 +10,10 @@
 # Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-[ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"
 plan 21
 FIX="$T/rss-chart.massif"
 cp "$MT_SRC/tests/data/rss-chart.massif" "$FIX"
 cp "$MT_SRC/tests/data/rss-chart.massif.memtime" "$FIX.memtime"
-MiB=1048576
 BLUE=4E79A7 RSS=6A1B9A RSS_FILE=9C4DCC
 
 check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"

@@ -17,7 +17,8 @@ memtime_bg -q --flush-interval=1 --threshold=0 --test-hook-log="$T/log" \
 JOB=$!
 # The program's handler is in place; memtime's pid (the client's) from its
 # first rewrite, which came before.
-while { [ ! -e "$ctl/ready" ] || [ ! -s "$T/log" ]; } && kill -0 "$JOB" 2>/dev/null; do sleep 0.01; done
+started() { [ -e "$ctl/ready" ] && [ -s "$T/log" ]; }
+wait_until 600 "$JOB" started
 pid=$(sed -n '1s/^rewritten pid=\([0-9]*\) .*/\1/p' "$T/log")
 before=$(wc -l <"$T/log") sent=0
 while [ "$(wc -l <"$T/log")" -lt $((before + 5)) ] && kill -USR1 "$pid" 2>/dev/null; do

@@ -45,14 +45,12 @@ K=$(build_prog kill_grow.c) || { not_ok "build kill_grow.c"; exit 1; }
 memtime_bg -q --detailed-freq=2 --sample-interval=100 \
   --memtime-out-file="$T/killed.out" "$K" 30 1 >/dev/null 2>"$T/killed.err"
 JOB=$!
-# Waits for a state, not a time (60 s cap): three detailed snapshots of at
-# least 100 kB of heap on disk. Eight call sites (DEPTH 1), so every one
-# holds far more than the 1% threshold.
+# Waits for a state, not a time: three detailed snapshots of at least
+# 100 kB of heap on disk. Eight call sites (DEPTH 1), so every one holds
+# far more than the 1% threshold.
 trees100k() { [ -f "$1" ] || { echo 0; return; }; awk '/^mem_heap_B=/{h=substr($0,12)} /^heap_tree=detailed/{if (h >= 100000) n++} END{print n+0}' "$1" 2>/dev/null; }
-for _ in $(seq 600); do
-  [ "$(trees100k "$T/killed.out")" -ge 3 ] && break
-  sleep 0.1
-done
+three_trees() { [ "$(trees100k "$T/killed.out")" -ge 3 ]; }
+wait_until 300 "$JOB" three_trees
 kill_wait "$JOB"
 check "killed profile with three detailed snapshots over 100 kB" test "$(trees100k "$T/killed.out")" -ge 3
 
