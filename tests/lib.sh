@@ -162,6 +162,8 @@ snapshots() {
 # last_heap FILE: mem_heap_B of the last snapshot (0 if there is none;
 # nothing if FILE cannot be read).
 last_heap() { awk -F= '/^mem_heap_B=/{h=$2} END{print h+0}' "$1" 2>/dev/null; }
+# max_heap FILE: the largest mem_heap_B (nothing if there is none).
+max_heap() { sed -n 's/^mem_heap_B=//p' "$1" | sort -n | tail -n 1; }
 # peak_stacks FILE: the largest mem_stacks_B.
 peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
 # within_pct A B PCT: |A-B| <= PCT% of B (B > 0).

@@ -10,7 +10,6 @@
 plan 14
 
 heap() { sed -n 's/^mem_heap_B=//p' "$1"; }
-peak() { heap "$1" | sort -n | tail -1; }
 
 pg=$(build_prog pages_unmap.c) || { not_ok "build pages_unmap.c"; exit 1; }
 for s in 0 1 2 3 4; do
@@ -22,17 +21,17 @@ check "root is the page-allocation node" grep -q '^n[0-9]*: [0-9]* (page allocat
 check "ms_print reads it" sh -c "ms_print '$T/mt.1' >/dev/null"
 
 base=$(heap "$T/mt.0" | tail -1)
-mbase=$(peak "$T/ms.0")
+mbase=$(max_heap "$T/ms.0")
 # Step: pages it maps at its highest (what Massif's peak grows by, except
 # step 3 where Massif counts the MAP_FIXED pages twice).
 for step in "1 64 munmap" "2 96 mremap+munmap" "4 40 brk-shrink"; do
   set -- $step
-  is "$(( $(peak "$T/mt.$1") - base ))" "$(( $(peak "$T/ms.$1") - mbase ))" \
+  is "$(( $(max_heap "$T/mt.$1") - base ))" "$(( $(max_heap "$T/ms.$1") - mbase ))" \
      "step $1 ($3): memtime's peak grows by what Massif's does"
-  is "$(( $(peak "$T/mt.$1") - base ))" $(( $2 * 4096 )) "step $1: by exactly $2 pages"
+  is "$(( $(max_heap "$T/mt.$1") - base ))" $(( $2 * 4096 )) "step $1: by exactly $2 pages"
   is "$(heap "$T/mt.$1" | tail -1)" "$base" "step $1 ($3): back to the baseline after it"
 done
-is "$(( $(peak "$T/mt.3") - base ))" $(( 16 * 4096 )) "step 3 (MAP_FIXED over a mapping): counted once, 16 pages"
+is "$(( $(max_heap "$T/mt.3") - base ))" $(( 16 * 4096 )) "step 3 (MAP_FIXED over a mapping): counted once, 16 pages"
 is "$(heap "$T/mt.3" | tail -1)" "$base" "step 3: back to the baseline after it"
 # What memtime fixes: Massif's last snapshot after the munmap still counts
 # all but one page (diagnostic only: it is Massif's behaviour, not ours).

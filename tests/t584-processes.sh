@@ -46,10 +46,9 @@ check "... and its thread naming itself is not a title" sh -c "! grep -q 'mt-thr
 check "child 2 by rewriting its argv" grep -q "^title: time=[0-9]* via=argv mt: worker two\$" "$d/ft.$k2.out.memtime"
 check "child 2 recorded its exit 3" grep -q "^ended: time=[0-9]* exit=3\$" "$d/ft.$k2.out.memtime"
 check "the killed child recorded no end (it could not)" sh -c "! grep -q '^ended:' '$d/ft.$k3.out.memtime'"
-peak() { awk -F= '/^mem_heap_B=/ { if ($2 > m) m = $2 } END { print m + 0 }' "$1"; }
-is "$(peak "$d/ft.$k2.out") $(peak "$d/ft.$k3.out")" "2000000 3000000" \
+is "$(max_heap "$d/ft.$k2.out") $(max_heap "$d/ft.$k3.out")" "2000000 3000000" \
   "the children's peaks are their own (2,000,000 and 3,000,000 B; the parent's 8,000,000 is not theirs)"
-check "the parent's profile holds its 8,000,000 B" test "$(peak "$d/ft.$parent.out")" -ge 8000000
+check "the parent's profile holds its 8,000,000 B" test "$(max_heap "$d/ft.$parent.out")" -ge 8000000
 
 vis "$d" >"$T/list.txt" 2>"$T/list.err"
 is "$?" 0 "memtime-vis lists a directory of profiles"

@@ -22,20 +22,15 @@ nofile=$("$MT_VALGRIND" -q --tool=none bash -c 'ulimit -Hn')
 # workload, the shutdown; prints nothing, leaves $T/NAME.{out,err,load,rc}.
 run_server() {
   local name=$1 runner=$2; shift 2
-  local sock=$T/$name.sock i
-  "$runner" -q "$@" memcached -A -t 4 -m 256 -c "$nofile" -s "$sock" -u "$(id -un)" \
-    2>"$T/$name.err" &
-  local pid=$!
+  local sock=$T/$name.sock
+  bg_start "$runner" -q "$@" memcached -A -t 4 -m 256 -c "$nofile" -s "$sock" -u "$(id -un)" \
+    2>"$T/$name.err"
+  local pid=$!   # Valgrind's (bg_start), so the kill below reaches it
   # Wait for the socket (memcached's start under Valgrind), or the server's end.
-  for i in $(seq 1 1200); do
-    [ -S "$sock" ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
+  wait_until 600 "$pid" test -S "$sock"
   timeout 600 python3 "$MT_SRC/tests/progs/mc_load.py" "$sock" >"$T/$name.load" 2>&1 || kill -9 "$pid" 2>/dev/null
   wait "$pid"; echo $? >"$T/$name.rc"
 }
-peak() { sed -n 's/^mem_heap_B=//p' "$1" | sort -n | tail -n 1; }
 
 run_server mt memtime --memtime-out-file="$T/mt.out" --time-unit=B --peak-inaccuracy=0.0
 is "$(cat "$T/mt.rc")" 0 "memcached under memtime ends normally after the shutdown command"
@@ -44,7 +39,7 @@ check "ms_print reads memtime's profile" sh -c "ms_print '$T/mt.out' >'$T/mt.txt
 run_server ms massif --massif-out-file="$T/ms.out" --time-unit=B --peak-inaccuracy=0.0
 is "$(cat "$T/ms.rc")" 0 "memcached under Massif ends normally"
 check "the workload ran to its end under Massif" test ! -s "$T/ms.load"
-a=$(peak "$T/mt.out"); b=$(peak "$T/ms.out")
+a=$(max_heap "$T/mt.out"); b=$(max_heap "$T/ms.out")
 if [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 1000000 ] \
    && [ $(( (a > b ? a - b : b - a) * 100 )) -le "$b" ]; then
   ok "peak heap within 1% of Massif's ($a B against $b B)"
