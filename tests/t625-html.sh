@@ -38,14 +38,15 @@ check "oracle: chromium's console log shows a page's uncaught error" grep -q 'CO
 
 # ---- the profiles ----
 M=$(build_prog mark_client.c) || { not_ok "build mark_client.c"; exit 1; }
-# In bytes (--time-unit=B) the chart's shape is the program's alone: in
-# ms, Valgrind's start-up on a loaded machine can outlast the phases many
-# times over and leave the first band a sliver in the screenshot.
+# Both runs in bytes (--time-unit=B): the chart's shape is the program's
+# alone. In ms, Valgrind's start-up on a loaded machine can outlast the
+# phases many times over and leave the first band a sliver in the
+# screenshot.
 memtime -q --detailed-freq=1 --time-unit=B --memtime-out-file="$T/marks.out" "$M" >/dev/null 2>"$T/marks.err"
 check "memtime profile with marks" grep -q '^mark: ' "$T/marks.out.memtime"
 
 K=$(build_prog kill_grow.c) || { not_ok "build kill_grow.c"; exit 1; }
-memtime_bg -q --detailed-freq=2 --sample-interval=100 \
+memtime_bg -q --detailed-freq=2 --time-unit=B \
   --memtime-out-file="$T/killed.out" "$K" 30 1 >/dev/null 2>"$T/killed.err"
 JOB=$!
 # Waits for a state, not a time: three detailed snapshots of at least
