@@ -9,10 +9,10 @@
  * tests/fuzz/run.sh. */
 #include <stdint.h>
 #include <stdio.h>
-#include "export.h"
-#include "massif.h"
-#include "report.h"
-#include "stacks.h"
+#include "model/export.h"
+#include "read/massif.h"
+#include "render/report.h"
+#include "model/stacks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

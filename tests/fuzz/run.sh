@@ -15,8 +15,8 @@ bin=$work/fuzz_parser
 clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -I"$top/visualizer" -o "$bin" \
-  tests/fuzz/fuzz_parser.c visualizer/massif.c visualizer/profile.c visualizer/sites.c visualizer/units.c visualizer/report.c \
-  visualizer/stacks.c visualizer/collapsed.c visualizer/flamegraph.c
+  tests/fuzz/fuzz_parser.c visualizer/read/massif.c visualizer/model/profile.c visualizer/model/sites.c visualizer/base/units.c visualizer/render/report.c \
+  visualizer/model/stacks.c visualizer/render/collapsed.c visualizer/render/flamegraph.c
 cp tests/data/*.out tests/data/bad/*.out tests/data/*.massif "$work/corpus/" 2>/dev/null || true
 cp tests/data/fuzz-regress/* "$work/corpus/" 2>/dev/null || true
 jobs=$(nproc 2>/dev/null || echo 1)

@@ -1,0 +1,66 @@
+/* diff.h: two profiles compared at one moment (memtime-vis diff OLD NEW)
+ * and the CI gate built on it (memtime-vis check). Sites are matched by
+ * name, function and file:line as the report writes them, never by
+ * address: two builds, or two runs under ASLR, put the same site at
+ * different addresses. Sites merged below Massif's threshold ("in N
+ * places") are one row, "(sites below the threshold)". */
+#ifndef VIS_DIFF_H
+#define VIS_DIFF_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "model/profile.h"
+
+typedef struct {
+    const char *site;            /* name; points into one of the profiles */
+    uint64_t old_bytes, new_bytes;
+    int64_t delta_bytes;
+} vis_diff_row;
+
+typedef struct {
+    size_t snap;                 /* the moment's snapshot */
+    size_t tree_snap;            /* the detailed snapshot its sites come from,
+                                    SIZE_MAX if none */
+    uint64_t total;              /* the moment's total (heap+extra+stacks) */
+} vis_diff_side;
+
+typedef struct {
+    const char *at;              /* the WHEN as given ("peak" by default) */
+    vis_diff_side old, new_;
+    size_t n_rows;
+    vis_diff_row *rows;          /* by |delta| (largest first), then name */
+} vis_diff;
+
+/* The site rows of old at snapshot old_snap and new at new_snap (each
+ * resolved by the caller; "peak" is each profile's own peak). Returns 0 or
+ * -1 when out of memory. */
+int vis_diff_compute(const vis_profile *old, size_t old_snap, const vis_profile *new_,
+                     size_t new_snap, int at_peak, const char *at, vis_diff *d);
+void vis_diff_free(vis_diff *d);
+
+/* Text: both moments, the totals, then one line per site that changed. */
+void vis_diff_text(FILE *out, const vis_profile *old, const vis_profile *new_, const vis_diff *d,
+                   int top_n);
+/* JSON: {"at", "old": {...}, "new": {...}, "total": {...}, "sites": [...]}. */
+void vis_diff_json(FILE *out, const vis_profile *old, const vis_profile *new_, const vis_diff *d);
+
+/* The gate's limits (memtime-vis check); a field of 0 / NULL is unset. */
+typedef struct {
+    int has_max_peak;
+    uint64_t max_peak;
+    int has_increase;            /* --baseline given */
+    double max_increase_pct;
+    uint64_t allow;
+} vis_check_limits;
+
+/* Writes one line per broken limit to out ("peak 14.1 MiB (14,829,216 B)
+ * is over --max-peak ..."); baseline_diff is the diff baseline -> p at
+ * their peaks (NULL without --baseline). Returns the number of lines. */
+int vis_check(FILE *out, const vis_profile *p, const vis_diff *baseline_diff,
+              const vis_check_limits *lim);
+
+/* "100MiB", "1.5GiB", "64KiB", "512K", "10MB" (decimal), "4096" -> bytes.
+ * Returns 0, or -1 when the text is not a size. */
+int vis_parse_size(const char *s, uint64_t *bytes);
+
+#endif

@@ -1,0 +1,393 @@
+/* growth.c: growth ranking, kinds, end of run and counts (see growth.h).
+ *
+ * The kinds follow the proposal in the project's analysis notes, itself
+ * drawn from the peers' leak heuristics (bytehound's "grows, or levelled
+ * like a cache", Cork's growth over many snapshots): the series is scored
+ * by how many of its steps go up or down (exactly: a slow leak may rise
+ * by far less than 1% of its size per snapshot in a long run), where
+ * it ends against where it started, and whether it is still rising at the
+ * end. Each rule is a few integer comparisons, so a series exactly on a
+ * boundary has one answer (tests/t611-growth-kinds.sh checks them). */
+#include <stdlib.h>
+#include <string.h>
+#include "model/growth.h"
+#include "model/when.h"
+
+const char *vis_kind_name(vis_kind k)
+{
+    static const char *const names[] = { "steady", "plateau", "burst", "shrinking", "flat" };
+    return names[k];
+}
+
+/* Classification from the summary numbers. */
+static vis_kind decide(uint64_t b0, uint64_t bn, uint64_t P, uint64_t m, size_t n, size_t up,
+                       size_t down, size_t last_up)
+{
+    uint64_t R = P - m;
+    uint64_t near = P / 100 > 1 ? P / 100 : 1;
+    int64_t N = (int64_t)bn - (int64_t)b0;
+    size_t tail = (n + 2) / 3;   /* ceil(n / 3) */
+    if (R * 20 <= P)
+        return VIS_KIND_FLAT;
+    if (n > 0 && up * 10 >= 6 * n && down * 10 <= n && 2 * N >= (int64_t)R &&
+        last_up > n - tail)
+        return VIS_KIND_STEADY;
+    if (2 * N <= -(int64_t)R && b0 + near >= P)
+        return VIS_KIND_SHRINKING;
+    uint64_t ends = b0 > bn ? b0 : bn;
+    if (2 * (P - ends) >= R)
+        return VIS_KIND_BURST;
+    return VIS_KIND_PLATEAU;
+}
+
+vis_kind vis_classify(const uint64_t *b, size_t k)
+{
+    uint64_t P = b[0], m = b[0];
+    for (size_t i = 1; i < k; i++) {
+        if (b[i] > P)
+            P = b[i];
+        if (b[i] < m)
+            m = b[i];
+    }
+    size_t up = 0, down = 0, last_up = 0;
+    for (size_t i = 1; i < k; i++) {
+        if (b[i] > b[i - 1]) {
+            up++;
+            last_up = i;
+        } else if (b[i] < b[i - 1]) {
+            down++;
+        }
+    }
+    return decide(b[0], b[k - 1], P, m, k - 1, up, down, last_up);
+}
+
+/* ------------------------------------------------------------ the ranking */
+
+/* Pointer -> row, open addressing; labels are interned, so equal labels
+ * are equal pointers. Grows to keep its load under one half. */
+typedef struct {
+    const char **keys;
+    size_t *vals;
+    size_t n_slots, n_used;   /* n_slots: a power of two */
+} ptrmap;
+
+static size_t ptr_hash(const char *k, size_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h >> 17) & mask;
+}
+
+static size_t map_find(const ptrmap *m, const char *k)
+{
+    size_t j = ptr_hash(k, m->n_slots - 1);
+    while (m->keys[j] && m->keys[j] != k)
+        j = (j + 1) & (m->n_slots - 1);
+    return j;
+}
+
+static int map_grow(ptrmap *m)
+{
+    ptrmap n = { NULL, NULL, m->n_slots ? m->n_slots * 2 : 256, m->n_used };
+    n.keys = calloc(n.n_slots, sizeof *n.keys);
+    n.vals = malloc(n.n_slots * sizeof *n.vals);
+    if (!n.keys || !n.vals) {
+        free(n.keys);
+        free(n.vals);
+        return -1;
+    }
+    for (size_t i = 0; i < m->n_slots; i++)
+        if (m->keys[i]) {
+            size_t j = map_find(&n, m->keys[i]);
+            n.keys[j] = m->keys[i];
+            n.vals[j] = m->vals[i];
+        }
+    free(m->keys);
+    free(m->vals);
+    *m = n;
+    return 0;
+}
+
+/* The row of k, SIZE_MAX if absent. */
+static size_t map_get(const ptrmap *m, const char *k)
+{
+    size_t j = map_find(m, k);
+    return m->keys[j] ? m->vals[j] : SIZE_MAX;
+}
+
+static int map_put(ptrmap *m, const char *k, size_t v)
+{
+    if ((m->n_used + 1) * 2 > m->n_slots && map_grow(m) != 0)
+        return -1;
+    size_t j = map_find(m, k);
+    m->keys[j] = k;
+    m->vals[j] = v;
+    m->n_used++;
+    return 0;
+}
+
+typedef struct {
+    uint64_t b0, prev, max, min, cur;
+    size_t up, down, last_up;
+    size_t seen;      /* stamp: the pass's snapshot number + 1 it was in */
+    int maybe_below;
+} track;
+
+static int cmp_rows(const void *va, const void *vb)
+{
+    const vis_growth_row *a = va, *b = vb;
+    int sa = a->kind == VIS_KIND_STEADY, sb = b->kind == VIS_KIND_STEADY;
+    if (sa != sb)
+        return sb - sa;
+    if (a->growth_bytes != b->growth_bytes)
+        return a->growth_bytes > b->growth_bytes ? -1 : 1;
+    if (a->max_bytes != b->max_bytes)
+        return a->max_bytes > b->max_bytes ? -1 : 1;
+    return strcmp(a->label, b->label);
+}
+
+/* Puts snapshot s's bytes into the rows' cur (stamped), adding rows when
+ * add is set. Returns 1 if the tree merged small sites, 0, or -1 (memory). */
+static int load(const vis_snapshot *s, ptrmap *m, track **t, size_t *n_rows,
+                size_t stamp, int add)
+{
+    int merged = 0;
+    for (size_t k = 0; k < s->n_sites; k++) {
+        const vis_site *site = &s->sites[k];
+        if (site->is_below_threshold) {
+            merged = 1;
+            continue;
+        }
+        size_t r = map_get(m, site->label);
+        if (add && r == SIZE_MAX) {
+            {
+                track *nt = vis_grow(*t, *n_rows, 64, sizeof *nt);
+                if (!nt)
+                    return -1;
+                *t = nt;
+                /* Absent so far: 0 from the start, which zeroes say. */
+                memset(&(*t)[*n_rows], 0, sizeof **t);
+                if (map_put(m, site->label, *n_rows) != 0)
+                    return -1;
+                r = (*n_rows)++;
+            }
+        }
+        if (r == SIZE_MAX)
+            continue;   /* pass 2 knows every site from pass 1 */
+        track *tr = &(*t)[r];
+        if (tr->seen != stamp) {
+            tr->seen = stamp;
+            tr->cur = 0;
+        }
+        tr->cur += site->bytes;
+    }
+    return merged;
+}
+
+int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth *g)
+{
+    memset(g, 0, sizeof *g);
+    if (to >= p->n_snaps)
+        to = p->n_snaps - 1;
+    g->from = from;
+    g->to = to;
+    g->first_detailed = g->last_detailed = SIZE_MAX;
+    for (size_t i = from; i <= to; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        if (g->first_detailed == SIZE_MAX)
+            g->first_detailed = i;
+        g->last_detailed = i;
+        g->n_detailed++;
+    }
+    if (g->n_detailed == 0)
+        return 0;
+
+    ptrmap m = { NULL, NULL, 0, 0 };
+    track *t = NULL;
+    size_t n_rows = 0;
+    int rc = -1;
+    if (map_grow(&m) != 0)
+        goto out;
+
+    /* Pass 1: the rows, their start, extremes (absent counts 0). */
+    size_t j = 0;
+    for (size_t i = g->first_detailed; i <= g->last_detailed; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        j++;
+        int merged = load(s, &m, &t, &n_rows, j, 1);
+        if (merged < 0)
+            goto out;
+        for (size_t r = 0; r < n_rows; r++) {
+            track *tr = &t[r];
+            uint64_t b = tr->seen == j ? tr->cur : 0;
+            if (tr->seen != j && merged)
+                tr->maybe_below = 1;
+            if (j == 1)
+                tr->b0 = tr->max = tr->min = b;
+            if (b > tr->max)
+                tr->max = b;
+            if (b < tr->min)
+                tr->min = b;
+            tr->prev = b;   /* after the last snapshot: the end value */
+        }
+    }
+    /* Pass 2: rises and falls. */
+    uint64_t *end = malloc((n_rows ? n_rows : 1) * sizeof *end);
+    if (!end)
+        goto out;
+    for (size_t r = 0; r < n_rows; r++) {
+        end[r] = t[r].prev;
+        t[r].prev = t[r].b0;
+        t[r].seen = 0;
+    }
+    size_t pass2 = (size_t)1 << (sizeof(size_t) * 8 - 2);   /* stamps apart from pass 1's */
+    j = 0;
+    for (size_t i = g->first_detailed; i <= g->last_detailed; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        j++;
+        load(s, &m, &t, &n_rows, pass2 + j, 0);
+        if (j == 1)
+            continue;
+        for (size_t r = 0; r < n_rows; r++) {
+            track *tr = &t[r];
+            uint64_t b = tr->seen == pass2 + j ? tr->cur : 0;
+            if (b > tr->prev) {
+                tr->up++;
+                tr->last_up = j - 1;
+            } else if (b < tr->prev) {
+                tr->down++;
+            }
+            tr->prev = b;
+        }
+    }
+
+    g->rows = malloc((n_rows ? n_rows : 1) * sizeof *g->rows);
+    if (!g->rows) {
+        free(end);
+        goto out;
+    }
+    g->n_rows = n_rows;
+    uint64_t t0 = p->snaps[g->first_detailed].time, t1 = p->snaps[g->last_detailed].time;
+    for (size_t q = 0; q < m.n_slots; q++) {
+        if (!m.keys[q])
+            continue;
+        size_t r = m.vals[q];
+        const track *tr = &t[r];
+        vis_growth_row *row = &g->rows[r];
+        row->label = m.keys[q];
+        row->start_bytes = tr->b0;
+        row->end_bytes = end[r];
+        row->max_bytes = tr->max;
+        row->growth_bytes = (int64_t)end[r] - (int64_t)tr->b0;
+        row->rate = t1 > t0 ? (double)row->growth_bytes / (double)(t1 - t0) : 0;
+        row->kind = decide(tr->b0, end[r], tr->max, tr->min, g->n_detailed - 1, tr->up, tr->down,
+                           tr->last_up);
+        row->maybe_below_threshold = tr->maybe_below;
+    }
+    free(end);
+    qsort(g->rows, g->n_rows, sizeof *g->rows, cmp_rows);
+    rc = 0;
+out:
+    free(m.keys);
+    free(m.vals);
+    free(t);
+    if (rc != 0)
+        vis_growth_free(g);
+    return rc;
+}
+
+void vis_growth_free(vis_growth *g)
+{
+    free(g->rows);
+    g->rows = NULL;
+    g->n_rows = 0;
+}
+
+double vis_rate_per_s(const vis_profile *p, double rate)
+{
+    return p->unit == VIS_UNIT_MS ? rate * 1000.0 : -1;
+}
+
+int vis_ended_by_exit(const vis_profile *p)
+{
+    return p->end_record != 3;
+}
+
+size_t vis_final_window(const vis_profile *p)
+{
+    size_t last = p->n_snaps - 1;
+    uint64_t t0 = p->snaps[0].time, t1 = p->snaps[last].time;
+    uint64_t cut = t1 - (t1 - t0) / 10;
+    size_t i = vis_when_snap_at(p, cut);
+    if (i == SIZE_MAX)
+        i = 0;
+    else if (p->snaps[i].time < cut && i < last)
+        i++;   /* the first snapshot inside the last 10% */
+    size_t five = last >= 4 ? last - 4 : 0;
+    return i < five ? i : five;
+}
+
+/* ---------------------------------------------------------------- counts */
+
+static int cmp_label_ptr(const void *va, const void *vb)
+{
+    const vis_site_counts *a = va, *b = vb;
+    return a->label < b->label ? -1 : a->label > b->label;
+}
+
+int vis_counts_merge(const vis_profile *p, vis_site_counts **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!p->counts)
+        return 0;
+    vis_site_counts *c = malloc(p->n_counts * sizeof *c);
+    if (!c)
+        return -1;
+    memcpy(c, p->counts, p->n_counts * sizeof *c);
+    qsort(c, p->n_counts, sizeof *c, cmp_label_ptr);
+    size_t k = 0;
+    for (size_t i = 0; i < p->n_counts; i++) {
+        if (k > 0 && c[k - 1].label == c[i].label) {
+            c[k - 1].allocs += c[i].allocs;
+            c[k - 1].temporary += c[i].temporary;
+            c[k - 1].alloc_bytes += c[i].alloc_bytes;
+            c[k - 1].live_blocks += c[i].live_blocks;
+            c[k - 1].live_bytes += c[i].live_bytes;
+        } else {
+            c[k++] = c[i];
+        }
+    }
+    *out = c;
+    *n = k;
+    return 0;
+}
+
+static vis_counts_order sort_by;
+
+static int cmp_counts(const void *va, const void *vb)
+{
+    const vis_site_counts *a = va, *b = vb;
+    uint64_t x, y, x2, y2;
+    switch (sort_by) {
+    case VIS_BY_LIVE: x = a->live_bytes; y = b->live_bytes; x2 = a->live_blocks; y2 = b->live_blocks; break;
+    case VIS_BY_ALLOCS: x = a->allocs; y = b->allocs; x2 = a->alloc_bytes; y2 = b->alloc_bytes; break;
+    default: x = a->temporary; y = b->temporary; x2 = a->allocs; y2 = b->allocs; break;
+    }
+    if (x != y)
+        return x > y ? -1 : 1;
+    if (x2 != y2)
+        return x2 > y2 ? -1 : 1;
+    return strcmp(a->label, b->label);
+}
+
+void vis_counts_sort(vis_site_counts *c, size_t n, vis_counts_order by)
+{
+    sort_by = by;
+    qsort(c, n, sizeof *c, cmp_counts);
+}

@@ -1,0 +1,242 @@
+/* profile.c: construction and destruction of the vis_profile model, and the
+ * label pool that keeps it small.
+ *
+ * A long profile repeats the same few allocation sites in every detailed
+ * snapshot; interning their labels makes the model's size depend on the
+ * number of distinct sites, not on the file's size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/profile.h"
+
+/* Open-addressing hash set of NUL-terminated strings. */
+struct vis_strpool {
+    char **slots;
+    size_t n_slots;   /* power of two */
+    size_t n_used;
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static int pool_grow(struct vis_strpool *pool)
+{
+    size_t n = pool->n_slots ? pool->n_slots * 2 : 256;
+    char **slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < pool->n_slots; i++) {
+        char *s = pool->slots[i];
+        if (!s)
+            continue;
+        size_t j = hash_bytes(s, strlen(s)) & (n - 1);
+        while (slots[j])
+            j = (j + 1) & (n - 1);
+        slots[j] = s;
+    }
+    free(pool->slots);
+    pool->slots = slots;
+    pool->n_slots = n;
+    return 0;
+}
+
+char *vis_profile_intern(vis_profile *p, const char *s, size_t len)
+{
+    struct vis_strpool *pool = p->labels;
+    /* Keep the load factor under one half so probes stay short. */
+    if ((pool->n_used + 1) * 2 > pool->n_slots && pool_grow(pool) != 0)
+        return NULL;
+    size_t j = hash_bytes(s, len) & (pool->n_slots - 1);
+    for (;;) {
+        char *t = pool->slots[j];
+        if (!t)
+            break;
+        if (strncmp(t, s, len) == 0 && t[len] == '\0')
+            return t;
+        j = (j + 1) & (pool->n_slots - 1);
+    }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return NULL;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    pool->slots[j] = copy;
+    pool->n_used++;
+    return copy;
+}
+
+vis_profile *vis_profile_new(const char *path)
+{
+    vis_profile *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->labels = calloc(1, sizeof *p->labels);
+    p->path = strdup(path);
+    if (!p->labels || !p->path) {
+        vis_profile_free(p);
+        return NULL;
+    }
+    p->peak_marked = SIZE_MAX;
+    p->peak_tree_snap = SIZE_MAX;
+    return p;
+}
+
+void *vis_grow(void *a, size_t n, size_t first, size_t size)
+{
+    if (n != 0 && (n < first || (n & (n - 1)) != 0))
+        return a;
+    return realloc(a, (n ? n * 2 : first) * size);
+}
+
+vis_snapshot *vis_profile_add_snapshot(vis_profile *p)
+{
+    vis_snapshot *a = vis_grow(p->snaps, p->n_snaps, 64, sizeof *a);
+    if (!a)
+        return NULL;
+    p->snaps = a;
+    vis_snapshot *s = &a[p->n_snaps++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+int vis_profile_finish(vis_profile *p)
+{
+    p->largest = 0;
+    p->peak_marked = SIZE_MAX;
+    p->n_detailed = 0;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (vis_snap_total(s) > vis_snap_total(&p->snaps[p->largest]))
+            p->largest = i;
+        if (s->kind == VIS_TREE_PEAK)
+            p->peak_marked = i;
+        if (s->kind != VIS_TREE_EMPTY)
+            p->n_detailed++;
+    }
+    /* Massif takes its peak snapshot just before a free, often right after
+     * a snapshot of the same total; when the marked peak ties, prefer it, so
+     * the largest reported is the one with a tree. */
+    if (p->peak_marked != SIZE_MAX &&
+        vis_snap_total(&p->snaps[p->peak_marked]) == vis_snap_total(&p->snaps[p->largest]))
+        p->largest = p->peak_marked;
+    p->peak = p->peak_marked != SIZE_MAX ? p->peak_marked : p->largest;
+    return vis_profile_rank_sites(p);
+}
+
+/* Frees what a node owns (label, children), not the node itself. Recursion
+ * depth is bounded by the parser (VIS_MAX_TREE_DEPTH). */
+static void node_clear(vis_node *n)
+{
+    for (size_t i = 0; i < n->n_children; i++)
+        node_clear(&n->children[i]);
+    free(n->children);
+    free(n->label);
+}
+
+/* The tree's root is allocated alone, its descendants in per-parent arrays. */
+void vis_node_free(vis_node *n)
+{
+    if (!n)
+        return;
+    node_clear(n);
+    free(n);
+}
+
+void vis_profile_free(vis_profile *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        free(p->snaps[i].sites);
+    for (size_t i = 0; i < p->n_site_info; i++) {
+        free(p->site_info[i].name);
+        free(p->site_info[i].full_name);
+    }
+    free(p->site_info);
+    free(p->snaps);
+    vis_node_free(p->peak_tree);
+    for (size_t i = 0; i < p->n_marks; i++)
+        free(p->marks[i].label);
+    free(p->marks);
+    for (size_t i = 0; i < p->n_threads; i++) {
+        free(p->threads[i].bytes);
+        free(p->threads[i].name);
+    }
+    free(p->threads);
+    free(p->counts);
+    if (p->labels) {
+        for (size_t i = 0; i < p->labels->n_slots; i++)
+            free(p->labels->slots[i]);
+        free(p->labels->slots);
+        free(p->labels);
+    }
+    free(p->path);
+    free(p->desc);
+    free(p->cmd);
+    free(p->companion);
+    free(p->truncated_msg);
+    free(p->rss);
+    for (size_t i = 0; i < p->rss_peak.n_maps; i++) {
+        vis_rss_mapping *m = &p->rss_peak.maps[i];
+        for (size_t j = 0; j < m->n_frames; j++)
+            free(m->frames[j]);
+        free(m->frames);
+        free(m->name);
+    }
+    free(p->rss_peak.maps);
+    free(p);
+}
+
+const char *vis_site_name(const char *label)
+{
+    /* "0x4005E4: fn (file.c:12)" -> "fn (file.c:12)" */
+    if (label[0] == '0' && label[1] == 'x') {
+        const char *s = label + 2;
+        while ((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'F') || (*s >= 'a' && *s <= 'f'))
+            s++;
+        if (s > label + 2 && s[0] == ':' && s[1] == ' ')
+            return s + 2;
+    }
+    return label;
+}
+
+int vis_site_unnamed(const char *label)
+{
+    const char *n = vis_site_name(label);
+    return n != label && strncmp(n, "???", 3) == 0 && (n[3] == '\0' || n[3] == ' ');
+}
+
+/* A stripped program's allocation sites are often static functions with no
+ * name; the nearest named caller is what tells them apart for a reader. */
+char *vis_site_label_by_caller(const char *site, const char *caller)
+{
+    const char *fn = vis_site_name(caller);
+    size_t fn_len = strlen(fn);
+    /* The caller's function without its location: up to the last " (" of a
+     * label that ends with ')'. */
+    const char *loc = NULL;
+    if (fn_len > 0 && fn[fn_len - 1] == ')')
+        for (const char *q = strstr(fn, " ("); q; q = strstr(q + 1, " ("))
+            loc = q;
+    if (loc)
+        fn_len = (size_t)(loc - fn);
+    const char *after = vis_site_name(site) + 3;   /* past "???" */
+    size_t head = (size_t)(after - site);
+    size_t cap = head + sizeof " called by " + fn_len + strlen(after);
+    char *out = malloc(cap);
+    if (out)
+        snprintf(out, cap, "%.*s called by %.*s%s", (int)head, site, (int)fn_len, fn, after);
+    return out;
+}
+
+const char *vis_limit_action_name(vis_limit_action a)
+{
+    return a == VIS_LIMIT_FAIL ? "fail" : a == VIS_LIMIT_SNAPSHOT ? "snapshot" : "kill";
+}

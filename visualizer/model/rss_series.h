@@ -1,0 +1,33 @@
+/* rss_series.h: the resident-memory line the chart renderers draw (PNG and
+ * gnuplot) from the model's readings (memtime --rss=yes): every snapshot with
+ * a reading, plus the RSS peak, which memtime keeps even when its snapshot was
+ * culled, in time order. Between two readings the resident memory is not
+ * known; the renderers hold the last reading, as they hold snapshots. */
+#ifndef VIS_RSS_SERIES_H
+#define VIS_RSS_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "model/profile.h"
+
+typedef struct {
+    uint64_t time;                      /* in the profile's unit */
+    uint64_t total_B, anon_B, file_B, shmem_B;
+    uint64_t heap_B;                    /* the heap's total then (heap + extra +
+                                           stacks), for the gap */
+} vis_rss_point;
+
+typedef struct {
+    size_t n;                           /* 0: no readings, nothing to draw */
+    vis_rss_point *pts;
+    size_t peak;                        /* index of the largest total */
+    uint64_t max_total_B, max_file_B;
+    int show_file;                      /* file-backed pages matter: at least
+                                           5% of the RSS peak at some point */
+} vis_rss_series;
+
+/* Fills s from p. Returns 0, or -1 when out of memory (s then empty). */
+int vis_rss_series_build(const vis_profile *p, vis_rss_series *s);
+void vis_rss_series_free(vis_rss_series *s);
+
+#endif

@@ -1,0 +1,409 @@
+/* companion.c: reads memtime's companion file into the profile model.
+ *
+ * Line-based text; the first line is exactly "memtime-companion: 1". Blank
+ * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
+ * Known keys: profile, time_unit (must match the profile's), thread, mark,
+ * stacks, and the resident memory's rss, rss-peak, rss-mapping and
+ * rss-mapping-frame, and site (allocation counts, labels interned like the
+ * trees' so they match by pointer) and end. A "stacks:" or "rss:" line whose snapshot number or time
+ * does not match the profile is ignored: the two files may be one rewrite
+ * apart. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "read/companion.h"
+#include "read/massif.h"
+
+/* A hostile file could name endless thread ids, each costing a slot per
+ * snapshot; real programs stay far below this. */
+#define MAX_THREADS 4096
+/* memtime writes 10 mappings at the RSS peak and 12 frames each. */
+#define MAX_RSS_MAPS 1000
+#define MAX_RSS_FRAMES 256
+
+typedef struct {
+    const char *path;
+    size_t lineno;
+    const char *line;
+    char *err;
+    size_t errsz;
+} cctx;
+
+static int cfail(cctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vis_expected(c->err, c->errsz, c->path, c->lineno, c->line, strlen(c->line), 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* "key=<n>" at *s, then a blank or the end. */
+static int key_num(const char **s, const char *key, uint64_t *out)
+{
+    size_t kl = strlen(key);
+    const char *p = *s;
+    if (strncmp(p, key, kl) != 0 || p[kl] != '=')
+        return -1;
+    p += kl + 1;
+    if (vis_parse_u64(&p, out) != 0 || (*p != '\0' && *p != ' ' && *p != '\t'))
+        return -1;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    *s = p;
+    return 0;
+}
+
+static vis_thread_stack *thread_get(vis_profile *p, uint64_t tid, cctx *c)
+{
+    for (size_t i = 0; i < p->n_threads; i++)
+        if (p->threads[i].tid == tid)
+            return &p->threads[i];
+    if (p->n_threads >= MAX_THREADS || tid > UINT32_MAX) {
+        cfail(c, "at most %d threads with ids below 2^32", MAX_THREADS);
+        return NULL;
+    }
+    vis_thread_stack *a = realloc(p->threads, (p->n_threads + 1) * sizeof *a);
+    if (!a)
+        goto nomem;
+    p->threads = a;
+    vis_thread_stack *t = &a[p->n_threads];
+    memset(t, 0, sizeof *t);
+    t->tid = (unsigned)tid;
+    t->bytes = malloc((p->n_snaps ? p->n_snaps : 1) * sizeof *t->bytes);
+    if (!t->bytes)
+        goto nomem;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        t->bytes[i] = UINT64_MAX;
+    p->n_threads++;
+    return t;
+nomem:
+    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+    return NULL;
+}
+
+static int add_mark(vis_profile *p, uint64_t time, const char *label, cctx *c)
+{
+    vis_mark *a = realloc(p->marks, (p->n_marks + 1) * sizeof *a);
+    if (!a || !(label = strdup(label))) {
+        if (a)
+            p->marks = a;
+        snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+        return -1;
+    }
+    p->marks = a;
+    /* Keep marks sorted by time; writers append in order, so this is O(1). */
+    size_t i = p->n_marks;
+    while (i > 0 && a[i - 1].time > time) {
+        a[i] = a[i - 1];
+        i--;
+    }
+    a[i].time = time;
+    a[i].label = (char *)label;
+    p->n_marks++;
+    return 0;
+}
+
+static int nomem(cctx *c)
+{
+    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+    return -1;
+}
+
+/* "anon=<B> file=<B> shmem=<B>", the split of every RSS line, into r;
+ * -1 unless all three are there and their total fits in 64 bits. */
+static int rss_split(const char **v, vis_rss *r)
+{
+    if (key_num(v, "anon", &r->anon_B) != 0 || key_num(v, "file", &r->file_B) != 0 ||
+        key_num(v, "shmem", &r->shmem_B) != 0 || r->anon_B > UINT64_MAX - r->file_B ||
+        r->anon_B + r->file_B > UINT64_MAX - r->shmem_B)
+        return -1;
+    r->valid = 1;
+    return 0;
+}
+
+/* "rss: snapshot=<n> time=<n> anon=<B> file=<B> shmem=<B>" */
+static int rss_line(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t n, t;
+    vis_rss r;
+    if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0 || rss_split(&v, &r) != 0)
+        return cfail(c, "'rss: snapshot=<n> time=<n> anon=<bytes> file=<bytes> shmem=<bytes>'");
+    if (n >= p->n_snaps || p->snaps[n].time != t)
+        return 0;   /* one rewrite apart, like "stacks:" */
+    if (!p->rss && !(p->rss = calloc(p->n_snaps, sizeof *p->rss)))
+        return nomem(c);
+    if (!p->rss[n].valid)
+        p->n_rss++;
+    p->rss[n] = r;
+    return 0;
+}
+
+/* "rss-peak: time=<n> anon=<B> file=<B> shmem=<B> heap=<B>" */
+static int rss_peak_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_rss_peak *k = &p->rss_peak;
+    uint64_t t, h;
+    vis_rss r;
+    if (key_num(&v, "time", &t) != 0 || rss_split(&v, &r) != 0 || key_num(&v, "heap", &h) != 0)
+        return cfail(c, "'rss-peak: time=<n> anon=<bytes> file=<bytes> shmem=<bytes> heap=<bytes>'");
+    if (k->present)
+        return cfail(c, "one 'rss-peak:' line");
+    k->present = 1;
+    k->time = t;
+    k->anon_B = r.anon_B;
+    k->file_B = r.file_B;
+    k->shmem_B = r.shmem_B;
+    k->heap_B = h;
+    return 0;
+}
+
+/* "rss-mapping: anon=<B> file=<B> shmem=<B> mappings=<n> <name>", after the
+ * "rss-peak:" line it belongs to. */
+static int rss_mapping_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_rss_peak *k = &p->rss_peak;
+    uint64_t n;
+    vis_rss r;
+    if (rss_split(&v, &r) != 0 || key_num(&v, "mappings", &n) != 0 || !*v)
+        return cfail(c, "'rss-mapping: anon=<bytes> file=<bytes> shmem=<bytes> mappings=<n> <name>'");
+    if (!k->present)
+        return cfail(c, "'rss-peak:' before 'rss-mapping:'");
+    if (k->n_maps >= MAX_RSS_MAPS)
+        return cfail(c, "at most %d 'rss-mapping:' lines", MAX_RSS_MAPS);
+    vis_rss_mapping *m = realloc(k->maps, (k->n_maps + 1) * sizeof *m);
+    if (!m)
+        return nomem(c);
+    k->maps = m;
+    m = &m[k->n_maps];
+    memset(m, 0, sizeof *m);
+    if (!(m->name = strdup(v)))
+        return nomem(c);
+    m->anon_B = r.anon_B;
+    m->file_B = r.file_B;
+    m->shmem_B = r.shmem_B;
+    m->n_maps = n;
+    k->n_maps++;
+    return 0;
+}
+
+/* "rss-mapping-frame: <frame>": the next frame of the last mapping's mmap. */
+static int rss_frame_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_rss_peak *k = &p->rss_peak;
+    if (k->n_maps == 0)
+        return cfail(c, "'rss-mapping:' before 'rss-mapping-frame:'");
+    vis_rss_mapping *m = &k->maps[k->n_maps - 1];
+    if (m->n_frames >= MAX_RSS_FRAMES)
+        return cfail(c, "at most %d frames per mapping", MAX_RSS_FRAMES);
+    char **fr = realloc(m->frames, (m->n_frames + 1) * sizeof *fr);
+    if (!fr)
+        return nomem(c);
+    m->frames = fr;
+    if (!(fr[m->n_frames] = strdup(v)))
+        return nomem(c);
+    m->n_frames++;
+    return 0;
+}
+
+static int do_line(vis_profile *p, char *line, cctx *c)
+{
+    const char *v;
+    uint64_t n, t;
+    if (strncmp(line, "time_unit:", 10) == 0) {
+        static const char *const names[] = { "i", "ms", "B" };
+        v = line + 10;
+        v += strspn(v, " \t");
+        size_t len = strcspn(v, " \t");
+        const char *want = names[p->unit];
+        if (len != strlen(want) || strncmp(v, want, len) != 0)
+            return cfail(c, "'time_unit: %s' as in the profile", want);
+        return 0;
+    }
+    if (strncmp(line, "thread:", 7) == 0) {
+        v = line + 7 + strspn(line + 7, " \t");
+        if (key_num(&v, "tid", &n) != 0)
+            return cfail(c, "'thread: tid=<n> [name=<text>]'");
+        vis_thread_stack *th = thread_get(p, n, c);
+        if (!th)
+            return -1;
+        if (strncmp(v, "name=", 5) == 0 && v[5]) {
+            free(th->name);
+            if (!(th->name = strdup(v + 5))) {
+                snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+                return -1;
+            }
+        }
+        return 0;
+    }
+    if (strncmp(line, "mark:", 5) == 0) {
+        v = line + 5 + strspn(line + 5, " \t");
+        if (key_num(&v, "time", &t) != 0)
+            return cfail(c, "'mark: time=<n> <label>'");
+        return add_mark(p, t, v, c);
+    }
+    if (strncmp(line, "stacks:", 7) == 0) {
+        v = line + 7 + strspn(line + 7, " \t");
+        if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
+            return cfail(c, "'stacks: snapshot=<n> time=<n> <tid>=<bytes> ...'");
+        /* Parse the whole line before using it, so a bad line changes nothing. */
+        const char *pairs = v;
+        while (*v) {
+            uint64_t tid, b;
+            if (vis_parse_u64(&v, &tid) != 0 || *v++ != '=' || vis_parse_u64(&v, &b) != 0 ||
+                (*v != '\0' && *v != ' ' && *v != '\t'))
+                return cfail(c, "'<tid>=<bytes>' pairs after 'stacks: snapshot=<n> time=<n>'");
+            v += strspn(v, " \t");
+        }
+        if (n >= p->n_snaps || p->snaps[n].time != t)
+            return 0;
+        for (v = pairs; *v; v += strspn(v, " \t")) {
+            uint64_t tid, b;
+            vis_parse_u64(&v, &tid);
+            v++;
+            vis_parse_u64(&v, &b);
+            vis_thread_stack *th = thread_get(p, tid, c);
+            if (!th)
+                return -1;
+            th->bytes[n] = b;
+            if (b > th->peak_B)
+                th->peak_B = b;
+        }
+        return 0;
+    }
+    if (strncmp(line, "rss:", 4) == 0)
+        return rss_line(p, line + 4 + strspn(line + 4, " \t"), c);
+    if (strncmp(line, "rss-peak:", 9) == 0)
+        return rss_peak_line(p, line + 9 + strspn(line + 9, " \t"), c);
+    if (strncmp(line, "rss-mapping:", 12) == 0)
+        return rss_mapping_line(p, line + 12 + strspn(line + 12, " \t"), c);
+    if (strncmp(line, "rss-mapping-frame:", 18) == 0)
+        return rss_frame_line(p, line + 18 + strspn(line + 18, " \t"), c);
+    if (strncmp(line, "site:", 5) == 0) {
+        static const char *const keys[] = { "allocs", "temporary", "bytes", "live_blocks",
+                                            "live_bytes" };
+        uint64_t val[5];
+        v = line + 5 + strspn(line + 5, " \t");
+        for (int k = 0; k < 5; k++)
+            if (key_num(&v, keys[k], &val[k]) != 0)
+                return cfail(c, "'site: allocs=<n> temporary=<n> bytes=<n> live_blocks=<n> "
+                             "live_bytes=<n> <label>'");
+        if (!*v)
+            return cfail(c, "a site label after 'live_bytes=<n>'");
+        if (val[1] > val[0] || val[3] > val[0])
+            return cfail(c, "temporary and live_blocks at most allocs");
+        const char *label = vis_profile_intern(p, v, strlen(v));
+        if (!label)
+            goto nomem;
+        /* A label repeated (memtime never does) stays two entries, which
+         * the analysis adds up. */
+        vis_site_counts *a = vis_grow(p->counts, p->n_counts, 16, sizeof *a);
+        if (!a)
+            goto nomem;
+        p->counts = a;
+        vis_site_counts *sc = &p->counts[p->n_counts++];
+        sc->label = label;
+        sc->allocs = val[0];
+        sc->temporary = val[1];
+        sc->alloc_bytes = val[2];
+        sc->live_blocks = val[3];
+        sc->live_bytes = val[4];
+        return 0;
+    }
+    if (strncmp(line, "heap-limit:", 11) == 0) {
+        static const char *const want =
+            "'heap-limit: bytes=<n> action=kill|fail|snapshot time=<n>|none refused=<n>'";
+        vis_heap_limit *l = &p->limit;
+        v = line + 11 + strspn(line + 11, " \t");
+        if (key_num(&v, "bytes", &l->bytes) != 0 || l->bytes == 0)
+            return cfail(c, want);
+        if (!strncmp(v, "action=kill ", 12))
+            l->action = VIS_LIMIT_KILL, v += 12;
+        else if (!strncmp(v, "action=fail ", 12))
+            l->action = VIS_LIMIT_FAIL, v += 12;
+        else if (!strncmp(v, "action=snapshot ", 16))
+            l->action = VIS_LIMIT_SNAPSHOT, v += 16;
+        else
+            return cfail(c, want);
+        if (!strncmp(v, "time=none ", 10)) {
+            l->reached = 0;
+            v += 10;
+        } else if (key_num(&v, "time", &l->time) == 0) {
+            l->reached = 1;
+        } else {
+            return cfail(c, want);
+        }
+        if (key_num(&v, "refused", &l->refused) != 0 || *v)
+            return cfail(c, want);
+        l->present = 1;
+        return 0;
+    }
+    if (strncmp(line, "end:", 4) == 0) {
+        v = line + 4 + strspn(line + 4, " \t");
+        if (!strcmp(v, "exit"))
+            p->end_record = 1;
+        else if (!strcmp(v, "exec"))
+            p->end_record = 2;
+        else if (!strcmp(v, "none"))
+            p->end_record = 3;
+        else
+            return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
+        return 0;
+    }
+    return 0;   /* "profile:" is informational; unknown keys are skipped */
+nomem:
+    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+    return -1;
+}
+
+int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (errno == ENOENT)
+            return 1;
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    cctx c = { path, 0, "", err, errsz };
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = getline(&buf, &cap, f)) >= 0) {
+        c.lineno++;
+        size_t len = (size_t)n;
+        if (buf[len - 1] != '\n')
+            break;   /* an unfinished last line: the writer renames whole files */
+        buf[--len] = '\0';
+        if (len > 0 && buf[len - 1] == '\r')
+            buf[--len] = '\0';
+        c.line = buf;
+        if (memchr(buf, '\0', len)) {
+            c.line = "";
+            rc = cfail(&c, "text, not a NUL byte");
+        } else if (c.lineno == 1) {
+            if (strcmp(buf, "memtime-companion: 1") != 0)
+                rc = cfail(&c, "'memtime-companion: 1'");
+        } else if (buf[strspn(buf, " \t")] != '\0' && buf[strspn(buf, " \t")] != '#') {
+            rc = do_line(p, buf, &c);
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(err, errsz, "%s: read error: %s", path, strerror(errno));
+        rc = -1;
+    } else if (rc == 0 && c.lineno == 0) {
+        c.lineno = 1;
+        snprintf(err, errsz, "%s:1: expected 'memtime-companion: 1', found end of file", path);
+        rc = -1;
+    }
+    free(buf);
+    fclose(f);
+    if (rc == 0 && !(p->companion = strdup(path))) {
+        snprintf(err, errsz, "%s: out of memory", path);
+        rc = -1;
+    }
+    return rc;
+}

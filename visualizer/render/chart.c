@@ -1,0 +1,988 @@
+/* chart.c: the timeline chart's layout and drawing (what goes where), for
+ * vis_chart_write_png. The numbers come from chart_data (bands), the units
+ * from units, pixels go to a canvas, text through font, the file
+ * through png_file.
+ *
+ * Layout, top to bottom: title (the command), subtitle (peak, when, time
+ * unit), an annotation strip holding the peak and phase-mark labels (so no
+ * label ever covers data), the plot, the time axis and its title, and a
+ * footnote stating how sites are held between detailed snapshots. The legend
+ * sits right of the plot (below it on narrow images).
+ *
+ * The plot is a stacked step chart: pixel column c shows the snapshot in
+ * effect there (a value holds until the next snapshot). When several
+ * snapshots fall into one column the one with the largest total is drawn, so
+ * no peak disappears at any width, and the total line spans all of them.
+ * Heap the trees cannot attribute is hatched.
+ *
+ * With memtime's resident-memory readings (--rss=yes) the program's RSS is a
+ * line over the stack (straight between readings: they are samples), its
+ * file-backed part a dashed line when it matters, and the room between the heap's total
+ * and the RSS line is tinted: memory the heap does not explain.
+ *
+ * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
+ * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
+ * describe_layout()). */
+#include "render/chart.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/canvas.h"
+#include "model/chart_data.h"
+#include "base/units.h"
+#include "model/profile.h"
+#include "render/analysis_text.h"
+#include "base/font.h"
+#include "model/growth.h"
+#include "base/png_file.h"
+#include "model/rss_series.h"
+
+
+#define COLOUR_TOTAL   0x1A1A1A
+#define COLOUR_WARN    0xB22222
+#define COLOUR_RSS     0x6A1B9A    /* resident memory: a purple no band uses */
+#define COLOUR_RSS_FILE 0x9C4DCC
+#define ALPHA_RSS_GAP  48          /* the tint between heap and RSS */
+#define COLOUR_HATCH_BG 0xF2F2F2
+
+void vis_chart_opts_default(vis_chart_opts *o)
+{
+    o->width = 1600;
+    o->height = 900;
+    o->top_n = 8;
+    o->layout = NULL;
+    o->growth = NULL;
+}
+
+int vis_chart_opts_check(const vis_chart_opts *o, char *err, size_t errsz)
+{
+    if (o->width < VIS_CHART_MIN_WIDTH || o->width > VIS_CHART_MAX_PX
+        || o->height < VIS_CHART_MIN_HEIGHT || o->height > VIS_CHART_MAX_PX) {
+        snprintf(err, errsz, "chart size %dx%d out of range: width must be %d..%d, height %d..%d",
+                 o->width, o->height, VIS_CHART_MIN_WIDTH, VIS_CHART_MAX_PX,
+                 VIS_CHART_MIN_HEIGHT, VIS_CHART_MAX_PX);
+        return -1;
+    }
+    if (o->top_n < VIS_TOP_MIN || o->top_n > VIS_TOP_MAX) {
+        snprintf(err, errsz, "--top %d out of range: must be %d..%d", o->top_n, VIS_TOP_MIN,
+                 VIS_TOP_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- geometry ------------------------------------------------------------ */
+
+typedef struct {
+    vis_canvas *cv;
+    vis_font *reg, *bold;
+    const vis_profile *p;
+    const vis_chart_data *d;
+    double s;                  /* scale against 1600x900 */
+    int fs_title, fs_sub, fs, fs_small;
+    int pad;
+    /* plot area, inclusive pixel bounds of the data */
+    int x0, y0, x1, y1;
+    double t0, t1;             /* time at x0 and x1 */
+    double ymax_B;             /* bytes at y0; 0 at y1 */
+    double ystep_B;
+    vis_scale yscale, tscale;
+    double tstep;
+    vis_rss_series rss;        /* resident memory, n == 0 without readings */
+    char **layout_out;         /* where to describe the layout, or NULL */
+    const vis_growth *growth;  /* --growth, or NULL */
+} chart;
+
+static int px(const chart *c, double v)
+{
+    int r = (int)lround(v * c->s);
+    return r < 1 ? 1 : r;
+}
+
+static int x_of(const chart *c, double t)
+{
+    return c->x0 + (int)lround((t - c->t0) * (c->x1 - c->x0) / (c->t1 - c->t0));
+}
+
+static int y_of(const chart *c, double bytes)
+{
+    return c->y1 - (int)lround(bytes * (c->y1 - c->y0) / c->ymax_B);
+}
+
+static int line_h(chart *c, int size)
+{
+    int a, d;
+    vis_font_metrics(c->reg, size, &a, &d);
+    return a + d;
+}
+
+static int ascent(chart *c, int size)
+{
+    int a, d;
+    vis_font_metrics(c->reg, size, &a, &d);
+    return a;
+}
+
+/* ---- axes ------------------------------------------------------------------- */
+
+/* --heap-limit is drawn when it was reached or lies within a quarter above
+ * the data: a far-off limit would flatten the chart to say nothing. */
+static int limit_drawn(const vis_profile *p, double data_max_B)
+{
+    return p->limit.present
+           && (p->limit.reached || (double)p->limit.bytes <= data_max_B * 1.25);
+}
+
+/* The heap limit: a dashed horizontal line across the plot, labelled at its
+ * right end with the limit and the action. */
+static void draw_limit(chart *c)
+{
+    const vis_profile *p = c->p;
+    if (!limit_drawn(p, c->ymax_B / 1.05))
+        return;
+    int y = y_of(c, (double)p->limit.bytes);
+    int dash = px(c, 10), gap = px(c, 5);
+    for (int x = c->x0; x < c->x1; x += dash + gap)
+        vis_canvas_hline(c->cv, x, x + dash < c->x1 ? x + dash : c->x1, y, px(c, 2), COLOUR_WARN, 255);
+    char bytes[32], label[96];
+    vis_fmt_bytes(bytes, sizeof bytes, p->limit.bytes);
+    snprintf(label, sizeof label, "heap limit %s (%s)", bytes, vis_limit_action_name(p->limit.action));
+    int w = vis_font_width(c->bold, c->fs_small, label);
+    int ly = y - px(c, 5);
+    if (ly - ascent(c, c->fs_small) < c->y0)     /* no room above: below the line */
+        ly = y + px(c, 5) + ascent(c, c->fs_small);
+    int bx = c->x1 - w - px(c, 10), by = ly - ascent(c, c->fs_small) - 1;
+    vis_canvas_fill(c->cv, bx, by, bx + w + px(c, 6), by + line_h(c, c->fs_small), 0xFFFFFF, 200);
+    vis_font_draw(c->cv, c->bold, c->fs_small, c->x1 - w - px(c, 7), ly, label, COLOUR_WARN);
+}
+
+static void choose_scales(chart *c)
+{
+    const vis_profile *p = c->p;
+    double peak_B = (double)vis_snap_total(&p->snaps[p->peak < p->n_snaps ? p->peak : 0]);
+    for (size_t i = 0; i < p->n_snaps; i++)       /* robust to a wrong peak */
+        if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
+            peak_B = (double)vis_snap_total(&p->snaps[i]);
+    if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
+        peak_B = (double)c->rss.max_total_B;
+    if (limit_drawn(p, peak_B))                   /* and the heap limit */
+        peak_B = fmax(peak_B, (double)p->limit.bytes);
+    /* An empty or tiny profile still gets an axis in whole bytes: at least
+     * 0..8 B, ticks never finer than 1 B. */
+    if (peak_B < 8)
+        peak_B = 8;
+    c->yscale = vis_bytes_scale(peak_B);
+    /* Headroom of ~5% so the total line never sits on the frame. */
+    double step = vis_nice_step(peak_B * 1.05 / c->yscale.div, 7) * c->yscale.div;
+    if (step < 1)
+        step = 1;
+    c->ystep_B = step;
+    c->ymax_B = ceil(peak_B * 1.05 / step) * step;
+
+    double tlast = (double)p->snaps[p->n_snaps - 1].time;
+    double tfirst = (double)p->snaps[0].time;
+    /* Start where the profile starts: 0 for a process profiled from its
+     * start (as Massif's times do), the fork for a forked child's (its
+     * times are on its parent's clock). */
+    c->t0 = tfirst > 0 ? tfirst : 0;
+    c->t1 = tlast > c->t0 ? tlast : c->t0 + 1;
+    c->tscale = vis_time_scale(p->unit, c->t1);
+    c->tstep = vis_nice_step((c->t1 - c->t0) / c->tscale.div, 10) * c->tscale.div;
+}
+
+static void draw_y_axis(chart *c, int grid_over)
+{
+    int dec = vis_step_decimals(c->ystep_B / c->yscale.div);
+    for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
+        int y = y_of(c, v);
+        if (grid_over) {
+            /* Faint lines across the bands keep values readable. */
+            if (v > 0)
+                vis_canvas_hline(c->cv, c->x0, c->x1, y, 1, 0xFFFFFF, 70);
+            continue;
+        }
+        if (v > 0)
+            vis_canvas_hline(c->cv, c->x0, c->x1, y, 1, VIS_COLOUR_GRID, 255);
+        char buf[64];
+        vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+        int w = vis_font_width(c->reg, c->fs, buf);
+        vis_font_draw(c->cv, c->reg, c->fs, c->x0 - px(c, 10) - w,
+                     y + ascent(c, c->fs) / 2 - 1, buf, VIS_COLOUR_TEXT);
+        vis_canvas_hline(c->cv, c->x0 - px(c, 5), c->x0 - 1, y, 1, VIS_COLOUR_AXIS, 255);
+    }
+}
+
+static void draw_x_axis(chart *c)
+{
+    int dec = vis_step_decimals(c->tstep / c->tscale.div);
+    double first = ceil(c->t0 / c->tstep - 1e-9) * c->tstep;
+    int last_right = -1000000;
+    for (double t = first; t <= c->t1 * (1 + 1e-9); t += c->tstep) {
+        int x = x_of(c, t);
+        if (x > c->x0)
+            vis_canvas_vline(c->cv, x, c->y0, c->y1, 1, 0xEEEEEE, 255);
+        vis_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, VIS_COLOUR_AXIS, 255);
+        char buf[64];
+        vis_fmt_scaled(t, c->tscale, dec, buf, sizeof buf);
+        /* Units live in the axis title; ticks show numbers only. */
+        char *sp = strchr(buf, ' ');
+        if (sp)
+            *sp = '\0';
+        int w = vis_font_width(c->reg, c->fs, buf);
+        int lx = x - w / 2;
+        if (lx < last_right + px(c, 8))        /* never overprint labels */
+            continue;
+        vis_font_draw(c->cv, c->reg, c->fs, lx, c->y1 + px(c, 8) + ascent(c, c->fs),
+                     buf, VIS_COLOUR_TEXT);
+        last_right = lx + w;
+    }
+    char title[96];
+    vis_time_title(c->p->unit, c->tscale, title, sizeof title);
+    int w = vis_font_width(c->reg, c->fs, title);
+    vis_font_draw(c->cv, c->reg, c->fs, (c->x0 + c->x1) / 2 - w / 2,
+                 c->y1 + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, VIS_COLOUR_MUTED);
+}
+
+/* ---- data ------------------------------------------------------------------- */
+
+/* Per pixel column: the snapshot drawn (largest total among those falling
+ * in the column, else the one held from the left) and the total line's
+ * vertical extent. */
+static int draw_bands(chart *c)
+{
+    const vis_profile *p = c->p;
+    const vis_chart_data *d = c->d;
+    int ncol = c->x1 - c->x0 + 1;
+    size_t *best = malloc(ncol * sizeof *best);
+    size_t *last = malloc(ncol * sizeof *last);
+    if (!best || !last) {
+        free(best);
+        free(last);
+        return -1;
+    }
+    for (int k = 0; k < ncol; k++)
+        best[k] = last[k] = SIZE_MAX;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        int k = x_of(c, (double)p->snaps[i].time) - c->x0;
+        if (k < 0)
+            k = 0;
+        if (k >= ncol)
+            k = ncol - 1;
+        if (best[k] == SIZE_MAX || vis_snap_total(&p->snaps[i]) > vis_snap_total(&p->snaps[best[k]]))
+            best[k] = i;
+        last[k] = i;
+    }
+    size_t held = SIZE_MAX;
+    int prev_y = -1;
+    for (int k = 0; k < ncol; k++) {
+        size_t show = best[k] != SIZE_MAX ? best[k] : held;
+        if (show == SIZE_MAX)
+            continue;                       /* before the first snapshot */
+        int x = c->x0 + k;
+        double cum = 0;
+        int ybot = c->y1;
+        for (size_t b = 0; b < d->n_bands; b++) {
+            cum += vis_chart_value(d, show, b);
+            int ytop = y_of(c, cum);
+            if (ytop < ybot && d->bands[b].kind == VIS_BAND_UNATTRIBUTED)
+                vis_canvas_hatch(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour,
+                                 COLOUR_HATCH_BG, px(c, 8), px(c, 2));
+            else if (ytop < ybot)
+                vis_canvas_fill(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour, 255);
+            ybot = ytop;
+        }
+        /* Total line: from the value entering the column through every
+         * snapshot inside it; 2 px thick both ways. */
+        int ylo = prev_y >= 0 ? prev_y : y_of(c, (double)vis_snap_total(&p->snaps[show]));
+        int yhi = ylo;
+        if (best[k] != SIZE_MAX) {
+            size_t from = held == SIZE_MAX ? best[k] : held + 1;
+            for (size_t i = from; i <= last[k]; i++) {
+                int y = y_of(c, (double)vis_snap_total(&p->snaps[i]));
+                if (y < yhi) yhi = y;
+                if (y > ylo) ylo = y;
+            }
+            held = last[k];
+        }
+        vis_canvas_fill(c->cv, x - 1, yhi - 1, x + 1, ylo + 1, COLOUR_TOTAL, 255);
+        prev_y = y_of(c, (double)vis_snap_total(&p->snaps[held]));
+    }
+    free(best);
+    free(last);
+    return 0;
+}
+
+/* ---- resident memory ------------------------------------------------------ */
+
+static double rss_value(const vis_rss_point *q, int file_only)
+{
+    return (double)(file_only ? q->file_B : q->total_B);
+}
+
+static int clamp_x(const chart *c, int x)
+{
+    return x < c->x0 ? c->x0 : x > c->x1 ? c->x1 : x;
+}
+
+/* Heap totals held per column, walked left to right (the snapshot in
+ * effect at a column: the last one at or before it). */
+typedef struct {
+    const chart *c;
+    size_t j;
+} heap_walk;
+
+static double heap_at_column(heap_walk *w, int x)
+{
+    const vis_profile *p = w->c->p;
+    while (w->j + 1 < p->n_snaps && clamp_x(w->c, x_of(w->c, (double)p->snaps[w->j + 1].time)) <= x)
+        w->j++;
+    return (double)vis_snap_total(&p->snaps[w->j]);
+}
+
+/* Readings are samples, not steps: the line runs straight from one to the
+ * next (what lies between is not known, and a held reading would lag behind
+ * a growing heap), with a dot on each reading when they are sparse enough to
+ * tell apart. Calls each column's span [yhi, ylo] of the line. The tint
+ * between the heap's total and the RSS, where the RSS is above it, comes
+ * first (gap = 1), the lines after the grid (gap = 0). */
+static void draw_rss(chart *c, int gap, int file_only, vis_rgb colour, int thick, int dashed)
+{
+    const vis_rss_series *s = &c->rss;
+    if (s->n == 0)
+        return;
+    int on = px(c, 8), off = px(c, 5);
+    long phase = 0;
+    int prev_y = -1;
+    heap_walk hw = { c, 0 };
+    for (size_t k = 0; k < s->n; k++) {
+        int xa = clamp_x(c, x_of(c, (double)s->pts[k].time));
+        double va = rss_value(&s->pts[k], file_only);
+        size_t nk = k + 1 < s->n ? k + 1 : k;
+        int xb = clamp_x(c, x_of(c, (double)s->pts[nk].time));
+        double vb = rss_value(&s->pts[nk], file_only);
+        /* Column xa belongs to this segment's start; the next segment
+         * starts at xb, so this one stops short of it (the last one draws
+         * its single column). */
+        int xlast = nk == k ? xa : xb - 1;
+        for (int x = xa; x <= xlast || (x == xa && xb == xa); x++) {
+            double v = xb > xa ? va + (vb - va) * (double)(x - xa) / (double)(xb - xa) : va;
+            int y = y_of(c, v);
+            if (gap) {
+                int yh = y_of(c, heap_at_column(&hw, x));
+                if (y < yh)
+                    vis_canvas_fill(c->cv, x, y, x + 1, yh, COLOUR_RSS, ALPHA_RSS_GAP);
+                continue;
+            }
+            int ylo = prev_y < 0 ? y : prev_y, yhi = ylo;
+            if (y > ylo) ylo = y;
+            if (y < yhi) yhi = y;
+            if (xb == xa && nk != k) {        /* both readings in this column */
+                int yb = y_of(c, vb);
+                if (yb > ylo) ylo = yb;
+                if (yb < yhi) yhi = yb;
+                y = yb;
+            }
+            if (!dashed || phase % (on + off) < on)
+                vis_canvas_fill(c->cv, x - thick / 2, yhi - thick / 2, x - thick / 2 + thick,
+                                ylo - thick / 2 + thick, colour, 255);
+            phase += 1 + (ylo - yhi);
+            prev_y = y;
+            if (xb == xa)
+                break;
+        }
+    }
+    if (gap || dashed || (size_t)(c->x1 - c->x0) < s->n * 10)
+        return;
+    for (size_t k = 0; k < s->n; k++)
+        vis_canvas_disc(c->cv, clamp_x(c, x_of(c, (double)s->pts[k].time)),
+                        y_of(c, rss_value(&s->pts[k], file_only)), px(c, 3), colour, 255);
+}
+
+/* ---- annotations (peak, marks) --------------------------------------------------- */
+
+typedef struct {
+    int x;                  /* the line's column */
+    char text[160];
+    vis_rgb colour;
+    int bold;
+    int level;              /* row in the annotation strip, 0 = nearest the plot */
+    int lx, w;              /* label's left edge and width */
+} annot;
+
+/* Does label i's text (with a little margin) cover line x? */
+static int covers(const chart *c, const annot *l, int x)
+{
+    int m = px(c, 3);
+    return x > l->lx - m && x < l->lx + l->w + m;
+}
+
+/* Labels go in a strip above the plot, each joined to its line by a leader
+ * that runs down from the label's row through every row below it. So a
+ * label whose text covers another's line must sit on a higher row than that
+ * label, and labels on one row must not overlap (text and leader run).
+ * Each label takes the side of its line (right, or left) whose text covers
+ * the fewest other lines and stays in the image; rows then follow from
+ * those two rules (a longest path, as a label covering a line sits above
+ * it), up to MAX_LEVEL. Returns the rows used. */
+static int place_annots(chart *c, annot *a, size_t n)
+{
+    enum { MAX_LEVEL = 8 };
+    int gap = px(c, 6), levels = 0, W = vis_canvas_width(c->cv);
+    for (size_t i = 0; i < n; i++) {
+        vis_font *f = a[i].bold ? c->bold : c->reg;
+        char fitted[sizeof a[i].text];
+        vis_font_fit(f, c->fs, a[i].text, (c->x1 - c->x0) / 2, fitted, sizeof fitted);
+        memcpy(a[i].text, fitted, sizeof fitted);
+        a[i].w = vis_font_width(f, c->fs, a[i].text);
+        int side_x[2] = { a[i].x + gap, a[i].x - gap - a[i].w };
+        if (side_x[0] + a[i].w > c->x1) {      /* right of the plot: left first */
+            side_x[0] = side_x[1];
+            side_x[1] = a[i].x + gap;
+        }
+        int best = -1, best_n = 0;
+        for (int k = 0; k < 2; k++) {
+            /* The strip is above the plot and the legend: a label may reach
+             * over the legend's column, not off the image. */
+            if (side_x[k] < c->pad / 2 || side_x[k] + a[i].w > W - c->pad / 2)
+                continue;
+            a[i].lx = side_x[k];
+            int nc = 0;
+            for (size_t j = 0; j < n; j++)
+                nc += j != i && covers(c, &a[i], a[j].x);
+            if (best < 0 || nc < best_n) {
+                best = k;
+                best_n = nc;
+            }
+        }
+        a[i].lx = best >= 0 ? side_x[best] : side_x[0];
+        a[i].level = 0;
+    }
+    for (size_t round = 0, changed = 1; changed && round < n * n + 1; round++) {
+        changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            int lev = a[i].level;
+            for (size_t j = 0; j < n; j++) {
+                if (j == i)
+                    continue;
+                /* Above every label whose line it covers (two covering each
+                 * other's lines cannot both be satisfied: the first stays). */
+                if (covers(c, &a[i], a[j].x) && !(covers(c, &a[j], a[i].x) && j > i)
+                    && lev <= a[j].level)
+                    lev = a[j].level + 1;
+                /* Not on a row with a label it overlaps (the later moves). */
+                int ilo = a[i].lx < a[i].x ? a[i].lx : a[i].x;
+                int ihi = a[i].lx + a[i].w > a[i].x ? a[i].lx + a[i].w : a[i].x;
+                int jlo = a[j].lx < a[j].x ? a[j].lx : a[j].x;
+                int jhi = a[j].lx + a[j].w > a[j].x ? a[j].lx + a[j].w : a[j].x;
+                if (j < i && lev == a[j].level && ilo < jhi + gap && jlo < ihi + gap)
+                    lev = a[j].level + 1;
+            }
+            if (lev > MAX_LEVEL)
+                lev = MAX_LEVEL;
+            if (lev != a[i].level) {
+                a[i].level = lev;
+                changed = 1;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i].level + 1 > levels)
+            levels = a[i].level + 1;
+    return levels;
+}
+
+static void draw_annots(chart *c, const annot *a, size_t n)
+{
+    int lh = line_h(c, c->fs) + px(c, 4);
+    for (size_t i = 0; i < n; i++) {
+        int base = c->y0 - px(c, 6) - a[i].level * lh;
+        vis_font *f = a[i].bold ? c->bold : c->reg;
+        vis_font_draw(c->cv, f, c->fs, a[i].lx, base - line_h(c, c->fs) + ascent(c, c->fs),
+                     a[i].text, a[i].colour);
+        /* A leader from the label down to the plot. */
+        int ytop = base - line_h(c, c->fs) / 2;
+        vis_canvas_vline(c->cv, a[i].x, ytop, c->y0 - 1, 1, a[i].colour, 255);
+        int lx_end = a[i].lx > a[i].x ? a[i].lx - px(c, 2) : a[i].lx + a[i].w + px(c, 2);
+        vis_canvas_hline(c->cv, a[i].x, lx_end, ytop, 1, a[i].colour, 255);
+    }
+}
+
+/* ---- legend --------------------------------------------------------------------- */
+
+typedef struct {
+    int x, y, w;            /* top-left and width of the legend area */
+    int cols;
+} legend_box;
+
+/* Rows after the bands' for resident memory: the RSS line, its file-backed
+ * part (when drawn) and the tint of the gap. */
+static int legend_rss_rows(const chart *c)
+{
+    return c->rss.n ? 2 + (c->rss.show_file ? 1 : 0) : 0;
+}
+
+static int legend_rows(const chart *c)
+{
+    return (int)c->d->n_bands + 1 + legend_rss_rows(c);   /* + the total line */
+}
+
+static int legend_row_h(chart *c)
+{
+    return line_h(c, c->fs) + px(c, 7);
+}
+
+/* Two numbers per row: the value at the peak snapshot and the largest over
+ * the run (for a site: the most any tree shows it holding), under column
+ * headers that say so. */
+/* ---- growth tags (--growth) ---------------------------------------------------- */
+
+/* The steady growth row of a site band (matched by name, as the bands
+ * are), or NULL. */
+static const vis_growth_row *steady_row(const chart *c, const vis_band *b)
+{
+    if (!c->growth || b->kind != VIS_BAND_SITE || !b->label)
+        return NULL;
+    for (size_t i = 0; i < c->growth->n_rows; i++) {
+        const vis_growth_row *r = &c->growth->rows[i];
+        if (r->kind != VIS_KIND_STEADY)
+            break;   /* steady rows come first */
+        if (!strcmp(vis_site_name(r->label), b->label))
+            return r;
+    }
+    return NULL;
+}
+
+/* "grows +14.2 KiB/s": the tag's text. */
+static void grows_text(const chart *c, const vis_growth_row *r, char *buf, size_t n)
+{
+    char rate[64];
+    vis_fmt_rate(rate, sizeof rate, c->p, r->rate);
+    snprintf(buf, n, "grows %s", rate);
+}
+
+/* A tag on each steady grower's band, at the right end of the plot, where
+ * the band ends (its middle at the last snapshot), so a reader sees at a
+ * glance which band is the leak. */
+static void draw_growth_tags(chart *c)
+{
+    const vis_chart_data *d = c->d;
+    size_t last = d->n_snaps - 1;
+    double below = 0;
+    for (size_t b = 0; b < d->n_bands; b++) {
+        double v = vis_chart_value(d, last, b);
+        const vis_growth_row *r = steady_row(c, &d->bands[b]);
+        if (r) {
+            char text[96];
+            grows_text(c, r, text, sizeof text);
+            int w = vis_font_width(c->bold, c->fs, text), h = line_h(c, c->fs);
+            int y = y_of(c, below + v / 2);
+            int x1 = c->x1 - px(c, 6), x0 = x1 - w - px(c, 12);
+            int top = y - h / 2 - px(c, 3), bot = y + h / 2 + px(c, 3);
+            if (top < c->y0)
+                top = c->y0, bot = top + h + px(c, 6);
+            vis_canvas_fill(c->cv, x0, top, x1, bot, 0xFFFFFF, 235);
+            vis_canvas_frame(c->cv, x0, top, x1, bot, COLOUR_WARN, 255);
+            vis_font_draw(c->cv, c->bold, c->fs, x0 + px(c, 6),
+                          (top + bot) / 2 + ascent(c, c->fs) / 2 - 1, text, COLOUR_WARN);
+        }
+        below += v;
+    }
+}
+
+static void draw_legend(chart *c, legend_box lb)
+{
+    const vis_chart_data *d = c->d;
+    const vis_profile *p = c->p;
+    int rh = legend_row_h(c), sw = px(c, 14);
+    int head_h = line_h(c, c->fs) + px(c, 8);
+    int n = legend_rows(c);
+    int per_col = (n + lb.cols - 1) / lb.cols;
+    /* Columns (below the plot) are separated by a gutter. */
+    int gutter = lb.cols > 1 ? px(c, 32) : 0;
+    int colw = (lb.w + gutter) / lb.cols - gutter;
+    int numw = vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10);
+    for (int col = 0; col < lb.cols && col * per_col < n; col++) {   /* columns with rows */
+        int cx = lb.x + col * (colw + gutter);
+        int base = lb.y + ascent(c, c->fs);
+        if (col == 0)
+            vis_font_draw(c->cv, c->bold, c->fs, cx, base, "Memory by site", VIS_COLOUR_TEXT);
+        static const char *const head[2] = { "at peak", "largest" };
+        for (int k = 0; k < 2; k++) {
+            int w = vis_font_width(c->reg, c->fs, head[k]);
+            vis_font_draw(c->cv, c->reg, c->fs, cx + colw - (1 - k) * numw - w, base, head[k],
+                          VIS_COLOUR_MUTED);
+        }
+    }
+    for (int r = 0; r < n; r++) {
+        int cx = lb.x + (r / per_col) * (colw + gutter);
+        int cy = lb.y + head_h + (r % per_col) * rh;
+        const char *label;
+        uint64_t v[2];
+        const vis_growth_row *grow = NULL;   /* a "grows" tag before the label */
+        int rss_row = r - (int)d->n_bands - 1;   /* >= 0: a resident-memory row */
+        const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
+        if (rss_row == 0) {
+            label = "resident memory (RSS) at its peak";
+            v[0] = v[1] = rq->total_B;
+            vis_canvas_fill(c->cv, cx, cy + sw / 2 - 2, cx + sw, cy + sw / 2 + 2, COLOUR_RSS, 255);
+        } else if (rss_row == 1 && c->rss.show_file) {
+            label = "file-backed part, at the RSS peak";
+            v[0] = v[1] = rq->file_B;
+            vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw / 2 - 1, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
+            vis_canvas_fill(c->cv, cx + sw / 2 + 2, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
+        } else if (rss_row >= 1) {
+            label = "RSS above the heap, at the RSS peak";
+            v[0] = v[1] = rq->total_B > rq->heap_B ? rq->total_B - rq->heap_B : 0;
+            vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_RSS, ALPHA_RSS_GAP);
+            vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_RSS, 120);
+        } else if (r == 0) {
+            label = "total (heap + extra + stacks)";
+            v[0] = vis_snap_total(&p->snaps[p->peak < p->n_snaps ? p->peak : 0]);
+            v[1] = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
+            vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
+        } else {
+            const vis_band *b = &d->bands[r - 1];
+            label = b->label;
+            grow = steady_row(c, b);
+            v[0] = b->peak_B;
+            v[1] = b->largest_B;
+            if (b->kind == VIS_BAND_UNATTRIBUTED)
+                vis_canvas_hatch(c->cv, cx, cy, cx + sw, cy + sw, b->colour, COLOUR_HATCH_BG,
+                                 px(c, 8), px(c, 2));
+            else
+                vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, b->colour, 255);
+            vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
+        }
+        int base = cy + sw / 2 + ascent(c, c->fs) / 2 - 1;
+        for (int k = 0; k < 2; k++) {
+            char value[32];
+            vis_fmt_bytes(value, sizeof value, v[k]);
+            int vw = vis_font_width(c->reg, c->fs, value);
+            vis_font_draw(c->cv, c->reg, c->fs, cx + colw - (1 - k) * numw - vw, base, value,
+                          VIS_COLOUR_MUTED);
+        }
+        int tx = cx + sw + px(c, 8);
+        if (grow) {   /* the tag first, in the warning colour */
+            char tag[96];
+            grows_text(c, grow, tag, sizeof tag);
+            strcat(tag, ": ");
+            tx += vis_font_draw(c->cv, c->bold, c->fs, tx, base, tag, COLOUR_WARN);
+        }
+        int room = colw - (tx - cx) - 2 * numw;
+        char fitted[512];
+        vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
+        vis_font_draw(c->cv, r == 0 || rss_row == 0 ? c->bold : c->reg, c->fs, tx, base, fitted,
+                      VIS_COLOUR_TEXT);
+    }
+}
+
+/* ---- layout description -------------------------------------------------------- */
+
+/* The data-to-pixel mapping, for the pixel tests, one item a line:
+ *   layout plot X0 Y0 X1 Y1 : inclusive pixel bounds of the data area
+ *   layout x T0 T1          : time (file unit) at column X0 and column X1
+ *   layout y YMAX           : bytes at row Y0; row Y1 is 0 bytes
+ *   layout band K RRGGBB LABEL (stack order, bottom first)
+ *   layout legend K FITTED  : the text the legend shows for band K
+ *   layout peak X           : the peak line's column
+ *   layout mark K X LABEL
+ *   layout annot K LEVEL LX W : label K's row, left edge and width (0 = peak)
+ *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
+ * Returns a newly allocated string, NULL when out of memory. */
+static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_box lb)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    fprintf(f, "layout plot %d %d %d %d\n", c->x0, c->y0, c->x1, c->y1);
+    fprintf(f, "layout x %.17g %.17g\n", c->t0, c->t1);
+    fprintf(f, "layout y %.17g\n", c->ymax_B);
+    int sw = px(c, 14);
+    int colw = (lb.w + (lb.cols > 1 ? px(c, 32) : 0)) / lb.cols - (lb.cols > 1 ? px(c, 32) : 0);
+    int room = colw - sw - px(c, 8) - 2 * (vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10));
+    for (size_t b = 0; b < c->d->n_bands; b++) {
+        char fitted[512];
+        fprintf(f, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
+                c->d->bands[b].label);
+        vis_font_fit(c->reg, c->fs, c->d->bands[b].label, room, fitted, sizeof fitted);
+        fprintf(f, "layout legend %zu %s\n", b, fitted);
+    }
+    for (size_t i = 0; i < n_annot; i++) {
+        if (i == 0)
+            fprintf(f, "layout peak %d\n", a[i].x);
+        else if (i <= c->p->n_marks)
+            fprintf(f, "layout mark %zu %d %s\n", i - 1, a[i].x, c->p->marks[i - 1].label);
+        fprintf(f, "layout annot %zu %d %d %d\n", i, a[i].level, a[i].lx, a[i].w);
+    }
+    if (c->rss.n)
+        fprintf(f, "layout rsspeak %d %d\n", a[n_annot - 1].x,
+                y_of(c, (double)c->rss.pts[c->rss.peak].total_B));
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ---- the whole chart ----------------------------------------------------------- */
+
+static int render(chart *c, int W, int H, char *err, size_t errsz)
+{
+    const vis_profile *p = c->p;
+    c->s = fmin(W / 1600.0, H / 900.0);
+    double fscale = fmax(c->s, 0.5);
+    c->fs_title = (int)fmax(12, lround(24 * fscale));
+    c->fs_sub = (int)fmax(10, lround(15 * fscale));
+    c->fs = (int)fmax(9, lround(13 * fscale));
+    c->fs_small = (int)fmax(9, lround(12 * fscale));
+    c->pad = px(c, 24);
+    choose_scales(c);
+
+    /* Horizontal layout: y tick labels, plot, legend (right if wide). */
+    int ylab_w = 0;
+    int dec = vis_step_decimals(c->ystep_B / c->yscale.div);
+    for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
+        char buf[64];
+        vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+        int w = vis_font_width(c->reg, c->fs, buf);
+        if (w > ylab_w)
+            ylab_w = w;
+    }
+    int legend_right = W >= 900;
+    legend_box lb = { 0, 0, 0, 1 };
+    c->x0 = c->pad + line_h(c, c->fs) + px(c, 8) + ylab_w + px(c, 10);
+    if (legend_right) {
+        lb.w = (int)fmin(fmax(W * 0.35, 260 * c->s), 640 * c->s);
+        c->x1 = W - c->pad - lb.w - px(c, 24);
+        lb.x = c->x1 + px(c, 24);
+    } else {
+        c->x1 = W - c->pad - px(c, 10);
+        lb.x = c->pad;
+        lb.w = W - 2 * c->pad;
+        lb.cols = lb.w / 150 > 3 ? 3 : lb.w / 150 > 1 ? lb.w / 150 : 1;
+    }
+    if (c->x1 - c->x0 < 40) {
+        snprintf(err, errsz, "image too narrow for the chart (width %d)", W);
+        return -1;
+    }
+
+    /* Vertical layout. */
+    int y = c->pad;
+    int title_y = y + ascent(c, c->fs_title);
+    y += line_h(c, c->fs_title) + px(c, 4);
+    int sub_y = y + ascent(c, c->fs_sub);
+    y += line_h(c, c->fs_sub) + px(c, 14);
+
+    /* Annotations: the peak, then the marks in file order, then the RSS peak. */
+    size_t n_annot = 1 + p->n_marks + (c->rss.n ? 1 : 0);
+    annot *a = calloc(n_annot, sizeof *a);
+    if (!a) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    char bytes[32], when[48];
+    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
+    vis_fmt_time(when, sizeof when, p->unit, pk->time);
+    a[0].x = x_of(c, (double)pk->time);
+    snprintf(a[0].text, sizeof a[0].text, "peak %s at %s", bytes, when);
+    a[0].colour = VIS_COLOUR_PEAK;
+    a[0].bold = 1;
+    for (size_t m = 0; m < p->n_marks; m++) {
+        double t = (double)p->marks[m].time;
+        if (t < c->t0) t = c->t0;
+        if (t > c->t1) t = c->t1;
+        a[1 + m].x = x_of(c, t);
+        snprintf(a[1 + m].text, sizeof a[1 + m].text, "%s", p->marks[m].label ? p->marks[m].label : "mark");
+        a[1 + m].colour = VIS_COLOUR_MARK;
+    }
+    if (c->rss.n) {
+        const vis_rss_point *q = &c->rss.pts[c->rss.peak];
+        annot *r = &a[n_annot - 1];
+        char rb[32], rw[48];
+        vis_fmt_bytes(rb, sizeof rb, q->total_B);
+        vis_fmt_time(rw, sizeof rw, p->unit, q->time);
+        r->x = clamp_x(c, x_of(c, (double)q->time));
+        snprintf(r->text, sizeof r->text, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
+                 q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+        r->colour = COLOUR_RSS;
+        r->bold = 1;
+    }
+    int levels = place_annots(c, a, n_annot);
+    int lh = line_h(c, c->fs) + px(c, 4);
+    c->y0 = y + levels * lh + px(c, 8);
+
+    int foot_h = 2 * line_h(c, c->fs_small) + px(c, 6);
+    int xaxis_h = px(c, 12) + 2 * line_h(c, c->fs) + px(c, 10);
+    int legend_h = 0;
+    if (!legend_right) {
+        int n = legend_rows(c);
+        legend_h = line_h(c, c->fs) + px(c, 8) + ((n + lb.cols - 1) / lb.cols) * legend_row_h(c);
+    }
+    c->y1 = H - c->pad - foot_h - xaxis_h - legend_h;
+    if (c->y1 - c->y0 < 40) {
+        snprintf(err, errsz, "image too short for the chart (height %d)", H);
+        free(a);
+        return -1;
+    }
+    lb.y = legend_right ? c->y0 : c->y1 + xaxis_h;
+
+    /* Title and subtitle. */
+    char buf[1024], fitted[1024];
+    snprintf(buf, sizeof buf, "%s", p->cmd && p->cmd[0] ? p->cmd : "(unknown command)");
+    vis_font_fit_words(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->bold, c->fs_title, c->pad, title_y, fitted, VIS_COLOUR_TEXT);
+    char heap[32], extra[32], stacks[32];
+    vis_fmt_bytes(heap, sizeof heap, pk->heap_B);
+    vis_fmt_bytes(extra, sizeof extra, pk->heap_extra_B);
+    vis_fmt_bytes(stacks, sizeof stacks, pk->stacks_B);
+    static const char *const unit_name[] = { "instructions", "milliseconds", "bytes allocated and freed" };
+    int n = snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu): heap %s, extra heap %s, stacks %s.",
+             bytes, when, pk->index, p->n_snaps, heap, extra, stacks);
+    if (p->largest != p->peak && p->largest < p->n_snaps) {
+        const vis_snapshot *lg = &p->snaps[p->largest];
+        char lb_[32], lw[48];
+        n += snprintf(buf + n, sizeof buf - (size_t)n, " Largest total %s at %s (snapshot %u).",
+                      vis_fmt_bytes(lb_, sizeof lb_, vis_snap_total(lg)),
+                      vis_fmt_time(lw, sizeof lw, p->unit, lg->time), lg->index);
+    }
+    snprintf(buf + n, sizeof buf - (size_t)n, " Time unit: %s.", unit_name[p->unit]);
+    int sub_w = W - 2 * c->pad;
+    char warn[128] = "";
+    if (p->truncated)
+        snprintf(warn, sizeof warn, "  File cut short at line %zu.", p->truncated_line);
+    else if (p->end_record == 3)
+        snprintf(warn, sizeof warn, "  Not at exit: killed, or still running.");
+    int warn_w = warn[0] ? vis_font_width(c->reg, c->fs_sub, warn) : 0;
+    vis_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);
+    int used = vis_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, VIS_COLOUR_MUTED);
+    if (warn[0])
+        vis_font_draw(c->cv, c->bold, c->fs_sub, c->pad + used, sub_y, warn, COLOUR_WARN);
+
+    /* Plot: grid, bands and total, grid over bands, axes, annotations. */
+    draw_y_axis(c, 0);
+    draw_x_axis(c);
+    if (draw_bands(c)) {
+        snprintf(err, errsz, "out of memory");
+        free(a);
+        return -1;
+    }
+    draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
+    draw_y_axis(c, 1);
+    if (c->rss.show_file)
+        draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);
+    draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
+    vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
+    vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
+    draw_limit(c);
+    for (size_t m = 0; m < p->n_marks; m++)
+        vis_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), VIS_COLOUR_MARK, 220);
+    /* The peak: its line down to the total, and a marker on it. */
+    int peak_y = y_of(c, (double)vis_snap_total(pk));
+    vis_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), VIS_COLOUR_PEAK, 255);
+    vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
+    vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), VIS_COLOUR_PEAK, 255);
+    if (c->rss.n) {                      /* the RSS peak: a ring on its line */
+        int rx = a[n_annot - 1].x;
+        int ry = y_of(c, (double)c->rss.pts[c->rss.peak].total_B);
+        vis_canvas_vline(c->cv, rx, c->y0, ry, 1, COLOUR_RSS, 255);
+        vis_canvas_disc(c->cv, rx, ry, px(c, 6) + 1.5, COLOUR_RSS, 255);
+        vis_canvas_disc(c->cv, rx, ry, px(c, 3), 0xFFFFFF, 255);
+    }
+    draw_annots(c, a, n_annot);
+    draw_growth_tags(c);
+
+    /* The y axis title, reading upwards, left of the tick labels. */
+    const char *ytitle = c->rss.n ? "memory (heap + extra heap + stacks; line: resident)"
+                                  : "memory (heap + extra heap + stacks)";
+    int ytw = vis_font_width(c->reg, c->fs, ytitle);
+    if (ytw > c->y1 - c->y0) {          /* small images: the short form */
+        ytitle = "memory";
+        ytw = vis_font_width(c->reg, c->fs, ytitle);
+    }
+    if (ytw <= c->y1 - c->y0)
+        vis_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
+                    (c->y0 + c->y1) / 2 + ytw / 2, ytitle, VIS_COLOUR_MUTED);
+
+    draw_legend(c, lb);
+
+    /* Footnote: how sites are held between detailed snapshots, and the source. */
+    /* Footnote, two lines: how sites are measured and held between trees;
+     * what the hatch is and how to get more trees, and the source. */
+    const vis_chart_data *d = c->d;
+    int hatched = 0;
+    for (size_t b = 0; b < d->n_bands; b++)
+        hatched |= d->bands[b].kind == VIS_BAND_UNATTRIBUTED;
+    char line2[1024];
+    if (d->n_detailed)
+        snprintf(buf, sizeof buf, "Sites are measured at the %zu of %zu snapshots with a tree; between two "
+                 "trees a site never exceeds its larger value in them, and is 0 where either shows it "
+                 "holding nothing. Steps: a value holds until the next snapshot.",
+                 d->n_detailed, p->n_snaps);
+    else
+        snprintf(buf, sizeof buf, "No snapshot has a tree: the heap is not broken down by site. Steps: a "
+                 "value holds until the next snapshot.");
+    snprintf(line2, sizeof line2, "%s%s%s", c->rss.n ? "RSS: readings joined by straight lines.  " : "", hatched ? "Hatched: heap the trees cannot attribute; for more "
+             "trees profile with --detailed-freq=1 (memtime's own files have one whenever a sample saw "
+             "the heap change).  " : "", p->path ? p->path : "");
+    int fy = H - c->pad / 2 - 2 * line_h(c, c->fs_small) + ascent(c, c->fs_small);
+    vis_font_fit_words(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, VIS_COLOUR_MUTED);
+    vis_font_fit(c->reg, c->fs_small, line2, W - 2 * c->pad, fitted, sizeof fitted);
+    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + line_h(c, c->fs_small), fitted, VIS_COLOUR_MUTED);
+
+    if (c->layout_out && !(*c->layout_out = describe_layout(c, a, n_annot, lb))) {
+        snprintf(err, errsz, "out of memory");
+        free(a);
+        return -1;
+    }
+    free(a);
+    return 0;
+}
+
+int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
+                        const char *out_path, char *err, size_t errsz)
+{
+    if (vis_chart_opts_check(o, err, errsz) != 0)
+        return -1;
+    chart c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.layout_out = o->layout;
+    c.growth = o->growth;
+    int rc = -1;
+    c.d = vis_chart_data_new(p, (size_t)o->top_n, err, errsz);
+    if (!c.d)
+        return -1;
+    if (vis_rss_series_build(p, &c.rss) != 0) {
+        snprintf(err, errsz, "out of memory");
+        vis_chart_data_free((vis_chart_data *)c.d);
+        return -1;
+    }
+    c.reg = vis_font_open(MT_FONT, err, errsz);
+    if (c.reg)
+        c.bold = vis_font_open(MT_FONT_BOLD, err, errsz);
+    if (c.bold) {
+        c.cv = vis_canvas_new(o->width, o->height, VIS_COLOUR_BG);
+        if (!c.cv)
+            snprintf(err, errsz, "out of memory for a %dx%d image", o->width, o->height);
+    }
+    if (c.cv && render(&c, o->width, o->height, err, errsz) == 0)
+        rc = vis_png_write(c.cv, out_path, err, errsz);
+    vis_canvas_free(c.cv);
+    vis_font_free(c.bold);
+    vis_font_free(c.reg);
+    vis_chart_data_free((vis_chart_data *)c.d);
+    vis_rss_series_free(&c.rss);
+    if (rc != 0 && o->layout) {
+        free(*o->layout);
+        *o->layout = NULL;
+    }
+    return rc;
+}

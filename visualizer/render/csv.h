@@ -1,0 +1,22 @@
+/* csv.h: the chart's series as CSV (`memtime-vis FILE -o NAME.csv`), for a
+ * user's own plotting and for the tests: a header, then one row per snapshot
+ * in file order; integer bytes, times in the file's unit, RFC 4180 quoting.
+ * Columns: snapshot,time,total, one per drawn site (named as in the legend),
+ * other,unattributed,extra_heap,stacks. The parts of a row add up to total. */
+#ifndef MT_CSV_H
+#define MT_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "model/profile.h"
+
+/* Writes the CSV of v (built from its profile) to f, lines ending in LF.
+ * Returns 0, or -1 when out of memory; write errors show in ferror(f). */
+int vis_csv_write(FILE *f, const vis_series *v);
+
+/* Builds the series of the top sites and writes it to path atomically
+ * (outfile.h). Returns 0, or -1 with err. */
+int vis_csv_write_file(const vis_profile *p, size_t top, const char *path,
+                       char *err, size_t errsz);
+
+#endif

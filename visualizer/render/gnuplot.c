@@ -1,0 +1,517 @@
+/* gnuplot.c: the chart as a gnuplot script (vis_chart_write_gnuplot) and
+ * rendered through the gnuplot program (vis_chart_render_gnuplot), for users
+ * who want SVG, PDF or their own styling. The bands are chart_data's, the
+ * same numbers as the PNG.
+ *
+ * The script is self-contained: the data sits inline in a datablock, as
+ * already-stepped rows (each snapshot's values hold until the next snapshot's
+ * time, where a second row at the same time starts the new values), one
+ * column per cumulative band boundary, in bytes. The layout is the PNG's:
+ * the plot keeps a fixed share of the width, long names and titles are cut
+ * to fit instead. The output file and its format are
+ * variables with defaults, so one script also renders elsewhere:
+ *   gnuplot -e 'out="timeline.pdf"' timeline.gp
+ * With memtime's resident-memory readings a second datablock holds them: the
+ * RSS (and its file-backed part when it matters) as lines through the
+ * readings, and a light tint from the RSS line down, drawn first so the
+ * opaque bands cover it: what shows is the RSS the heap does not explain. */
+#include "render/chart.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/chart_data.h"
+#include "base/units.h"
+#include "base/outfile.h"
+#include "model/rss_series.h"
+
+/* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
+ * newlines as \\n, other control characters (never in a label, but a
+ * file can hold anything) replaced by spaces. Text is printed with noenhanced, so no markup. */
+static void put_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fputc('\\', f), fputc(ch, f);
+        else if (ch == '\n')
+            fputs("\\n", f);               /* the title's second line */
+        else if (ch < 0x20 || ch == 0x7F)
+            fputc(' ', f);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static const char *ext_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+/* Layout, in fractions of the canvas, the same on every terminal so the
+ * PNG's proportions hold: the plot keeps PLOT_R - PLOT_L of the width
+ * whatever the names (they are cut to fit the key's column instead, which
+ * starts at KEY_L), the title and subtitle are labels above it, cut at a
+ * word boundary to the width. */
+#define PLOT_L 0.065
+#define PLOT_R 0.675
+#define KEY_L  0.69
+#define PLOT_T 0.87
+#define PLOT_B 0.12
+
+/* Characters that fit in frac of the canvas width at a font of pt points on
+ * the narrowest terminal: PDF (W/100 inches = W * 0.72 points), with an
+ * average DejaVu Sans advance of 0.56 em (mixed-case text and digits). */
+static size_t chars_fitting(int width_px, double frac, double pt)
+{
+    double n = frac * width_px * 0.72 / (pt * 0.56);
+    return n < 8 ? 8 : (size_t)n;
+}
+
+/* Copies s into out cut to at most max characters: at the last word
+ * boundary that fits, with " ..." (U+2026) after it; a first word too long
+ * alone is cut inside. */
+static void cut_words(const char *s, size_t max, char *out, size_t outsz)
+{
+    size_t total = 0, n = 0, i, last_space = 0;
+    for (i = 0; s[i]; i++)
+        total += ((unsigned char)s[i] & 0xC0) != 0x80;
+    if (total <= max) {
+        snprintf(out, outsz, "%s", s);
+        return;
+    }
+    /* The words that end within max - 2 characters, then " ...". */
+    for (i = 0; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) == 0x80)
+            continue;
+        if (n + 2 >= max)
+            break;
+        if (s[i] == ' ' && i > 0 && s[i - 1] != ' ')
+            last_space = i;
+        n++;
+    }
+    snprintf(out, outsz, "%.*s \xE2\x80\xA6", (int)(last_space ? last_space : i), s);
+}
+
+/* Copies s into out cut to at most max characters by an ellipsis in its
+ * middle (names: the end holds file:line). */
+static void cut_middle(const char *s, size_t max, char *out, size_t outsz)
+{
+    size_t n = 0;
+    for (const char *c = s; *c; c++)
+        n += ((unsigned char)*c & 0xC0) != 0x80;
+    if (n <= max || max < 5) {
+        snprintf(out, outsz, "%s", s);
+        return;
+    }
+    size_t head = (max - 1) * 2 / 5, tail = max - 1 - head, hb = 0, k = 0;
+    for (; s[hb] && k < head; hb++)
+        if ((((unsigned char)s[hb + 1]) & 0xC0) != 0x80)
+            k++;
+    const char *t = s + strlen(s);
+    for (k = 0; t > s && k < tail;) {
+        t--;
+        if (((unsigned char)*t & 0xC0) != 0x80)
+            k++;
+    }
+    snprintf(out, outsz, "%.*s\xE2\x80\xA6%s", (int)hb, s, t);
+}
+
+/* The whole script. default_out: where the image goes unless the caller of
+ * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set.
+ * The data are the model's series in bytes and the file's time unit (the
+ * CSV's numbers), cumulated per band; the plot scales them. */
+static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
+                         const vis_rss_series *rss, const vis_chart_opts *o,
+                         const char *default_out)
+{
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    uint64_t heap_peak_B = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
+    uint64_t peak_B = heap_peak_B;          /* the y range: the heap's total and the RSS */
+    if (rss->max_total_B > peak_B)
+        peak_B = rss->max_total_B;
+    double tlast = (double)p->snaps[p->n_snaps - 1].time;
+    vis_scale ys = vis_bytes_scale(peak_B >= 8 ? (double)peak_B : 8);
+    vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
+    char ttitle[96], bytes[32], when[48], buf[2048], cut[2048];
+    vis_time_title(p->unit, ts, ttitle, sizeof ttitle);
+    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
+    vis_fmt_time(when, sizeof when, p->unit, pk->time);
+
+    fprintf(f, "# Memory timeline drawn by memtime-vis from ");
+    put_str(f, p->path ? p->path : "(profile)");
+    fprintf(f, "\n# Self-contained (data inline). Run: gnuplot THIS_FILE\n"
+               "# Other output: gnuplot -e 'out=\"timeline.pdf\"' THIS_FILE (svg, pdf or png)\n"
+               "# Data: time (file unit), then the bands' cumulative bytes, bottom first: the\n"
+               "# numbers of memtime-vis -o NAME.csv. Between trees no site exceeds its larger\n"
+               "# value in them; what the trees cannot attribute is the hatched band.\n\n");
+    fprintf(f, "if (!exists(\"out\")) out = ");
+    put_str(f, default_out);
+    fprintf(f, "\nif (!exists(\"fmt\")) fmt = (strlen(out) > 4 ? out[strlen(out)-2:] : \"svg\")\n");
+    /* out[strlen-2:] is the last three characters: "svg", "pdf", "png". */
+    fprintf(f, "if (fmt eq \"pdf\") {\n"
+               "    set terminal pdfcairo size %.2fin,%.2fin font \"DejaVu Sans,10\" noenhanced\n"
+               "} else { if (fmt eq \"png\") {\n"
+               "    set terminal pngcairo size %d,%d font \"DejaVu Sans,10\" noenhanced\n"
+               "} else {\n"
+               "    set terminal svg size %d,%d dynamic font \"DejaVu Sans,12\" noenhanced background rgb \"white\"\n"
+               "} }\n"
+               "set output out\n\n",
+            o->width / 100.0, o->height / 100.0, o->width, o->height, o->width, o->height);
+
+    fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n"
+               "set tmargin at screen %.3f\nset bmargin at screen %.3f\n", PLOT_L, PLOT_R, PLOT_T, PLOT_B);
+    /* Title and subtitle, as the PNG's: left-aligned above the plot. */
+    cut_words(p->cmd && p->cmd[0] ? p->cmd : "(unknown command)",
+              chars_fitting(o->width, 0.97, 15), cut, sizeof cut);
+    fprintf(f, "set label 1 ");
+    put_str(f, cut);
+    fprintf(f, " at screen 0.015, screen 0.965 left font \",15\" front noenhanced\n");
+    int n = snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu)", bytes, when, pk->index,
+                     p->n_snaps);
+    if (p->largest != p->peak && p->largest < p->n_snaps) {
+        char lb[32], lw[48];
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest total %s at %s (snapshot %u)",
+                      vis_fmt_bytes(lb, sizeof lb, vis_snap_total(&p->snaps[p->largest])),
+                      vis_fmt_time(lw, sizeof lw, p->unit, p->snaps[p->largest].time),
+                      p->snaps[p->largest].index);
+    }
+    snprintf(buf + n, sizeof buf - (size_t)n, "%s", p->truncated ? ". File cut short."
+             : p->end_record == 3 ? ". Not at exit: killed, or still running." : "");
+    cut_words(buf, chars_fitting(o->width, 0.97, 11), cut, sizeof cut);
+    fprintf(f, "set label 2 ");
+    put_str(f, cut);
+    fprintf(f, " at screen 0.015, screen 0.925 left font \",11\" tc rgb \"#666666\" front noenhanced\n");
+    fprintf(f, "set xlabel ");
+    put_str(f, ttitle);
+    snprintf(buf, sizeof buf, "memory (%s)", ys.suffix);
+    fprintf(f, "\nset ylabel ");
+    put_str(f, buf);
+    /* The key in its own column right of the plot, one band a line. */
+    fprintf(f, "\nset key at screen %.3f, screen %.3f left top vertical Left reverse noenhanced "
+               "samplen 2 spacing 1.2 font \",9\"\n", KEY_L, PLOT_T - 0.03);
+    fprintf(f, "set label 6 \"[value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
+               "tc rgb \"#666666\" front noenhanced\n", KEY_L + 0.005, PLOT_T - 0.01);
+    /* The footnote: what the hatch is and how to get more trees. */
+    snprintf(buf, sizeof buf, "%s%s", p->n_detailed
+             ? "Sites are measured at snapshots with a tree; between two trees a site never exceeds its "
+               "larger value in them. Hatched: heap the trees cannot attribute (more trees: "
+               "--detailed-freq=1). " : "No snapshot has a tree: the heap is not broken down by site. ",
+             p->path ? p->path : "");
+    cut_words(buf, chars_fitting(o->width, 0.97, 8), cut, sizeof cut);
+    fprintf(f, "set label 5 ");
+    put_str(f, cut);
+    fprintf(f, " at screen 0.015, screen 0.015 left font \",8\" tc rgb \"#666666\" front noenhanced\n");
+    fprintf(f, "set grid ytics lc rgb \"#e2e2e2\" lt 1\n"
+               "set border 3\nset tics nomirror\nset style fill solid 1.0 noborder\n"
+               "ydiv = %.17g\ntdiv = %.17g\n"
+               "set xrange [0:%.17g]\nset yrange [0:%.17g]\n\n",
+            ys.div, ts.div, (tlast > 0 ? tlast : 1) / ts.div, (double)(peak_B >= 8 ? peak_B : 8) * 1.08 / ys.div);
+
+    /* The peak: a red line up to the total and a labelled point. */
+    double tp = (double)pk->time / ts.div, vp = (double)vis_snap_total(pk) / ys.div;
+    fprintf(f, "set arrow from %.17g,0 to %.17g,%.17g nohead lc rgb \"#d62728\" lw 2 front\n", tp, tp, vp);
+    snprintf(buf, sizeof buf, "peak %s at %s", bytes, when);
+    fprintf(f, "set label 3 ");
+    put_str(f, buf);
+    /* Right of the point, or left of it in the right half (the key is there). */
+    int left = tlast > 0 && (double)pk->time > 0.5 * tlast;
+    fprintf(f, " at %.17g,%.17g point pt 7 ps 1.2 lc rgb \"#d62728\" tc rgb \"#d62728\" "
+               "%s offset %s,0.6 front noenhanced\n", tp, vp, left ? "right" : "left", left ? "-1" : "1");
+    /* Phase marks: dashed lines, labels staggered down from the top. */
+    for (size_t m = 0; m < p->n_marks; m++) {
+        double tm = (double)p->marks[m].time / ts.div;
+        fprintf(f, "set arrow from %.17g,graph 0 to %.17g,graph 1 nohead dt 2 lc rgb \"#505050\" front\n",
+                tm, tm);
+        fprintf(f, "set label ");
+        put_str(f, p->marks[m].label ? p->marks[m].label : "mark");
+        fprintf(f, " at %.17g,graph %.3f offset 0.5,0 tc rgb \"#505050\" front noenhanced\n",
+                tm, 0.97 - 0.04 * (double)(m % 4));
+    }
+
+    /* The RSS peak: a ring on the RSS line, labelled. */
+    if (rss->n) {
+        const vis_rss_point *q = &rss->pts[rss->peak];
+        double tr = (double)q->time / ts.div, vr = (double)q->total_B / ys.div;
+        char rb[32], rw[48];
+        vis_fmt_bytes(rb, sizeof rb, q->total_B);
+        vis_fmt_time(rw, sizeof rw, p->unit, q->time);
+        snprintf(buf, sizeof buf, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
+                 q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+        fprintf(f, "set label 4 ");
+        put_str(f, buf);
+        fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
+                   "right offset -1,0.6 front noenhanced\n", tr, vr);
+        /* Readings: time, RSS, its file-backed part. */
+        fprintf(f, "\n$rss << EOD\n");
+        for (size_t i = 0; i < rss->n; i++)
+            fprintf(f, "%.17g %.17g %.17g\n", (double)rss->pts[i].time / ts.div,
+                    (double)rss->pts[i].total_B / ys.div, (double)rss->pts[i].file_B / ys.div);
+        fprintf(f, "EOD\n");
+    }
+    /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN, in the
+     * file's units; each snapshot's values hold until the next one's time,
+     * where a second row at the same time starts them. */
+    fprintf(f, "\n$data << EOD\n");
+    size_t nb = d->n_bands;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        for (int rep = i > 0 ? 0 : 1; rep < 2; rep++) {
+            size_t row = rep ? i : i - 1;     /* the step: old values, then new */
+            uint64_t cum = 0;
+            fprintf(f, "%" PRIu64 " 0", p->snaps[i].time);
+            for (size_t b = 0; b < nb; b++) {
+                cum += d->value_B[row * nb + b];
+                fprintf(f, " %" PRIu64, cum);
+            }
+            fputc('\n', f);
+        }
+    }
+    fprintf(f, "EOD\n\nplot \\\n");
+    if (rss->n) {
+        const vis_rss_point *q = &rss->pts[rss->peak];
+        vis_fmt_bytes(bytes, sizeof bytes, q->total_B > q->heap_B ? q->total_B - q->heap_B : 0);
+        snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
+        fprintf(f, "  $rss using 1:2 with filledcurves y1=0 fc rgb \"#6a1b9a\" "
+                   "fs transparent solid 0.19 noborder title ");
+        put_str(f, buf);
+        fprintf(f, ", \\\n");
+    }
+    size_t key_chars = chars_fitting(o->width, 1 - KEY_L - 0.01, 9) - 4;
+    for (size_t b = 0; b < nb; b++) {
+        vis_fmt_bytes(bytes, sizeof bytes, d->bands[b].peak_B);
+        snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
+        if (strlen(buf) > key_chars)     /* the value goes before the name does */
+            cut_middle(d->bands[b].label, key_chars, buf, sizeof buf);
+        fprintf(f, "  $data using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#%06X\"%s title ",
+                b + 2, b + 3, (unsigned)d->bands[b].colour,
+                d->bands[b].kind == VIS_BAND_UNATTRIBUTED ? " fs transparent pattern 5" : "");
+        put_str(f, buf);
+        fprintf(f, ", \\\n");
+    }
+    vis_fmt_bytes(bytes, sizeof bytes, heap_peak_B);
+    snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
+    fprintf(f, "  $data using ($1/tdiv):($%zu/ydiv) with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
+    put_str(f, buf);
+    if (rss->n) {
+        const vis_rss_point *q = &rss->pts[rss->peak];
+        if (rss->show_file) {
+            vis_fmt_bytes(bytes, sizeof bytes, q->file_B);
+            snprintf(buf, sizeof buf, "file-backed part of the RSS  [%s at the RSS peak]", bytes);
+            fprintf(f, ", \\\n  $rss using 1:3 with lines dt 2 lc rgb \"#9c4dcc\" lw 2 title ");
+            put_str(f, buf);
+        }
+        vis_fmt_bytes(bytes, sizeof bytes, q->total_B);
+        snprintf(buf, sizeof buf, "resident memory (RSS)  [peak %s]", bytes);
+        fprintf(f, ", \\\n  $rss using 1:2 with linespoints lc rgb \"#6a1b9a\" lw 3 pt 7 ps 0.4 title ");
+        put_str(f, buf);
+    }
+    fprintf(f, "\n");
+}
+
+/* Writes the script atomically (outfile.h). */
+static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
+                             const char *path, const char *default_out,
+                             char *err, size_t errsz)
+{
+    if (vis_chart_opts_check(o, err, errsz))
+        return -1;
+    vis_chart_data *d = vis_chart_data_new(p, (size_t)o->top_n, err, errsz);
+    if (!d)
+        return -1;
+    vis_rss_series rss;
+    if (vis_rss_series_build(p, &rss) != 0) {
+        snprintf(err, errsz, "out of memory");
+        vis_chart_data_free(d);
+        return -1;
+    }
+    vis_outfile out;
+    if (vis_out_open(&out, path, "w", err, errsz) != 0) {
+        vis_chart_data_free(d);
+        vis_rss_series_free(&rss);
+        return -1;
+    }
+    write_script(out.fp, p, d, &rss, o, default_out);
+    vis_chart_data_free(d);
+    vis_rss_series_free(&rss);
+    return vis_out_commit(&out, err, errsz);
+}
+
+int vis_chart_write_gnuplot(const vis_profile *p, const vis_chart_opts *o,
+                            const char *script_path, const char *image_path,
+                            char *err, size_t errsz)
+{
+    /* Without an image path the script draws "<its base name>.svg" in the
+     * directory gnuplot runs in, so a copied script still works. */
+    char def[4096];
+    if (image_path)
+        snprintf(def, sizeof def, "%s", image_path);
+    else {
+        const char *base = strrchr(script_path, '/');
+        base = base ? base + 1 : script_path;
+        const char *e = ext_of(base);
+        size_t stem = e[0] ? (size_t)(e - base - 1) : strlen(base);
+        snprintf(def, sizeof def, "%.*s.svg", (int)stem, base);
+    }
+    return write_script_file(p, o, script_path, def, err, errsz);
+}
+
+/* Is an executable named name in one of PATH's directories? */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char full[4096];
+        snprintf(full, sizeof full, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", name);
+        if (access(full, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
+/* Runs gnuplot on script with `out` and `fmt` set; 0 on success, else -1
+ * with gnuplot's first error line in err. stdin is /dev/null, so gnuplot
+ * can never wait for input. */
+static int run_gnuplot(const char *script, const char *out, const char *fmt,
+                       char *err, size_t errsz)
+{
+    size_t cap = strlen(out) * 2 + 64;
+    char *setvars = malloc(cap);
+    if (!setvars) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    /* out="...": escape for a gnuplot double-quoted string. */
+    char *w = setvars + sprintf(setvars, "out=\"");
+    for (const char *s = out; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            *w++ = '\\';
+        *w++ = *s;
+    }
+    sprintf(w, "\"; fmt=\"%s\"", fmt);
+
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        snprintf(err, errsz, "cannot run gnuplot: %s", strerror(errno));
+        free(setvars);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errsz, "cannot run gnuplot: %s", strerror(errno));
+        close(pipefd[0]);
+        close(pipefd[1]);
+        free(setvars);
+        return -1;
+    }
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+        }
+        dup2(pipefd[1], 2);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        execlp("gnuplot", "gnuplot", "-e", setvars, script, (char *)NULL);
+        _exit(127);
+    }
+    free(setvars);
+    close(pipefd[1]);
+    char msg[1024];
+    size_t got = 0;
+    for (;;) {                      /* drain all of it; keep the start */
+        char chunk[512];
+        ssize_t r = read(pipefd[0], chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r < sizeof msg - 1 - got ? (size_t)r : sizeof msg - 1 - got;
+        memcpy(msg + got, chunk, take);
+        got += take;
+    }
+    msg[got] = '\0';
+    close(pipefd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            snprintf(err, errsz, "cannot run gnuplot: %s", strerror(errno));
+            return -1;
+        }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    /* gnuplot's message: its last non-empty line names the problem. */
+    char *line = msg, *best = NULL;
+    for (char *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (strspn(line, " \t^") != strlen(line))
+            best = line;
+    }
+    snprintf(err, errsz, "gnuplot failed (%s%d)%s%s",
+             WIFEXITED(status) ? "exit status " : "signal ",
+             WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+             best ? ": " : "", best ? best : "");
+    return -1;
+}
+
+int vis_chart_render_gnuplot(const vis_profile *p, const vis_chart_opts *o,
+                             const char *image_path, char *err, size_t errsz)
+{
+    const char *ext = ext_of(image_path);
+    if (strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "png")) {
+        snprintf(err, errsz, "%s: gnuplot output must end in .svg, .pdf or .png", image_path);
+        return -1;
+    }
+    if (vis_chart_opts_check(o, err, errsz))
+        return -1;
+    if (!on_path("gnuplot")) {
+        snprintf(err, errsz, "cannot write %s: gnuplot is not installed (on Debian/Ubuntu: "
+                 "apt-get install gnuplot-nox); --gnuplot FILE.gp writes a script to run elsewhere",
+                 image_path);
+        return -1;
+    }
+    /* Image and script both go to temporaries beside the image; only a
+     * complete image is renamed into place. */
+    if (vis_out_is_special(image_path)) {
+        snprintf(err, errsz, "cannot write %s: gnuplot output must be a regular file", image_path);
+        return -1;
+    }
+    char tmp_img[4096], tmp_gp[4096 + 8];
+    int fd = vis_tmp_beside(image_path, tmp_img, sizeof tmp_img, err, errsz);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    snprintf(tmp_gp, sizeof tmp_gp, "%s.gp", tmp_img);
+    int rc = write_script_file(p, o, tmp_gp, tmp_img, err, errsz);
+    if (rc == 0)
+        rc = run_gnuplot(tmp_gp, tmp_img, ext, err, errsz);
+    struct stat st;
+    if (rc == 0 && (stat(tmp_img, &st) != 0 || st.st_size == 0)) {
+        snprintf(err, errsz, "gnuplot wrote nothing to %s", image_path);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = vis_tmp_install(tmp_img, image_path, err, errsz);
+    unlink(tmp_gp);
+    if (rc)
+        unlink(tmp_img);
+    return rc;
+}

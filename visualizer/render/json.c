@@ -1,0 +1,395 @@
+/* json.c: the --json document (see json.h). Written as it goes, no tree of
+ * values in memory. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "render/json.h"
+#include "model/chart_data.h"
+#include "read/massif.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    unsigned cp = c & (0x7F >> n);
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+void vis_json_string(FILE *out, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', out);
+    while (*s) {
+        unsigned c = *s;
+        if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc((int)c, out);
+            s++;
+        } else if (c == '\n') {
+            fputs("\\n", out);
+            s++;
+        } else if (c == '\t') {
+            fputs("\\t", out);
+            s++;
+        } else if (c < 0x20 || c == 0x7F || c == '<' || c == '>' || c == '&') {
+            fprintf(out, "\\u%04x", c);
+            s++;
+        } else if (c < 0x80) {
+            fputc((int)c, out);
+            s++;
+        } else {
+            size_t n = utf8_len(s);
+            if (n == 0) {
+                fputs("\\ufffd", out);
+                s++;
+            } else if (n == 3 && s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
+                fprintf(out, "\\u%04x", s[2] == 0xA8 ? 0x2028 : 0x2029);
+                s += 3;
+            } else {
+                fwrite(s, 1, n, out);
+                s += n;
+            }
+        }
+    }
+    fputc('"', out);
+}
+
+void vis_json_double(FILE *out, double v)
+{
+    if (!isfinite(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.10g", v);
+}
+
+static void key(FILE *out, const char *k)
+{
+    vis_json_string(out, k);
+    fputs(": ", out);
+}
+
+static void growth_rows(FILE *out, const vis_profile *p, const vis_growth *g, const char *indent)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < g->n_rows; i++) {
+        const vis_growth_row *r = &g->rows[i];
+        fprintf(out, "%s\n%s  {", i ? "," : "", indent);
+        key(out, "site");
+        vis_json_string(out, vis_site_name(r->label));
+        fprintf(out, ", \"start_bytes\": %" PRIu64 ", \"end_bytes\": %" PRIu64
+                     ", \"growth_bytes\": %" PRId64 ", \"max_bytes\": %" PRIu64 ", \"rate_per_s\": ",
+                r->start_bytes, r->end_bytes, r->growth_bytes, r->max_bytes);
+        double ps = vis_rate_per_s(p, r->rate);
+        vis_json_double(out, p->unit == VIS_UNIT_MS ? ps : NAN);
+        fputs(", \"rate_per_unit\": ", out);
+        vis_json_double(out, r->rate);
+        fputs(", \"kind\": ", out);
+        vis_json_string(out, vis_kind_name(r->kind));
+        fprintf(out, ", \"maybe_below_threshold\": %s}", r->maybe_below_threshold ? "true" : "false");
+    }
+    fprintf(out, "%s]", g->n_rows ? "\n" : "");
+    if (g->n_rows)
+        fputs(indent, out);
+}
+
+static void window(FILE *out, const vis_profile *p, const vis_growth *g)
+{
+    fprintf(out, "{\"from_snapshot\": %zu, \"to_snapshot\": %zu, \"from_time\": %" PRIu64
+                 ", \"to_time\": %" PRIu64 ", \"detailed_snapshots\": %zu}",
+            g->from, g->to, p->snaps[g->from].time, p->snaps[g->to].time, g->n_detailed);
+}
+
+/* "rss": null without resident-memory readings, else the peak (with its
+ * largest mappings outside the heap) and every reading. */
+static void rss_json(FILE *out, const vis_profile *p)
+{
+    const vis_rss_peak *k = &p->rss_peak;
+    fputs(",\n  \"rss\": ", out);
+    if (!k->present && p->n_rss == 0) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"peak\": ", out);
+    if (!k->present) {
+        fputs("null", out);
+    } else {
+        fprintf(out, "{\"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64 ", \"anon_bytes\": %" PRIu64
+                     ", \"file_bytes\": %" PRIu64 ", \"shmem_bytes\": %" PRIu64
+                     ", \"heap_bytes\": %" PRIu64 ",\n    \"mappings\": [",
+                k->time, k->anon_B + k->file_B + k->shmem_B, k->anon_B, k->file_B, k->shmem_B,
+                k->heap_B);
+        for (size_t i = 0; i < k->n_maps; i++) {
+            const vis_rss_mapping *m = &k->maps[i];
+            fprintf(out, "%s\n      {\"name\": ", i ? "," : "");
+            vis_json_string(out, m->name);
+            fprintf(out, ", \"anon_bytes\": %" PRIu64 ", \"file_bytes\": %" PRIu64
+                         ", \"shmem_bytes\": %" PRIu64 ", \"mappings\": %" PRIu64 ", \"mmap_stack\": [",
+                    m->anon_B, m->file_B, m->shmem_B, m->n_maps);
+            for (size_t j = 0; j < m->n_frames; j++) {
+                fputs(j ? ", " : "", out);
+                vis_json_string(out, vis_site_name(m->frames[j]));
+            }
+            fputs("]}", out);
+        }
+        fputs(k->n_maps ? "\n    ]}" : "]}", out);
+    }
+    fputs(",\n    \"readings\": [", out);
+    size_t n = 0;
+    for (size_t i = 0; p->rss && i < p->n_snaps; i++) {
+        const vis_rss *r = &p->rss[i];
+        if (!r->valid)
+            continue;
+        fprintf(out, "%s\n      {\"snapshot\": %zu, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
+                     ", \"anon_bytes\": %" PRIu64 ", \"file_bytes\": %" PRIu64
+                     ", \"shmem_bytes\": %" PRIu64 ", \"heap_total_bytes\": %" PRIu64 "}",
+                n++ ? "," : "", i, p->snaps[i].time, vis_rss_total(r), r->anon_B, r->file_B,
+                r->shmem_B, vis_snap_total(&p->snaps[i]));
+    }
+    fputs(n ? "\n    ]}" : "]}", out);
+}
+
+/* The document's keys, without the closing brace, so the report page can
+ * add its own keys to the same document. */
+static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
+{
+    static const char *const units[] = { "i", "ms", "B" };
+    const vis_snapshot *pk = &p->snaps[p->peak];
+    int ended = vis_ended_by_exit(p);
+
+    fputs("{\n  ", out);
+    key(out, "command");
+    vis_json_string(out, p->cmd ? p->cmd : "");
+    fputs(",\n  ", out);
+    key(out, "profile");
+    vis_json_string(out, p->path);
+    fprintf(out, ",\n  \"time_unit\": \"%s\",\n", units[p->unit]);
+    fprintf(out, "  \"duration\": %" PRIu64 ",\n  \"snapshots\": %zu,\n"
+                 "  \"detailed_snapshots\": %zu,\n",
+            p->snaps[p->n_snaps - 1].time, p->n_snaps, p->n_detailed);
+    fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
+            p->end_record == 1 ? "\"exit\"" : p->end_record == 2 ? "\"exec\""
+            : p->end_record == 3 ? "\"none\"" : "null");
+    if (p->limit.present) {
+        fprintf(out, "  \"heap_limit\": {\"bytes\": %" PRIu64 ", \"action\": \"%s\", \"time\": ",
+                p->limit.bytes, vis_limit_action_name(p->limit.action));
+        if (p->limit.reached)
+            fprintf(out, "%" PRIu64, p->limit.time);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"refused\": %" PRIu64 "},\n", p->limit.refused);
+    } else {
+        fputs("  \"heap_limit\": null,\n", out);
+    }
+    fprintf(out, "  \"peak\": {\"snapshot\": %zu, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
+                 ", \"heap_bytes\": %" PRIu64 ", \"extra_bytes\": %" PRIu64
+                 ", \"stacks_bytes\": %" PRIu64 ",\n    \"sites_snapshot\": ",
+            p->peak, pk->time, vis_snap_total(pk), pk->heap_B, pk->heap_extra_B, pk->stacks_B);
+    if (p->peak_tree_snap == SIZE_MAX) {
+        fputs("null, \"sites\": []},\n", out);
+    } else {
+        const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+        fprintf(out, "%zu, \"sites\": [", p->peak_tree_snap);
+        for (size_t i = 0; i < t->n_sites; i++) {
+            fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
+            vis_json_string(out, vis_site_name(t->sites[i].label));
+            fprintf(out, ", \"bytes\": %" PRIu64 "}", t->sites[i].bytes);
+        }
+        fprintf(out, "%s]},\n", t->n_sites ? "\n  " : "");
+    }
+    fputs("  \"window\": ", out);
+    window(out, p, g);
+    fputs(",\n  \"growth\": ", out);
+    growth_rows(out, p, g, "  ");
+    fputs(",\n  \"last_moments\": ", out);
+    if (ended) {
+        fputs("null", out);
+    } else {
+        vis_growth fin;
+        if (vis_growth_compute(p, vis_final_window(p), p->n_snaps - 1, &fin) != 0)
+            return -1;
+        fputs("{\"window\": ", out);
+        window(out, p, &fin);
+        fprintf(out, ", \"end_bytes\": %" PRIu64 ", \"peak_bytes\": %" PRIu64 ",\n    \"growth\": ",
+                vis_snap_total(&p->snaps[p->n_snaps - 1]), vis_snap_total(pk));
+        growth_rows(out, p, &fin, "    ");
+        fputs("}", out);
+        vis_growth_free(&fin);
+    }
+
+    vis_site_counts *c;
+    size_t n;
+    if (vis_counts_merge(p, &c, &n) != 0)
+        return -1;
+    fputs(",\n  \"at_exit\": ", out);
+    if (!c || !ended) {
+        fputs("null", out);
+    } else {
+        vis_counts_sort(c, n, VIS_BY_LIVE);
+        fputc('[', out);
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!c[i].live_blocks)
+                continue;
+            fprintf(out, "%s\n    {\"site\": ", k++ ? "," : "");
+            vis_json_string(out, vis_site_name(c[i].label));
+            fprintf(out, ", \"bytes\": %" PRIu64 ", \"blocks\": %" PRIu64 "}", c[i].live_bytes,
+                    c[i].live_blocks);
+        }
+        fputs(k ? "\n  ]" : "]", out);
+    }
+    if (c) {
+        vis_counts_sort(c, n, VIS_BY_ALLOCS);
+        fputs(",\n  \"sites\": [", out);
+        for (size_t i = 0; i < n; i++) {
+            fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
+            vis_json_string(out, vis_site_name(c[i].label));
+            fprintf(out, ", \"allocations\": %" PRIu64 ", \"temporary\": %" PRIu64
+                         ", \"allocated_bytes\": %" PRIu64 ", \"live_blocks\": %" PRIu64
+                         ", \"live_bytes\": %" PRIu64 "}",
+                    c[i].allocs, c[i].temporary, c[i].alloc_bytes, c[i].live_blocks,
+                    c[i].live_bytes);
+        }
+        fputs(n ? "\n  ]" : "]", out);
+        free(c);
+    }
+    rss_json(out, p);
+    fputs(",\n  \"marks\": [", out);
+    for (size_t i = 0; i < p->n_marks; i++) {
+        fprintf(out, "%s\n    {\"time\": %" PRIu64 ", \"label\": ", i ? "," : "", p->marks[i].time);
+        vis_json_string(out, p->marks[i].label);
+        fputc('}', out);
+    }
+    fputs(p->n_marks ? "\n  ]" : "]", out);
+    return 0;
+}
+
+int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
+{
+    if (profile_keys(out, p, g) != 0)
+        return -1;
+    fputs("\n}\n", out);
+    return 0;
+}
+
+/* ---- The report page's keys (vis_json_report) ---- */
+
+static const char *band_kind(vis_band_kind k)
+{
+    switch (k) {
+    case VIS_BAND_SITE: return "site";
+    case VIS_BAND_OTHER: return "other";
+    case VIS_BAND_UNATTRIBUTED: return "unattributed";
+    case VIS_BAND_EXTRA: return "extra";
+    default: return "stacks";
+    }
+}
+
+/* "timeline": the chart's bands (chart_data.h, the PNG's numbers and
+ * colours) and every snapshot's numbers. */
+static void timeline_json(FILE *out, const vis_profile *p, const vis_chart_data *d)
+{
+    static const char *const kinds[] = { "empty", "detailed", "peak" };
+    fputs(",\n  \"timeline\": {\"bands\": [", out);
+    for (size_t b = 0; b < d->n_bands; b++) {
+        fprintf(out, "%s\n    {\"name\": ", b ? "," : "");
+        vis_json_string(out, d->bands[b].label);
+        fprintf(out, ", \"kind\": \"%s\", \"colour\": \"#%06x\"}", band_kind(d->bands[b].kind),
+                (unsigned)(d->bands[b].colour & 0xFFFFFF));
+    }
+    fputs("],\n    \"snapshots\": [", out);
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        fprintf(out, "%s\n      {\"snapshot\": %u, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
+                     ", \"heap_bytes\": %" PRIu64 ", \"extra_bytes\": %" PRIu64
+                     ", \"stacks_bytes\": %" PRIu64 ", \"tree\": \"%s\", \"bands\": [",
+                i ? "," : "", s->index, s->time, vis_snap_total(s), s->heap_B, s->heap_extra_B,
+                s->stacks_B, kinds[s->kind]);
+        for (size_t b = 0; b < d->n_bands; b++)
+            fprintf(out, "%s%" PRIu64, b ? "," : "", d->value_B[i * d->n_bands + b]);
+        fputs("]}", out);
+    }
+    fputs("\n    ]}", out);
+}
+
+/* One tree's nodes in preorder as [depth, bytes, children in the file,
+ * label without address], pruned as the text report prunes: a node under
+ * threshold percent of the snapshot's total is left out with everything
+ * below it, as is anything deeper than max_depth. */
+typedef struct {
+    FILE *out;
+    uint64_t total;
+    double threshold;
+    unsigned max_depth;
+    size_t n_written, n_pruned;
+} tree_ctx;
+
+static int tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
+                     size_t n_children)
+{
+    tree_ctx *t = ctx;
+    int keep = depth == 0 || (depth <= t->max_depth &&
+               (t->threshold == 0 ? bytes > 0
+                : t->total != 0 && 100.0 * (double)bytes / (double)t->total >= t->threshold));
+    if (!keep) {
+        t->n_pruned++;
+        return VIS_WALK_PRUNE;   /* the walk skips what is below unread */
+    }
+    fprintf(t->out, "%s\n        [%u, %" PRIu64 ", %zu, ", t->n_written++ ? "," : "", depth, bytes,
+            n_children);
+    vis_json_string(t->out, depth == 0 ? label : vis_site_name(label));
+    fputc(']', t->out);
+    return 0;
+}
+
+int vis_json_report(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
+                    const vis_json_report_opts *o, char *err, size_t errsz)
+{
+    vis_chart_data *d = vis_chart_data_new(p, o->top, err, errsz);
+    if (!d)
+        return -1;
+    if (profile_keys(out, p, g) != 0) {
+        vis_chart_data_free(d);
+        return snprintf(err, errsz, "out of memory"), -1;
+    }
+    timeline_json(out, p, d);
+    vis_chart_data_free(d);
+    fprintf(out, ",\n  \"trees\": {\"threshold_percent\": ");
+    vis_json_double(out, o->threshold);
+    fprintf(out, ", \"max_depth\": %u, \"snapshots\": [", o->max_depth);
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        if (p->snaps[i].kind == VIS_TREE_EMPTY)
+            continue;
+        tree_ctx t = { out, vis_snap_total(&p->snaps[i]), o->threshold, o->max_depth, 0, 0 };
+        fprintf(out, "%s\n    {\"snapshot\": %zu, \"nodes\": [", n++ ? "," : "", i);
+        if (vis_massif_walk_tree(in, p, i, tree_node, &t, err, errsz) < 0)
+            return -1;
+        fprintf(out, "], \"pruned_subtrees\": %zu}", t.n_pruned);
+    }
+    fputs(n ? "\n  ]}\n}\n" : "]}\n}\n", out);
+    return 0;
+}
