@@ -15,22 +15,22 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "render/analysis_text.h"
-#include "render/chart.h"
-#include "read/companion.h"
-#include "render/csv.h"
+#include "base/outfile.h"
 #include "model/diff.h"
-#include "render/diff_chart.h"
 #include "model/export.h"
 #include "model/growth.h"
-#include "render/html.h"
-#include "render/json.h"
-#include "read/massif.h"
-#include "base/outfile.h"
 #include "model/processes.h"
 #include "model/profile.h"
-#include "render/report.h"
 #include "model/when.h"
+#include "read/companion.h"
+#include "read/massif.h"
+#include "render/analysis_text.h"
+#include "render/chart.h"
+#include "render/csv.h"
+#include "render/diff_chart.h"
+#include "render/html.h"
+#include "render/json.h"
+#include "render/report.h"
 
 #define PROG "memtime-vis"
 #define VIS_STR_(x) #x

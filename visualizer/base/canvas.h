@@ -1,6 +1,6 @@
 /* canvas.h: an in-memory RGB canvas and the few drawing primitives the chart
  * needs (rectangles, horizontal/vertical lines, dashes, discs), each with alpha
- * blending. No I/O: png.c encodes the finished pixels. Coordinates are pixels,
+ * blending. No I/O: png_file.c encodes the finished pixels. Coordinates are pixels,
  * (0,0) is the top-left corner; anything outside the canvas is clipped. */
 #ifndef MT_CANVAS_H
 #define MT_CANVAS_H

@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "model/profile.h"
+
+/* A profile's time unit, as its "time_unit:" line names it: instructions,
+ * milliseconds, or bytes allocated and freed. */
+typedef enum { VIS_UNIT_I, VIS_UNIT_MS, VIS_UNIT_B } vis_unit;
 
 typedef struct {
     double div;            /* value / div is shown */

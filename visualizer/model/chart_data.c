@@ -2,6 +2,7 @@
  * chart_data.h): names, colours, and zero bands dropped. O(snapshots x
  * bands). */
 #include "model/chart_data.h"
+#include "model/sites.h"
 
 #include <stdio.h>
 #include <stdlib.h>

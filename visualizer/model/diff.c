@@ -3,8 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render/analysis_text.h"
 #include "model/diff.h"
+#include "model/sites.h"
+#include "render/analysis_text.h"
 #include "render/json.h"
 #include "render/report.h"
 

@@ -3,8 +3,8 @@
  * pprof.c. */
 #include <stdlib.h>
 #include <string.h>
-#include "model/export.h"
 #include "base/units.h"
+#include "model/export.h"
 #include "model/when.h"
 
 static const char *when_words(const vis_profile *p, const char *spec, const vis_when *w,

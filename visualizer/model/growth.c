@@ -10,7 +10,9 @@
  * boundary has one answer (tests/t611-growth-kinds.sh checks them). */
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "model/growth.h"
+#include "model/sites.h"
 #include "model/when.h"
 
 const char *vis_kind_name(vis_kind k)
@@ -315,7 +317,7 @@ double vis_rate_per_s(const vis_profile *p, double rate)
 
 int vis_ended_by_exit(const vis_profile *p)
 {
-    return p->end_record != 3;
+    return p->end_record != VIS_END_RECORD_RUNNING;
 }
 
 size_t vis_final_window(const vis_profile *p)

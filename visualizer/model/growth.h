@@ -1,4 +1,4 @@
-/* growth.h: the analysis views of issue 9 computed from the model: which
+/* growth.h: the analysis views computed from the model: which
  * sites grow over a window of the run and how (steady, plateau, burst,
  * shrinking, flat), whether the run ended at exit, the final window of a
  * run that did not, and memtime's per-site counts merged and ranked.

@@ -22,9 +22,9 @@
 
 #include "base/canvas.h"
 #include "base/font.h"
-#include "read/massif.h"
 #include "base/png_file.h"
 #include "model/processes.h"
+#include "read/massif.h"
 #include "render/report.h"
 
 

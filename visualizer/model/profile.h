@@ -11,15 +11,15 @@
  * On top of the snapshots the model holds one ranking of the allocation
  * sites over the whole run (vis_site_info, computed by vis_profile_finish)
  * and builds the per-snapshot series every chart-like view draws
- * (vis_series, sites.c): renderers take both from here and never rank or
+ * (vis_series, sites.h): renderers take both from there and never rank or
  * attribute on their own. */
 #ifndef MT_PROFILE_H
 #define MT_PROFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/units.h"   /* vis_unit, the file's time unit */
 
-typedef enum { VIS_UNIT_I, VIS_UNIT_MS, VIS_UNIT_B } vis_unit;
 typedef enum { VIS_TREE_EMPTY, VIS_TREE_DETAILED, VIS_TREE_PEAK } vis_tree_kind;
 
 /* One node of an allocation tree, as in the file: the label is the text after
@@ -73,7 +73,7 @@ typedef struct {
     vis_tree_kind kind;
     size_t line;             /* 1-based line of its "snapshot=N" */
     long offset;             /* byte offset of its first "#-----------" line */
-    size_t offset_line;      /* added: 1-based line number at offset */
+    size_t offset_line;      /* 1-based line number at offset */
     int nested;              /* detailed/peak: no node of its tree holds more
                                 than its parent (as in every tree Massif
                                 writes), so nothing under a node is larger */
@@ -93,7 +93,7 @@ typedef struct {
     unsigned tid;
     uint64_t *bytes;         /* n_snaps entries */
     uint64_t peak_B;
-    char *name;              /* added: from a "thread:" line, or NULL */
+    char *name;              /* from a "thread:" line, or NULL */
 } vis_thread_stack;
 
 /* The program's resident memory at one snapshot (memtime --rss=yes), from the
@@ -150,6 +150,15 @@ typedef struct {
 /* "kill", "fail" or "snapshot", as the option spells it. */
 const char *vis_limit_action_name(vis_limit_action a);
 
+/* How the run ended, from the companion's "end:" line. */
+typedef enum {
+    VIS_END_RECORD_NONE,     /* no such line (no companion, or an older one) */
+    VIS_END_RECORD_EXIT,     /* "end: exit" */
+    VIS_END_RECORD_EXEC,     /* "end: exec": the process replaced its image */
+    VIS_END_RECORD_RUNNING   /* "end: none": it had not ended (killed, or
+                                still running) */
+} vis_end_record;
+
 typedef struct {
     char *path;              /* the profile's file name as given */
     char *desc;              /* text after "desc: " */
@@ -187,12 +196,11 @@ typedef struct {
     vis_rss *rss;            /* n_snaps entries, or NULL when none was read */
     size_t n_rss;            /* snapshots with a reading */
     vis_rss_peak rss_peak;
-    /* From the companion (issue 9's counts; growth.h reads them): */
+    /* From the companion (the counts growth.h reads): */
     size_t n_counts;
     vis_site_counts *counts; /* NULL when the companion has no "site:" line */
     vis_heap_limit limit;    /* zeroed when the run had no --heap-limit */
-    int end_record;          /* "end:" line: 1 exit, 2 exec, 3 none (the
-                                process had not ended); 0 no such line */
+    vis_end_record end_record;   /* the companion's "end:" line */
     /* The ranking of sites, by what each held at its largest over all
      * trees, ties by peak_B, then label. site_info[0..n_ranked) held at
      * least one byte at some point; the rest never did and take no slot in
@@ -207,91 +215,7 @@ static inline uint64_t vis_snap_total(const vis_snapshot *s)
     return s->heap_B + s->heap_extra_B + s->stacks_B;
 }
 
-/* Room for element n of an array that grows by doubling, its capacity
- * implicit: first elements (a power of two), then twice as many each time n
- * reaches a power of two at or above first. Returns a, or a larger copy of
- * it, or NULL when out of memory (a still valid). Every growing array of
- * the model, the readers and the exports grows through it. */
-void *vis_grow(void *a, size_t n, size_t first, size_t size);
-
-/* Construction, for the readers (massif.c, companion.c) only. */
-vis_profile *vis_profile_new(const char *path);
-/* Returns a shared NUL-terminated copy of s[0..len), or NULL when out of memory. */
-char *vis_profile_intern(vis_profile *p, const char *s, size_t len);
-/* Appends a zeroed snapshot, returns it or NULL when out of memory. */
-vis_snapshot *vis_profile_add_snapshot(vis_profile *p);
-/* Sets peak, largest, peak_marked and n_detailed from the snapshots and
- * ranks the sites (vis_profile_rank_sites). Returns 0, or -1 when out of
- * memory. */
-int vis_profile_finish(vis_profile *p);
-
-/* ---- Sites (sites.c) ---- */
-
-/* Fills site_info, n_site_info, n_ranked and every vis_site.id. 0 or -1
- * (out of memory). Called by vis_profile_finish. */
-int vis_profile_rank_sites(vis_profile *p);
-
-/* Bytes site_info[id] holds in a snapshot's tree (0 if it is not in it, or
- * the snapshot has no tree). O(sites in that tree). */
-uint64_t vis_site_bytes(const vis_snapshot *s, size_t id);
-
-/* A site's label without its "0x1234ABCD: " address prefix (a pointer into
- * label; label itself if it has none). */
-const char *vis_site_name(const char *label);
-
-/* The display name of a verbatim label (see vis_site_info.name), newly
- * allocated, NULL when out of memory. addr_tag, if not NULL, goes after the
- * function as " @ADDR". */
-char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_chars);
-
-/* The series a chart draws: every snapshot of the profile split into the
- * n_sites top-ranked sites, the other sites, the unattributed heap, the
- * extra heap and the stacks, in bytes. In each snapshot the parts add up to
- * vis_snap_total exactly.
- *   - At a snapshot with a tree each site's value is its bytes in that tree,
- *     "other" the rest of the heap (other sites and "in N places" lines),
- *     unattributed 0.
- *   - At a snapshot without one, each site (and "other", as one) is zero if
- *     either tree around it in time shows it holding nothing (before the
- *     first tree or after the last, the missing side counts as nothing);
- *     else it moves from its value in the earlier tree towards that in the
- *     later one in proportion to how far the heap has moved between the two
- *     trees' heaps (by time if they are equal), so it never exceeds the
- *     larger of the two; if they then exceed the heap (a dip between trees)
- *     all are scaled down. What is left of the heap is unattributed.
- *   - Extra heap and stacks are each snapshot's own numbers. */
-typedef struct {
-    const vis_profile *p;
-    size_t n_snaps;              /* = p->n_snaps */
-    size_t n_sites;              /* min(top, p->n_ranked): site_info[0..n_sites) */
-    uint64_t *site_B;            /* site_B[i * n_sites + k]: site k at snapshot i */
-    uint64_t *other_B;           /* per snapshot */
-    uint64_t *unattributed_B;    /* per snapshot */
-} vis_series;
-
-/* Builds the series of the top sites (vis_series_free frees). NULL when out
- * of memory. Cost O(snapshots x top + tree sites). */
-vis_series *vis_series_new(const vis_profile *p, size_t top);
-void vis_series_free(vis_series *v);
-
-static inline uint64_t vis_series_site(const vis_series *v, size_t snap, size_t k)
-{
-    return v->site_B[snap * v->n_sites + k];
-}
-
-/* Whether a label's function has no name ("0x6DADBF: ??? (in prog)"). */
-int vis_site_unnamed(const char *label);
-
-/* The label of an unnamed site, told by its nearest named caller (the
- * label of a node under it): "0x6DADBF: ??? (in /usr/bin/postgres)" and
- * "0x5E12A0: tuplestore_putvalues (in /usr/bin/postgres)" give
- * "0x6DADBF: ??? called by tuplestore_putvalues (in /usr/bin/postgres)".
- * A malloc'ed string, or NULL when out of memory. */
-char *vis_site_label_by_caller(const char *site, const char *caller);
-
 /* Frees everything the profile owns, including the profile itself. NULL ok. */
 void vis_profile_free(vis_profile *p);
-/* Frees a tree made by the parser: the root (allocated alone) and all below. NULL ok. */
-void vis_node_free(vis_node *n);
 
 #endif

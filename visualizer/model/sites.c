@@ -14,9 +14,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
 #include "model/profile.h"
+#include "model/sites.h"
 
 /* ---- names --------------------------------------------------------------- */
+
+const char *vis_site_name(const char *label)
+{
+    /* "0x4005E4: fn (file.c:12)" -> "fn (file.c:12)" */
+    if (label[0] == '0' && label[1] == 'x') {
+        const char *s = label + 2;
+        while ((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'F') || (*s >= 'a' && *s <= 'f'))
+            s++;
+        if (s > label + 2 && s[0] == ':' && s[1] == ' ')
+            return s + 2;
+    }
+    return label;
+}
+
+int vis_site_unnamed(const char *label)
+{
+    const char *n = vis_site_name(label);
+    return n != label && strncmp(n, "???", 3) == 0 && (n[3] == '\0' || n[3] == ' ');
+}
+
+/* A stripped program's allocation sites are often static functions with no
+ * name; the nearest named caller is what tells them apart for a reader. */
+char *vis_site_label_by_caller(const char *site, const char *caller)
+{
+    const char *fn = vis_site_name(caller);
+    size_t fn_len = strlen(fn);
+    /* The caller's function without its location: up to the last " (" of a
+     * label that ends with ')'. */
+    const char *loc = NULL;
+    if (fn_len > 0 && fn[fn_len - 1] == ')')
+        for (const char *q = strstr(fn, " ("); q; q = strstr(q + 1, " ("))
+            loc = q;
+    if (loc)
+        fn_len = (size_t)(loc - fn);
+    const char *after = vis_site_name(site) + 3;   /* past "???" */
+    size_t head = (size_t)(after - site);
+    size_t cap = head + sizeof " called by " + fn_len + strlen(after);
+    char *out = malloc(cap);
+    if (out)
+        snprintf(out, cap, "%.*s called by %.*s%s", (int)head, site, (int)fn_len, fn, after);
+    return out;
+}
 
 static const char ELLIPSIS[] = "\xE2\x80\xA6";   /* one character on screen */
 

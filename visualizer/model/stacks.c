@@ -5,8 +5,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "read/massif.h"
+#include "base/grow.h"
+#include "model/sites.h"
 #include "model/stacks.h"
+#include "read/massif.h"
 
 /* ------------------------------------------------------------ index map */
 

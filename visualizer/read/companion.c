@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/grow.h"
+#include "model/profile_build.h"
 #include "read/companion.h"
 #include "read/massif.h"
 
@@ -343,11 +345,11 @@ static int do_line(vis_profile *p, char *line, cctx *c)
     if (strncmp(line, "end:", 4) == 0) {
         v = line + 4 + strspn(line + 4, " \t");
         if (!strcmp(v, "exit"))
-            p->end_record = 1;
+            p->end_record = VIS_END_RECORD_EXIT;
         else if (!strcmp(v, "exec"))
-            p->end_record = 2;
+            p->end_record = VIS_END_RECORD_EXEC;
         else if (!strcmp(v, "none"))
-            p->end_record = 3;
+            p->end_record = VIS_END_RECORD_RUNNING;
         else
             return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
         return 0;

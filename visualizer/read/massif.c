@@ -26,6 +26,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#include "base/grow.h"
+#include "model/profile_build.h"
+#include "model/sites.h"
 #include "read/massif.h"
 
 /* Internal results. RD_CUT: the file stopped where more was expected.

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/sites.h"
 #include "render/analysis_text.h"
 #include "render/report.h"
 
@@ -108,8 +109,8 @@ int vis_analysis_summary(FILE *out, const vis_profile *p, const vis_growth *g, i
     const vis_snapshot *last = &p->snaps[p->n_snaps - 1];
     const vis_snapshot *pk = &p->snaps[p->peak];
 
-    if (p->end_record == 1 || p->end_record == 2) {
-        fprintf(out, "\nRun end: %s\n", p->end_record == 1 ? "exit" : "exec");
+    if (p->end_record == VIS_END_RECORD_EXIT || p->end_record == VIS_END_RECORD_EXEC) {
+        fprintf(out, "\nRun end: %s\n", p->end_record == VIS_END_RECORD_EXIT ? "exit" : "exec");
     } else if (p->limit.present && p->limit.reached && p->limit.action == VIS_LIMIT_KILL) {
         fprintf(out, "\nRun end: killed by memtime with SIGKILL at its heap limit (--heap-limit), "
                      "at %s with %s\n",
@@ -168,7 +169,7 @@ int vis_analysis_summary(FILE *out, const vis_profile *p, const vis_growth *g, i
             }
             fprintf(out, "\nStill live at %s (leaks, if the program was done with them): %s in %"
                          PRIu64 " block%s\n",
-                    p->end_record == 2 ? "exec" : "exit", vis_fmt_bytes(a, sizeof a, bytes), blocks,
+                    p->end_record == VIS_END_RECORD_EXEC ? "exec" : "exit", vis_fmt_bytes(a, sizeof a, bytes), blocks,
                     blocks == 1 ? "" : "s");
             for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].live_blocks; i++)
                 fprintf(out, "  %10s in %8" PRIu64 " block%s  %s\n",

@@ -1,4 +1,4 @@
-/* analysis_text.h: the text renderer of issue 9's views (growth ranking,
+/* analysis_text.h: the text renderer of the analysis views (growth ranking,
  * the end of the run, leaks and allocation hot spots), for --growth and
  * for the summary's extra sections. Reads growth.h's results only. */
 #ifndef VIS_ANALYSIS_TEXT_H

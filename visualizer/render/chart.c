@@ -23,6 +23,7 @@
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
  * describe_layout()). */
+#include "model/sites.h"
 #include "render/chart.h"
 
 #include <math.h>
@@ -32,14 +33,14 @@
 #include <string.h>
 
 #include "base/canvas.h"
-#include "model/chart_data.h"
-#include "base/units.h"
-#include "model/profile.h"
-#include "render/analysis_text.h"
 #include "base/font.h"
-#include "model/growth.h"
 #include "base/png_file.h"
+#include "base/units.h"
+#include "model/chart_data.h"
+#include "model/growth.h"
+#include "model/profile.h"
 #include "model/rss_series.h"
+#include "render/analysis_text.h"
 
 
 #define COLOUR_TOTAL   0x1A1A1A
@@ -857,7 +858,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     char warn[128] = "";
     if (p->truncated)
         snprintf(warn, sizeof warn, "  File cut short at line %zu.", p->truncated_line);
-    else if (p->end_record == 3)
+    else if (p->end_record == VIS_END_RECORD_RUNNING)
         snprintf(warn, sizeof warn, "  Not at exit: killed, or still running.");
     int warn_w = warn[0] ? vis_font_width(c->reg, c->fs_sub, warn) : 0;
     vis_font_fit(c->reg, c->fs_sub, buf, sub_w - warn_w, fitted, sizeof fitted);

@@ -5,8 +5,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render/csv.h"
 #include "base/outfile.h"
+#include "model/sites.h"
+#include "render/csv.h"
 
 typedef struct {
     const char *name;

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "model/profile.h"
+#include "model/sites.h"
 
 /* Writes the CSV of v (built from its profile) to f, lines ending in LF.
  * Returns 0, or -1 when out of memory; write errors show in ferror(f). */

@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render/analysis_text.h"
 #include "base/canvas.h"
-#include "render/chart.h"
-#include "render/diff_chart.h"
 #include "base/font.h"
 #include "base/png_file.h"
 #include "base/units.h"
+#include "render/analysis_text.h"
+#include "render/chart.h"
+#include "render/diff_chart.h"
 
 
 #define W 1400

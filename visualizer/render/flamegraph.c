@@ -25,8 +25,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/export.h"
 #include "base/units.h"
+#include "model/export.h"
 
 #define FG_WIDTH 1200.0
 #define FG_PAD 10.0

@@ -27,9 +27,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/chart_data.h"
-#include "base/units.h"
 #include "base/outfile.h"
+#include "base/units.h"
+#include "model/chart_data.h"
 #include "model/rss_series.h"
 
 /* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
@@ -188,7 +188,7 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                       p->snaps[p->largest].index);
     }
     snprintf(buf + n, sizeof buf - (size_t)n, "%s", p->truncated ? ". File cut short."
-             : p->end_record == 3 ? ". Not at exit: killed, or still running." : "");
+             : p->end_record == VIS_END_RECORD_RUNNING ? ". Not at exit: killed, or still running." : "");
     cut_words(buf, chars_fitting(o->width, 0.97, 11), cut, sizeof cut);
     fprintf(f, "set label 2 ");
     put_str(f, cut);

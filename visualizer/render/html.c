@@ -4,8 +4,8 @@
  * ever written here as markup; the script inserts names as text. The page
  * forbids every network request by its Content-Security-Policy. */
 #include <stdio.h>
-#include "render/html.h"
 #include "html_assets.h"
+#include "render/html.h"
 
 int vis_html_write(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
                    const vis_json_report_opts *o, char *err, size_t errsz)

@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 #include "model/growth.h"
-#include "render/json.h"
 #include "model/profile.h"
+#include "render/json.h"
 
 /* The deepest tree level the page keeps (root 0): deeper frames add bytes
  * to no view and size to the page. */

@@ -4,9 +4,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "render/json.h"
 #include "model/chart_data.h"
+#include "model/sites.h"
 #include "read/massif.h"
+#include "render/json.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -191,8 +192,8 @@ static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
                  "  \"detailed_snapshots\": %zu,\n",
             p->snaps[p->n_snaps - 1].time, p->n_snaps, p->n_detailed);
     fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
-            p->end_record == 1 ? "\"exit\"" : p->end_record == 2 ? "\"exec\""
-            : p->end_record == 3 ? "\"none\"" : "null");
+            p->end_record == VIS_END_RECORD_EXIT ? "\"exit\"" : p->end_record == VIS_END_RECORD_EXEC ? "\"exec\""
+            : p->end_record == VIS_END_RECORD_RUNNING ? "\"none\"" : "null");
     if (p->limit.present) {
         fprintf(out, "  \"heap_limit\": {\"bytes\": %" PRIu64 ", \"action\": \"%s\", \"time\": ",
                 p->limit.bytes, vis_limit_action_name(p->limit.action));

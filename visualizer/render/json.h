@@ -1,5 +1,5 @@
 /* json.h: memtime-vis's JSON output (--json): one document with the
- * summary's facts and issue 9's analyses, keys documented in
+ * summary's facts and the analyses (growth, counts), keys documented in
  * docs/memtime-vis.1 (JSON OUTPUT). Reusable: the same writer serves any
  * report that embeds the document (an HTML page's <script>), so strings
  * are escaped for both JSON and HTML script context: '<', '>', '&', U+2028,

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "base/grow.h"
 #include "model/export.h"
 #include "pprof_profile.pb-c.h"
 

@@ -24,9 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/units.h"
+#include "model/sites.h"
 #include "read/massif.h"
 #include "render/report.h"
-#include "base/units.h"
 
 void vis_report_opts_default(vis_report_opts *o)
 {
@@ -426,7 +427,7 @@ struct vis_report_body {
 typedef struct vis_report_body body_writer;
 
 /* One pass keeps at most BODY_MEM of the body in memory, the rest in the
- * scratch file: memory does not follow the file's size (issue 13 wants the
+ * scratch file: memory does not follow the file's size (the aim is the
  * report's max RSS no higher than ms_print's, about 6.5 MB; it is about
  * 4 MB without the body), and most reports never make the file. Keeping a
  * whole 3.6 MB body in memory was no faster on the bench's 50 MB file.

@@ -6,9 +6,9 @@
 #define MT_REPORT_H
 
 #include <stdio.h>
-#include "read/massif.h"
-#include "model/profile.h"
 #include "base/units.h"        /* vis_fmt_bytes, vis_fmt_time: the one formatter */
+#include "model/profile.h"
+#include "read/massif.h"
 
 typedef struct {
     double threshold;          /* percent, 0..100; ms_print's --threshold */
