@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "base/outfile.h"
 #include "model/diff.h"
+#include "render/diff_text.h"
 #include "model/export.h"
 #include "model/growth.h"
 #include "model/processes.h"
@@ -252,10 +253,8 @@ static void parse_args(options *o, int argc, char **argv)
             *(const char **)((char *)o + text_opts[text].off) = val;
         } else if (!strcmp(name, "threshold")) {
             /* ms_print's syntax: digits and dots, an optional trailing '%'. */
-            char *end;
-            size_t n = strspn(val, "0123456789.");
-            double t = strtod(val, &end);
-            if (n == 0 || end != val + n || (val[n] && strcmp(val + n, "%")) || t < 0 || t > 100)
+            double t;
+            if (vis_parse_percent(val, &t) != 0 || t > 100)
                 usage_error("--threshold expects a percentage from 0 to 100, got '%s'", val);
             o->rep.threshold = t;
             append_arg(o, "--threshold=", val);
@@ -724,10 +723,7 @@ static int main_check(int argc, char **argv)
                 usage_error("--allow expects a size (4096, 512KiB, 100MiB, 2GiB, 10MB), got '%s'", v);
             has_allow = 1;
         } else if ((v = opt_value(argc, argv, &i, "max-increase"))) {
-            char *end;
-            size_t n = strspn(v, "0123456789.");
-            lim.max_increase_pct = strtod(v, &end);
-            if (n == 0 || end != v + n || (v[n] && strcmp(v + n, "%")) || lim.max_increase_pct < 0)
+            if (vis_parse_percent(v, &lim.max_increase_pct) != 0)
                 usage_error("--max-increase expects a percentage (10, 2.5%%), got '%s'", v);
             lim.has_increase = 1;
         } else if ((v = opt_value(argc, argv, &i, "baseline"))) {
@@ -755,7 +751,12 @@ static int main_check(int argc, char **argv)
                              &diff) != 0)
             die(EXIT_DATA, "out of memory");
     }
-    int broken = vis_check(stdout, profile, baseline ? &diff : NULL, &lim);
+    vis_check_result res;
+    if (vis_check_eval(profile, baseline ? &diff : NULL, &lim, &res) != 0)
+        die(EXIT_DATA, "out of memory");
+    vis_check_text(stdout, &res, &lim);
+    size_t broken = res.n;
+    vis_check_result_free(&res);
     return finish_stdout(broken ? 3 : 0);
 }
 

@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *const byte_suffix[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 
@@ -174,4 +176,71 @@ char *vis_fmt_grouped(char *buf, uint64_t v)
 {
     *vis_put_grouped(buf, v) = '\0';
     return buf;
+}
+
+char *vis_fmt_delta(char *buf, size_t n, int64_t bytes)
+{
+    uint64_t mag = bytes < 0 ? (uint64_t)0 - (uint64_t)bytes : (uint64_t)bytes;
+    if (n < 2)
+        return buf;
+    buf[0] = bytes < 0 ? '-' : '+';
+    vis_fmt_bytes(buf + (bytes != 0), n - 1, mag);
+    return buf;
+}
+
+char *vis_fmt_rate(char *buf, size_t n, vis_unit unit, double rate)
+{
+    /* Per second; per million instructions; per MiB allocated and freed. */
+    double scale = unit == VIS_UNIT_MS ? 1000.0 : unit == VIS_UNIT_I ? 1e6 : 1048576.0;
+    const char *per = unit == VIS_UNIT_MS ? "/s" : unit == VIS_UNIT_I ? "/M instr" : "/MiB";
+    double v = rate * scale;
+    int64_t r = fabs(v) < 9.2e18 ? (int64_t)llround(v) : (v < 0 ? INT64_MIN + 1 : INT64_MAX);
+    vis_fmt_delta(buf, n, r);
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%s", per);
+    return buf;
+}
+
+int vis_parse_size(const char *s, uint64_t *bytes)
+{
+    static const struct { const char *u; double f; } units[] = {
+        { "", 1 }, { "B", 1 },
+        { "K", 1024.0 }, { "KiB", 1024.0 }, { "kB", 1e3 }, { "KB", 1e3 },
+        { "M", 1048576.0 }, { "MiB", 1048576.0 }, { "MB", 1e6 },
+        { "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "GB", 1e9 },
+        { "T", 1099511627776.0 }, { "TiB", 1099511627776.0 }, { "TB", 1e12 },
+    };
+    size_t n = strspn(s, "0123456789.");
+    if (n == 0 || s[0] == '.' || strchr(s, '.') != strrchr(s, '.') ||
+        (strchr(s, '.') && strchr(s, '.') >= s + n))
+        return -1;
+    if (memchr(s, '.', n) && s[n - 1] == '.')
+        return -1;
+    char *end;
+    double v = strtod(s, &end);
+    if (end != s + n)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        if (strcmp(s + n, units[i].u) != 0)
+            continue;
+        double b = floor(v * units[i].f + 0.5);
+        if (!(b >= 0 && b < 1.8e19))
+            return -1;
+        *bytes = (uint64_t)b;
+        return 0;
+    }
+    return -1;
+}
+
+int vis_parse_percent(const char *s, double *pct)
+{
+    /* ms_print's syntax for --threshold: digits and dots, then an optional
+     * '%'; strtod must take exactly the digits and dots. */
+    char *end;
+    size_t n = strspn(s, "0123456789.");
+    double v = strtod(s, &end);
+    if (n == 0 || end != s + n || (s[n] && strcmp(s + n, "%")) || v < 0)
+        return -1;
+    *pct = v;
+    return 0;
 }

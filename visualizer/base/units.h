@@ -48,4 +48,17 @@ char *vis_put_grouped(char *o, uint64_t v);
 /* value/sc.div with decimals digits and the suffix ("2.5 MiB", "0"). */
 void vis_fmt_scaled(double value, vis_scale sc, int decimals, char *out, size_t outsz);
 
+/* A signed byte count ("+24.0 KiB", "-1.00 MiB") and a rate in the file's
+ * unit ("+24.0 KiB/s", "+1.2 KiB/M instr", "+512 B/MiB"). */
+char *vis_fmt_delta(char *buf, size_t n, int64_t bytes);
+char *vis_fmt_rate(char *buf, size_t n, vis_unit unit, double rate);
+
+/* "100MiB", "1.5GiB", "64KiB", "512K", "10MB" (decimal), "4096" -> bytes.
+ * Returns 0, or -1 when the text is not a size. */
+int vis_parse_size(const char *s, uint64_t *bytes);
+/* A percentage as ms_print reads one: "2", "2.5", "0.5%" (no sign, no
+ * exponent). Returns 0, or -1 when the text is not one. The caller checks
+ * the range. */
+int vis_parse_percent(const char *s, double *pct);
+
 #endif

@@ -1,13 +1,9 @@
-/* diff.c: diffs of two profiles and the CI gate (see diff.h). */
-#include <inttypes.h>
-#include <math.h>
+/* diff.c: two profiles compared at one moment, and which limits of the CI
+ * gate a profile breaks (diff.h); render/diff_text.c writes both. */
 #include <stdlib.h>
 #include <string.h>
 #include "model/diff.h"
 #include "model/sites.h"
-#include "render/analysis_text.h"
-#include "render/json.h"
-#include "render/report.h"
 
 static const char below[] = "(sites below the threshold)";
 
@@ -100,101 +96,6 @@ void vis_diff_free(vis_diff *d)
     d->n_rows = 0;
 }
 
-static void side_text(FILE *out, const char *name, const vis_profile *p, const vis_diff_side *s)
-{
-    char a[48], b[48];
-    fprintf(out, "  %s %s: snapshot %zu at %s, total %s", name, p->path, s->snap,
-            vis_fmt_time(a, sizeof a, p->unit, p->snaps[s->snap].time),
-            vis_fmt_bytes(b, sizeof b, s->total));
-    if (s->tree_snap == SIZE_MAX)
-        fprintf(out, "; no detailed snapshot: no sites\n");
-    else if (s->tree_snap != s->snap)
-        fprintf(out, "; sites from snapshot %zu (%s)\n", s->tree_snap,
-                vis_fmt_time(a, sizeof a, p->unit, p->snaps[s->tree_snap].time));
-    else
-        fprintf(out, "\n");
-}
-
-static double pct(uint64_t from, int64_t delta)
-{
-    return from ? 100.0 * (double)delta / (double)from : INFINITY;
-}
-
-void vis_diff_text(FILE *out, const vis_profile *old, const vis_profile *new_, const vis_diff *d,
-                   int top_n)
-{
-    char a[48], b[48], c[48];
-    fprintf(out, "memtime-vis diff at %s (NEW minus OLD; sites matched by function and "
-                 "file:line)\n", d->at);
-    side_text(out, "OLD", old, &d->old);
-    side_text(out, "NEW", new_, &d->new_);
-    int64_t dt = (int64_t)d->new_.total - (int64_t)d->old.total;
-    fprintf(out, "  Total: %s -> %s (%s", vis_fmt_bytes(a, sizeof a, d->old.total),
-            vis_fmt_bytes(b, sizeof b, d->new_.total), vis_fmt_delta(c, sizeof c, dt));
-    if (d->old.total)
-        fprintf(out, ", %+.1f%%", pct(d->old.total, dt));
-    fprintf(out, ")\n\n");
-    size_t unchanged = 0, shown = 0;
-    for (size_t i = 0; i < d->n_rows; i++) {
-        const vis_diff_row *r = &d->rows[i];
-        if (r->delta_bytes == 0) {
-            unchanged++;
-            continue;
-        }
-        if (top_n > 0 && shown >= (size_t)top_n)
-            continue;
-        if (!shown)
-            fprintf(out, "  %11s %10s %10s  %s\n", "delta", "old", "new", "site");
-        fprintf(out, "  %11s %10s %10s  %s%s\n", vis_fmt_delta(a, sizeof a, r->delta_bytes),
-                vis_fmt_bytes(b, sizeof b, r->old_bytes), vis_fmt_bytes(c, sizeof c, r->new_bytes),
-                r->site, !r->old_bytes ? "  [new]" : !r->new_bytes ? "  [gone]" : "");
-        shown++;
-    }
-    size_t changed = d->n_rows - unchanged;
-    if (!changed)
-        fprintf(out, "  (no site changed)\n");
-    else if (shown < changed)
-        fprintf(out, "  ... %zu more changed site%s (--top)\n", changed - shown,
-                changed - shown == 1 ? "" : "s");
-    if (unchanged)
-        fprintf(out, "  %zu site%s unchanged\n", unchanged, unchanged == 1 ? "" : "s");
-}
-
-static void side_json(FILE *out, const vis_profile *p, const vis_diff_side *s)
-{
-    fputs("{\"profile\": ", out);
-    vis_json_string(out, p->path);
-    fprintf(out, ", \"snapshot\": %zu, \"time\": %" PRIu64 ", \"total_bytes\": %" PRIu64
-                 ", \"sites_snapshot\": ",
-            s->snap, p->snaps[s->snap].time, s->total);
-    if (s->tree_snap == SIZE_MAX)
-        fputs("null}", out);
-    else
-        fprintf(out, "%zu}", s->tree_snap);
-}
-
-void vis_diff_json(FILE *out, const vis_profile *old, const vis_profile *new_, const vis_diff *d)
-{
-    fputs("{\n  \"at\": ", out);
-    vis_json_string(out, d->at);
-    fputs(",\n  \"old\": ", out);
-    side_json(out, old, &d->old);
-    fputs(",\n  \"new\": ", out);
-    side_json(out, new_, &d->new_);
-    fprintf(out, ",\n  \"total\": {\"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
-                 ", \"delta_bytes\": %" PRId64 "},\n  \"sites\": [",
-            d->old.total, d->new_.total, (int64_t)d->new_.total - (int64_t)d->old.total);
-    for (size_t i = 0; i < d->n_rows; i++) {
-        const vis_diff_row *r = &d->rows[i];
-        fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
-        vis_json_string(out, r->site);
-        fprintf(out, ", \"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
-                     ", \"delta_bytes\": %" PRId64 "}",
-                r->old_bytes, r->new_bytes, r->delta_bytes);
-    }
-    fputs(d->n_rows ? "\n  ]\n}\n" : "]\n}\n", out);
-}
-
 /* -------------------------------------------------------------- the gate */
 
 /* True when a change from -> to breaks --max-increase and --allow. */
@@ -205,78 +106,33 @@ static int over(uint64_t from, uint64_t to, const vis_check_limits *lim)
     return (double)(to - from) * 100.0 > lim->max_increase_pct * (double)from;
 }
 
-static void growth_line(FILE *out, const char *what, uint64_t from, uint64_t to,
-                        const vis_check_limits *lim)
+int vis_check_eval(const vis_profile *p, const vis_diff *bd, const vis_check_limits *lim,
+                   vis_check_result *res)
 {
-    char a[48], b[48], c[48], d[48], e[32], f[32];
-    int64_t delta = (int64_t)(to - from);
-    fprintf(out, "%s grew from %s (%s B) to %s (%s B): %s", what, vis_fmt_bytes(a, sizeof a, from),
-            vis_fmt_grouped(e, from), vis_fmt_bytes(b, sizeof b, to), vis_fmt_grouped(f, to),
-            vis_fmt_delta(c, sizeof c, delta));
-    if (from)
-        fprintf(out, ", %+.1f%%", pct(from, delta));
-    else
-        fprintf(out, ", new");
-    fprintf(out, "; limits: --max-increase %g%% and --allow %s\n", lim->max_increase_pct,
-            vis_fmt_bytes(d, sizeof d, lim->allow));
-}
-
-int vis_check(FILE *out, const vis_profile *p, const vis_diff *bd, const vis_check_limits *lim)
-{
-    char a[48], b[48], e[32], f[32];
-    int n = 0;
+    size_t cap = 1 + (lim->has_increase && bd ? 1 + bd->n_rows : 0);
+    memset(res, 0, sizeof *res);
+    if (!(res->broken = malloc(cap * sizeof *res->broken)))
+        return -1;
     uint64_t peak = vis_snap_total(&p->snaps[p->peak]);
-    if (lim->has_max_peak && peak > lim->max_peak) {
-        fprintf(out, "peak %s (%s B) at snapshot %zu is over --max-peak %s (%s B)\n",
-                vis_fmt_bytes(a, sizeof a, peak), vis_fmt_grouped(e, peak), p->peak,
-                vis_fmt_bytes(b, sizeof b, lim->max_peak), vis_fmt_grouped(f, lim->max_peak));
-        n++;
-    }
+    if (lim->has_max_peak && peak > lim->max_peak)
+        res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_MAX_PEAK, NULL, p->peak, 0, peak };
     if (lim->has_increase && bd) {
-        if (over(bd->old.total, bd->new_.total, lim)) {
-            growth_line(out, "peak", bd->old.total, bd->new_.total, lim);
-            n++;
-        }
+        if (over(bd->old.total, bd->new_.total, lim))
+            res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_PEAK_GREW, NULL, p->peak,
+                                                        bd->old.total, bd->new_.total };
         for (size_t i = 0; i < bd->n_rows; i++) {
             const vis_diff_row *r = &bd->rows[i];
-            if (!over(r->old_bytes, r->new_bytes, lim))
-                continue;
-            char what[1100];
-            snprintf(what, sizeof what, "site %s at the peak", r->site);
-            growth_line(out, what, r->old_bytes, r->new_bytes, lim);
-            n++;
+            if (over(r->old_bytes, r->new_bytes, lim))
+                res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_SITE_GREW, r->site, p->peak,
+                                                            r->old_bytes, r->new_bytes };
         }
     }
-    return n;
+    return 0;
 }
 
-int vis_parse_size(const char *s, uint64_t *bytes)
+void vis_check_result_free(vis_check_result *res)
 {
-    static const struct { const char *u; double f; } units[] = {
-        { "", 1 }, { "B", 1 },
-        { "K", 1024.0 }, { "KiB", 1024.0 }, { "kB", 1e3 }, { "KB", 1e3 },
-        { "M", 1048576.0 }, { "MiB", 1048576.0 }, { "MB", 1e6 },
-        { "G", 1073741824.0 }, { "GiB", 1073741824.0 }, { "GB", 1e9 },
-        { "T", 1099511627776.0 }, { "TiB", 1099511627776.0 }, { "TB", 1e12 },
-    };
-    size_t n = strspn(s, "0123456789.");
-    if (n == 0 || s[0] == '.' || strchr(s, '.') != strrchr(s, '.') ||
-        (strchr(s, '.') && strchr(s, '.') >= s + n))
-        return -1;
-    if (memchr(s, '.', n) && s[n - 1] == '.')
-        return -1;
-    char *end;
-    double v = strtod(s, &end);
-    if (end != s + n)
-        return -1;
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-        if (strcmp(s + n, units[i].u) != 0)
-            continue;
-        double b = floor(v * units[i].f + 0.5);
-        if (!(b >= 0 && b < 1.8e19))
-            return -1;
-        *bytes = (uint64_t)b;
-        return 0;
-    }
-    return -1;
+    free(res->broken);
+    res->broken = NULL;
+    res->n = 0;
 }

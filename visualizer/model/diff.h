@@ -8,7 +8,6 @@
 #define VIS_DIFF_H
 
 #include <stdint.h>
-#include <stdio.h>
 #include "model/profile.h"
 
 typedef struct {
@@ -38,12 +37,6 @@ int vis_diff_compute(const vis_profile *old, size_t old_snap, const vis_profile 
                      size_t new_snap, int at_peak, const char *at, vis_diff *d);
 void vis_diff_free(vis_diff *d);
 
-/* Text: both moments, the totals, then one line per site that changed. */
-void vis_diff_text(FILE *out, const vis_profile *old, const vis_profile *new_, const vis_diff *d,
-                   int top_n);
-/* JSON: {"at", "old": {...}, "new": {...}, "total": {...}, "sites": [...]}. */
-void vis_diff_json(FILE *out, const vis_profile *old, const vis_profile *new_, const vis_diff *d);
-
 /* The gate's limits (memtime-vis check); a field of 0 / NULL is unset. */
 typedef struct {
     int has_max_peak;
@@ -53,14 +46,26 @@ typedef struct {
     uint64_t allow;
 } vis_check_limits;
 
-/* Writes one line per broken limit to out ("peak 14.1 MiB (14,829,216 B)
- * is over --max-peak ..."); baseline_diff is the diff baseline -> p at
- * their peaks (NULL without --baseline). Returns the number of lines. */
-int vis_check(FILE *out, const vis_profile *p, const vis_diff *baseline_diff,
-              const vis_check_limits *lim);
+/* What breaks a limit: the peak over --max-peak (to: the peak), the
+ * peak's total or one site grown beyond --max-increase and --allow since
+ * the baseline (from -> to, at the two peaks). */
+typedef enum { VIS_CHECK_MAX_PEAK, VIS_CHECK_PEAK_GREW, VIS_CHECK_SITE_GREW } vis_check_kind;
+typedef struct {
+    vis_check_kind kind;
+    const char *site;            /* VIS_CHECK_SITE_GREW: the diff row's name */
+    size_t snap;                 /* the profile's peak snapshot */
+    uint64_t from, to;
+} vis_check_broken;
+typedef struct {
+    size_t n;
+    vis_check_broken *broken;    /* the peak first, then the sites in the
+                                    diff's order */
+} vis_check_result;
 
-/* "100MiB", "1.5GiB", "64KiB", "512K", "10MB" (decimal), "4096" -> bytes.
- * Returns 0, or -1 when the text is not a size. */
-int vis_parse_size(const char *s, uint64_t *bytes);
+/* The limits p breaks; baseline_diff is the diff baseline -> p at their
+ * peaks (NULL without --baseline). Returns 0, or -1 when out of memory. */
+int vis_check_eval(const vis_profile *p, const vis_diff *baseline_diff,
+                   const vis_check_limits *lim, vis_check_result *res);
+void vis_check_result_free(vis_check_result *res);
 
 #endif

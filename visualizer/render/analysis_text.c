@@ -8,29 +8,6 @@
 #include "render/analysis_text.h"
 #include "render/report.h"
 
-char *vis_fmt_delta(char *buf, size_t n, int64_t bytes)
-{
-    uint64_t mag = bytes < 0 ? (uint64_t)0 - (uint64_t)bytes : (uint64_t)bytes;
-    if (n < 2)
-        return buf;
-    buf[0] = bytes < 0 ? '-' : '+';
-    vis_fmt_bytes(buf + (bytes != 0), n - 1, mag);
-    return buf;
-}
-
-char *vis_fmt_rate(char *buf, size_t n, const vis_profile *p, double rate)
-{
-    /* Per second; per million instructions; per MiB allocated and freed. */
-    double scale = p->unit == VIS_UNIT_MS ? 1000.0 : p->unit == VIS_UNIT_I ? 1e6 : 1048576.0;
-    const char *per = p->unit == VIS_UNIT_MS ? "/s" : p->unit == VIS_UNIT_I ? "/M instr" : "/MiB";
-    double v = rate * scale;
-    int64_t r = fabs(v) < 9.2e18 ? (int64_t)llround(v) : (v < 0 ? INT64_MIN + 1 : INT64_MAX);
-    vis_fmt_delta(buf, n, r);
-    size_t len = strlen(buf);
-    snprintf(buf + len, n - len, "%s", per);
-    return buf;
-}
-
 static void window_line(FILE *out, const vis_profile *p, const vis_growth *g, const char *what)
 {
     char a[48], b[48];
@@ -50,7 +27,7 @@ static void row_line(FILE *out, const vis_profile *p, const vis_growth_row *r)
     char a[48], b[48], c[48], d[48];
     fprintf(out, "  %-9s %10s %10s %11s %17s  %s%s\n", vis_kind_name(r->kind),
             vis_fmt_bytes(a, sizeof a, r->start_bytes), vis_fmt_bytes(b, sizeof b, r->end_bytes),
-            vis_fmt_delta(c, sizeof c, r->growth_bytes), vis_fmt_rate(d, sizeof d, p, r->rate),
+            vis_fmt_delta(c, sizeof c, r->growth_bytes), vis_fmt_rate(d, sizeof d, p->unit, r->rate),
             vis_site_name(r->label), r->maybe_below_threshold ? " [*]" : "");
 }
 

@@ -18,9 +18,4 @@ void vis_growth_text(FILE *out, const vis_profile *p, const vis_growth *g, size_
  * -1 when out of memory. */
 int vis_analysis_summary(FILE *out, const vis_profile *p, const vis_growth *g, int top_n);
 
-/* A signed byte count ("+24.0 KiB", "-1.00 MiB") and a rate in the file's
- * unit ("+24.0 KiB/s", "+1.2 KiB/M instr", "+512 B/MiB"). */
-char *vis_fmt_delta(char *buf, size_t n, int64_t bytes);
-char *vis_fmt_rate(char *buf, size_t n, const vis_profile *p, double rate);
-
 #endif

@@ -561,7 +561,7 @@ static const vis_growth_row *steady_row(const chart *c, const vis_band *b)
 static void grows_text(const chart *c, const vis_growth_row *r, char *buf, size_t n)
 {
     char rate[64];
-    vis_fmt_rate(rate, sizeof rate, c->p, r->rate);
+    vis_fmt_rate(rate, sizeof rate, c->p->unit, r->rate);
     snprintf(buf, n, "grows %s", rate);
 }
 

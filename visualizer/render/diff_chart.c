@@ -10,7 +10,7 @@
 #include "base/font.h"
 #include "base/png_file.h"
 #include "base/units.h"
-#include "render/analysis_text.h"
+#include "base/units.h"
 #include "render/chart.h"
 #include "render/diff_chart.h"
 
