@@ -21,6 +21,8 @@
 #include "model/export.h"
 #include "model/growth.h"
 #include "model/processes.h"
+#include "render/processes_chart.h"
+#include "render/processes_text.h"
 #include "model/profile.h"
 #include "model/when.h"
 #include "read/companion.h"
@@ -544,13 +546,11 @@ static vis_profile *load(const char *path, int no_companion)
     if (!p)
         die(EXIT_DATA, "%s", err);
     if (!no_companion) {
-        size_t n = strlen(path) + sizeof ".memtime";
-        char *cpath = malloc(n);
+        char *cpath = vis_companion_path(path);
         if (!cpath) {
             vis_profile_free(p);
             die(EXIT_DATA, "out of memory");
         }
-        snprintf(cpath, n, "%s.memtime", path);
         int rc = vis_companion_read(p, cpath, err, sizeof err);
         free(cpath);
         if (rc < 0) {
@@ -817,10 +817,8 @@ int main(int argc, char **argv)
         char *cpath = NULL;
         const char *path = o.companion;
         if (!path) {
-            size_t n = strlen(o.input) + sizeof ".memtime";
-            if (!(cpath = malloc(n)))
+            if (!(cpath = vis_companion_path(o.input)))
                 die(EXIT_DATA, "out of memory");
-            snprintf(cpath, n, "%s.memtime", o.input);
             path = cpath;
         }
         int rc = vis_companion_read(p, path, err, sizeof err);

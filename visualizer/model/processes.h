@@ -1,34 +1,23 @@
 /* processes.h: several profiles of one run, one per process (a server's
- * postmaster and its children), read with the companion's process records
- * and placed on one time axis: the one-line-per-process listing and the
- * all-processes chart (processes.c). */
+ * postmaster and its children), read with their companions and placed on
+ * one time axis, for the one-line-per-process listing
+ * (render/processes_text.h) and the all-processes chart
+ * (render/processes_chart.h). */
 #ifndef MT_PROCESSES_H
 #define MT_PROCESSES_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include "model/profile.h"
-
-typedef enum { VIS_END_UNKNOWN, VIS_END_EXIT, VIS_END_SIGNAL } vis_end_kind;
-
-typedef struct {
-    long long pid;
-    vis_end_kind kind;
-    int code;
-} vis_child_end;
 
 typedef struct {
     char *path;
-    vis_profile *profile;
-    long long pid, parent;     /* -1: unknown */
-    long long start, epoch_ms; /* the companion's start= and epoch_ms=, -1: none */
-    char *began;               /* "launched", "fork of N", "exec of PATH" or NULL */
-    char *command, *title;     /* NULL when not recorded */
-    vis_end_kind end_kind;
+    vis_profile *profile;      /* with its companion's records (profile->process) */
+    long long pid, parent;     /* -1: unknown; the pid from the file name
+                                  when the companion has none */
+    vis_end_kind end_kind;     /* its own "ended:", else its parent's
+                                  "child-ended:" about it */
     int end_code;              /* exit status or signal number */
-    vis_child_end *child_ends; /* what it recorded about its children */
-    size_t n_child_ends;
     uint64_t peak_B;           /* largest total (heap + extra + stacks) */
     uint64_t rss_peak_B;       /* the companion's rss-peak (anon + file + shmem), 0: none */
     long long abs_start, abs_end;  /* on the shared axis, from the first start */
@@ -53,12 +42,5 @@ void vis_procs_free(vis_procs *ps);
 char *vis_proc_ending(const vis_proc *q, char *buf, size_t n);
 /* The title it last gave itself, else its command line. */
 const char *vis_proc_name(const vis_proc *q);
-
-/* One line per process, in start order: pid, parent, start, end, how it
- * ended, peak heap, peak RSS (where the companion has it, else "-"), title. */
-void vis_procs_list(FILE *out, const vis_procs *ps);
-/* The all-processes chart as PNG. */
-int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *path,
-                        char *err, size_t errsz);
 
 #endif

@@ -88,6 +88,7 @@ vis_profile *vis_profile_new(const char *path)
     }
     p->peak_marked = SIZE_MAX;
     p->peak_tree_snap = SIZE_MAX;
+    p->process.pid = p->process.parent = p->process.start = p->process.epoch_ms = -1;
     return p;
 }
 
@@ -177,6 +178,11 @@ void vis_profile_free(vis_profile *p)
     free(p->desc);
     free(p->cmd);
     free(p->companion);
+    free(p->process.began);
+    free(p->process.command);
+    free(p->process.title);
+    free(p->process.child_ends);
+    free(p->process.forks);
     free(p->truncated_msg);
     free(p->rss);
     for (size_t i = 0; i < p->rss_peak.n_maps; i++) {

@@ -150,6 +150,39 @@ typedef struct {
 /* "kill", "fail" or "snapshot", as the option spells it. */
 const char *vis_limit_action_name(vis_limit_action a);
 
+/* How a process ended: an exit status, a signal, or not known. */
+typedef enum { VIS_END_UNKNOWN, VIS_END_EXIT, VIS_END_SIGNAL } vis_end_kind;
+
+/* What a parent recorded about a child it reaped ("child-ended:"). */
+typedef struct {
+    long long pid;
+    vis_end_kind kind;
+    int code;                /* exit status or signal number */
+} vis_child_end;
+
+/* A child it forked ("fork:"). */
+typedef struct {
+    uint64_t time;
+    long long pid;
+} vis_fork;
+
+/* Who the profiled process is and how it ended, from the companion's
+ * process, command, title, fork, child-ended and ended records. */
+typedef struct {
+    long long pid, parent;   /* -1: no "process:" record */
+    long long start;         /* its profile's start on its clock, -1: none */
+    long long epoch_ms;      /* wall-clock ms of its clock's 0, -1: none */
+    char *began;             /* "launched", "fork of N", "exec of PATH" or NULL */
+    char *command;           /* "command:", NULL when not recorded */
+    char *title;             /* the last "title:", NULL when none */
+    vis_end_kind end_kind;   /* from "ended:": VIS_END_EXIT, else unknown */
+    int end_code;
+    size_t n_child_ends;
+    vis_child_end *child_ends;
+    size_t n_forks;
+    vis_fork *forks;
+} vis_process;
+
 /* How the run ended, from the companion's "end:" line. */
 typedef enum {
     VIS_END_RECORD_NONE,     /* no such line (no companion, or an older one) */
@@ -201,6 +234,7 @@ typedef struct {
     vis_site_counts *counts; /* NULL when the companion has no "site:" line */
     vis_heap_limit limit;    /* zeroed when the run had no --heap-limit */
     vis_end_record end_record;   /* the companion's "end:" line */
+    vis_process process;     /* the companion's process records */
     /* The ranking of sites, by what each held at its largest over all
      * trees, ties by peak_B, then label. site_info[0..n_ranked) held at
      * least one byte at some point; the rest never did and take no slot in

@@ -4,10 +4,12 @@
  * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
  * Known keys: profile, time_unit (must match the profile's), thread, mark,
  * stacks, and the resident memory's rss, rss-peak, rss-mapping and
- * rss-mapping-frame, and site (allocation counts, labels interned like the
- * trees' so they match by pointer) and end. A "stacks:" or "rss:" line whose snapshot number or time
- * does not match the profile is ignored: the two files may be one rewrite
- * apart. */
+ * rss-mapping-frame, site (allocation counts, labels interned like the
+ * trees' so they match by pointer), heap-limit, end, and who the process is:
+ * process, command, title, fork, child-ended, ended. A "stacks:" or "rss:"
+ * line whose snapshot number or time does not match the profile is ignored:
+ * the two files may be one rewrite apart. Every record kind is read here and
+ * nowhere else. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,6 +212,39 @@ static int rss_frame_line(vis_profile *p, const char *v, cctx *c)
     return 0;
 }
 
+/* The text of a record that runs to the end of the line: after its key
+ * and the one blank the writer puts there. */
+static const char *text_after(const char *line, size_t key_len)
+{
+    return line + key_len + (line[key_len] == ' ');
+}
+
+/* Replaces *field with a copy of text (NULL: none). */
+static int set_text(char **field, const char *text, cctx *c)
+{
+    free(*field);
+    *field = NULL;
+    if (text && !(*field = strdup(text)))
+        return nomem(c);
+    return 0;
+}
+
+/* "pid=<P> parent=<PP> start=<T> [epoch_ms=<E>] began=<how>". */
+static int process_line(vis_process *q, const char *v, cctx *c)
+{
+    uint64_t pid, parent, start, epoch;
+    if (key_num(&v, "pid", &pid) != 0 || key_num(&v, "parent", &parent) != 0 ||
+        key_num(&v, "start", &start) != 0)
+        return cfail(c, "'process: pid=<n> parent=<n> start=<n> [epoch_ms=<n>] began=<how>'");
+    q->epoch_ms = key_num(&v, "epoch_ms", &epoch) == 0 ? (long long)epoch : -1;
+    if (strncmp(v, "began=", 6) != 0 || !v[6])
+        return cfail(c, "'began=launched|fork of <pid>|exec of <path>' after 'process: ...'");
+    q->pid = (long long)pid;
+    q->parent = (long long)parent;
+    q->start = (long long)start;
+    return set_text(&q->began, v + 6, c);
+}
+
 static int do_line(vis_profile *p, char *line, cctx *c)
 {
     const char *v;
@@ -354,6 +389,56 @@ static int do_line(vis_profile *p, char *line, cctx *c)
             return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
         return 0;
     }
+    if (strncmp(line, "process:", 8) == 0)
+        return process_line(&p->process, line + 8 + strspn(line + 8, " \t"), c);
+    if (strncmp(line, "command:", 8) == 0)
+        return set_text(&p->process.command, text_after(line, 8), c);
+    if (strncmp(line, "title:", 6) == 0) {
+        /* "title: time=T via=prctl|argv TEXT": the last one is the title. */
+        v = line + 6 + strspn(line + 6, " \t");
+        if (key_num(&v, "time", &t) != 0 || strncmp(v, "via=", 4) != 0)
+            return cfail(c, "'title: time=<n> via=prctl|argv <title>'");
+        v = strchr(v, ' ');
+        return set_text(&p->process.title, v ? v + 1 : NULL, c);
+    }
+    if (strncmp(line, "fork:", 5) == 0) {
+        v = line + 5 + strspn(line + 5, " \t");
+        if (key_num(&v, "time", &t) != 0 || key_num(&v, "child", &n) != 0 || *v)
+            return cfail(c, "'fork: time=<n> child=<pid>'");
+        vis_fork *a = vis_grow(p->process.forks, p->process.n_forks, 4, sizeof *a);
+        if (!a)
+            goto nomem;
+        p->process.forks = a;
+        a[p->process.n_forks++] = (vis_fork){ t, (long long)n };
+        return 0;
+    }
+    if (strncmp(line, "child-ended:", 12) == 0) {
+        vis_child_end e = { 0, VIS_END_EXIT, 0 };
+        uint64_t pid, code;
+        v = line + 12 + strspn(line + 12, " \t");
+        if (key_num(&v, "time", &t) != 0 || key_num(&v, "pid", &pid) != 0)
+            return cfail(c, "'child-ended: time=<n> pid=<pid> exit=<n>|signal=<n>'");
+        if (key_num(&v, "signal", &code) == 0)
+            e.kind = VIS_END_SIGNAL;
+        else if (key_num(&v, "exit", &code) != 0)
+            return cfail(c, "'exit=<n>' or 'signal=<n>' after 'child-ended: time=<n> pid=<pid>'");
+        e.pid = (long long)pid;
+        e.code = (int)code;
+        vis_child_end *a = vis_grow(p->process.child_ends, p->process.n_child_ends, 4, sizeof *a);
+        if (!a)
+            goto nomem;
+        p->process.child_ends = a;
+        a[p->process.n_child_ends++] = e;
+        return 0;
+    }
+    if (strncmp(line, "ended:", 6) == 0) {
+        v = line + 6 + strspn(line + 6, " \t");
+        if (key_num(&v, "time", &t) != 0 || key_num(&v, "exit", &n) != 0)
+            return cfail(c, "'ended: time=<n> exit=<n>'");
+        p->process.end_kind = VIS_END_EXIT;
+        p->process.end_code = (int)n;
+        return 0;
+    }
     return 0;   /* "profile:" is informational; unknown keys are skipped */
 nomem:
     snprintf(c->err, c->errsz, "%s: out of memory", c->path);
@@ -408,4 +493,13 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
         rc = -1;
     }
     return rc;
+}
+
+char *vis_companion_path(const char *profile_path)
+{
+    size_t n = strlen(profile_path) + sizeof ".memtime";
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s.memtime", profile_path);
+    return s;
 }
