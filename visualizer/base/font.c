@@ -5,6 +5,7 @@
  * horizontal shapes keep their design, so DejaVu stays readable. Coverage is
  * 8-bit grey anti-aliasing blended over whatever is on the canvas. */
 #include "base/font.h"
+#include "base/utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,28 +66,6 @@ static void set_size(vis_font *f, int size_px)
     }
 }
 
-/* Decodes one UTF-8 code point at *s and advances *s; U+FFFD on bad input. */
-static unsigned long next_cp(const char **s)
-{
-    const unsigned char *p = (const unsigned char *)*s;
-    unsigned long cp;
-    int n;
-    if (p[0] < 0x80) { cp = p[0]; n = 0; }
-    else if ((p[0] & 0xE0) == 0xC0) { cp = p[0] & 0x1F; n = 1; }
-    else if ((p[0] & 0xF0) == 0xE0) { cp = p[0] & 0x0F; n = 2; }
-    else if ((p[0] & 0xF8) == 0xF0) { cp = p[0] & 0x07; n = 3; }
-    else { *s += 1; return 0xFFFD; }
-    for (int i = 1; i <= n; i++) {
-        if ((p[i] & 0xC0) != 0x80) {
-            *s += i;
-            return 0xFFFD;
-        }
-        cp = cp << 6 | (p[i] & 0x3F);
-    }
-    *s += n + 1;
-    return cp;
-}
-
 void vis_font_metrics(vis_font *f, int size_px, int *ascent_px, int *descent_px)
 {
     set_size(f, size_px);
@@ -106,7 +85,7 @@ static int walk(vis_font *f, int size_px, const char *s, blit_fn blit, void *ctx
     FT_UInt prev = 0;
     int kern = FT_HAS_KERNING(f->face);
     while (*s) {
-        unsigned long cp = next_cp(&s);
+        unsigned long cp = vis_utf8_next(&s);
         FT_UInt gi = FT_Get_Char_Index(f->face, cp);
         if (kern && prev && gi) {
             FT_Vector d;
@@ -175,7 +154,7 @@ static size_t cp_bytes(const char *s, size_t n)
 {
     const char *p = s;
     while (*p && n--)
-        next_cp(&p);
+        vis_utf8_next(&p);
     return (size_t)(p - s);
 }
 
@@ -183,7 +162,7 @@ static size_t cp_count(const char *s)
 {
     size_t n = 0;
     while (*s) {
-        next_cp(&s);
+        vis_utf8_next(&s);
         n++;
     }
     return n;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/units.h"
+#include "base/utf8.h"
 #include "model/export.h"
 
 #define FG_WIDTH 1200.0
@@ -38,31 +39,6 @@
 
 /* ------------------------------------------------------------ text */
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
-               : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (len == 0 || len > n)
-        return 0;
-    for (size_t k = 1; k < len; k++)
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-    if (len == 2 && s[0] < 0xC2)
-        return 0;
-    if (len == 3) {
-        unsigned cp = (s[0] & 0x0Fu) << 12 | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu);
-        if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))
-            return 0;
-    }
-    if (len == 4) {
-        unsigned cp = (s[0] & 0x07u) << 18 | (s[1] & 0x3Fu) << 12;
-        if (cp < 0x10000 || cp > 0x10FFFF)
-            return 0;
-    }
-    return len;
-}
-
 /* Writes at most max_chars characters of s (SIZE_MAX: all) as XML text,
  * ".." in place of the rest. Control characters and invalid bytes count as
  * the four characters of their \xNN. */
@@ -73,13 +49,13 @@ static void put_text(FILE *out, const char *str, size_t max_chars)
     /* Characters in the whole rendering, to know whether it must be cut. */
     size_t total = 0;
     for (size_t i = 0; i < n;) {
-        size_t l = utf8_len(s + i, n - i);
+        size_t l = vis_utf8_len(s + i, n - i);
         total += l == 0 || s[i] < 0x20 || s[i] == 0x7f ? 4 : 1;
         i += l ? l : 1;
     }
     size_t limit = total <= max_chars ? total : (max_chars >= 2 ? max_chars - 2 : 0);
     for (size_t i = 0; i < n;) {
-        size_t l = utf8_len(s + i, n - i);
+        size_t l = vis_utf8_len(s + i, n - i);
         int hex = l == 0 || s[i] < 0x20 || s[i] == 0x7f;
         if (shown + (hex ? 4 : 1) > limit)
             break;

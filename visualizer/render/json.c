@@ -4,41 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/utf8.h"
 #include "model/chart_data.h"
 #include "model/sites.h"
 #include "read/massif.h"
 #include "render/json.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    unsigned cp = c & (0x7F >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
 
 void vis_json_string(FILE *out, const char *str)
 {
@@ -63,7 +33,7 @@ void vis_json_string(FILE *out, const char *str)
             fputc((int)c, out);
             s++;
         } else {
-            size_t n = utf8_len(s);
+            size_t n = vis_utf8_len(s, 4);
             if (n == 0) {
                 fputs("\\ufffd", out);
                 s++;

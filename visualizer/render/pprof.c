@@ -23,6 +23,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "base/grow.h"
+#include "base/utf8.h"
 #include "model/export.h"
 #include "pprof_profile.pb-c.h"
 
@@ -101,21 +102,8 @@ static char *utf8_copy(const char *s)
         return NULL;
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < len;) {
-        size_t n = u[i] < 0x80 ? 1 : (u[i] & 0xE0) == 0xC0 ? 2 : (u[i] & 0xF0) == 0xE0 ? 3
-                 : (u[i] & 0xF8) == 0xF0 ? 4 : 0;
-        int ok = n > 0 && i + n <= len;
-        for (size_t k = 1; ok && k < n; k++)
-            ok = (u[i + k] & 0xC0) == 0x80;
-        if (ok && n == 2)
-            ok = u[i] >= 0xC2;                                  /* overlong */
-        if (ok && n == 3) {
-            unsigned cp = (u[i] & 0x0Fu) << 12 | (u[i + 1] & 0x3Fu) << 6 | (u[i + 2] & 0x3Fu);
-            ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);   /* overlong, surrogate */
-        }
-        if (ok && n == 4) {
-            unsigned cp = (u[i] & 0x07u) << 18 | (u[i + 1] & 0x3Fu) << 12;
-            ok = cp >= 0x10000 && cp <= 0x10FFFF;
-        }
+        size_t n = vis_utf8_len(u + i, len - i);
+        int ok = n > 0;
         if (ok) {
             memcpy(o, u + i, n);
             o += n;
