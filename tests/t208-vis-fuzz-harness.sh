@@ -11,7 +11,9 @@ v="$MT_SRC/visualizer"
 if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$v" -o "$T/fuzz_parser" \
      "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/read/massif.c" "$v/model/profile.c" "$v/model/sites.c" "$v/base/units.c" "$v/render/report.c" \
-     "$v/model/stacks.c" "$v/render/collapsed.c" "$v/render/flamegraph.c" "$v/base/grow.c" "$v/base/utf8.c" 2>"$T/cc.err"
+     "$v/model/stacks.c" "$v/render/collapsed.c" "$v/render/flamegraph.c" "$v/model/analysis.c" \
+     "$v/model/growth.c" "$v/model/when.c" "$v/render/summary.c" "$v/render/growth_text.c" \
+     "$v/base/grow.c" "$v/base/utf8.c" 2>"$T/cc.err"
 then ok "harness builds"; else not_ok "harness builds"; diag "$(head -20 "$T/cc.err")"; exit 1; fi
 d="$MT_SRC/tests/data"
 "$T/fuzz_parser" -runs=1 "$d"/fuzz-regress/* "$d"/*.out "$d"/*.massif "$d"/bad/*.out >"$T/log" 2>&1

@@ -19,7 +19,8 @@
 #include "model/diff.h"
 #include "render/diff_text.h"
 #include "model/export.h"
-#include "model/growth.h"
+#include "model/analysis.h"
+#include "model/chart_data.h"
 #include "model/processes.h"
 #include "render/processes_chart.h"
 #include "render/processes_text.h"
@@ -27,7 +28,8 @@
 #include "model/when.h"
 #include "read/companion.h"
 #include "read/massif.h"
-#include "render/analysis_text.h"
+#include "render/growth_text.h"
+#include "render/summary.h"
 #include "render/chart.h"
 #include "render/csv.h"
 #include "render/diff_chart.h"
@@ -85,7 +87,7 @@ static vis_profile *profile;
 static vis_procs *procs;          /* several profiles (processes.h) */
 static FILE *input;               /* the profile, kept open: the report may walk its trees */
 static vis_report_body *body;     /* the ms_print report's table and trees, from pass 1 */
-static vis_growth growth;         /* over --from..--to, computed once */
+static vis_analysis analysis;     /* over --from..--to, computed once */
 static vis_profile *profile2;     /* diff's NEW, check's baseline */
 static vis_diff diff;
 
@@ -97,7 +99,7 @@ static void die(int status, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    vis_growth_free(&growth);
+    vis_analysis_free(&analysis);
     vis_diff_free(&diff);
     vis_profile_free(profile);
     vis_profile_free(profile2);
@@ -304,18 +306,15 @@ static int write_report(FILE *out, const vis_profile *p, const options *o,
                         char *err, size_t errsz)
 {
     if (o->json) {
-        if (vis_json_profile(out, p, &growth) != 0)
-            return snprintf(err, errsz, "out of memory"), -1;
+        vis_json_profile(out, p, &analysis);
         return 0;
     }
     if (o->growth) {
-        vis_growth_text(out, p, &growth, 0);
+        vis_growth_text(out, p, &analysis.growth, 0);
         return 0;
     }
     if (!o->ms_print_only) {
-        vis_report_summary(out, p, &o->rep);
-        if (vis_analysis_summary(out, p, &growth, o->rep.top_n) != 0)
-            return snprintf(err, errsz, "out of memory"), -1;
+        vis_summary_write(out, p, &analysis, &o->rep);
         if (!o->summary_only)
             fputc('\n', out);
     }
@@ -350,16 +349,22 @@ static const char *extension(const char *path)
 /* The interactive report (html.h); the trees are re-read from the input. */
 static int write_html(const vis_profile *p, const options *o, char *err, size_t errsz)
 {
-    vis_json_report_opts jo = { (size_t)o->chart.top_n, o->rep.threshold, VIS_HTML_MAX_DEPTH };
+    vis_json_report_opts jo = { o->rep.threshold, VIS_HTML_MAX_DEPTH };
     vis_outfile f;
+    vis_chart_data *d = vis_chart_data_new(p, (size_t)o->chart.top_n, err, errsz);
+    if (!d)
+        return -1;
     FILE *in = fopen(o->input, "r");
-    if (!in)
+    if (!in) {
+        vis_chart_data_free(d);
         return snprintf(err, errsz, "%s: cannot open: %s", o->input, strerror(errno)), -1;
+    }
     int rc = vis_out_open(&f, o->image, "w", err, errsz);
-    if (rc == 0 && (rc = vis_html_write(f.fp, p, &growth, in, &jo, err, errsz)) != 0)
+    if (rc == 0 && (rc = vis_html_write(f.fp, p, &analysis, d, in, &jo, err, errsz)) != 0)
         vis_out_abort(&f);
     else if (rc == 0)
         rc = vis_out_commit(&f, err, errsz);
+    vis_chart_data_free(d);
     fclose(in);
     return rc;
 }
@@ -843,10 +848,10 @@ int main(int argc, char **argv)
     if (from.snap > to.snap)
         die(EXIT_USAGE, "--from %s (snapshot %zu) comes after --to %s (snapshot %zu)",
             o.from ? o.from : "", from.snap, o.to ? o.to : "end", to.snap);
-    if (vis_growth_compute(p, from.snap, to.snap, &growth) != 0)
+    if (vis_analysis_compute(p, from.snap, to.snap, &analysis) != 0)
         die(EXIT_DATA, "out of memory");
     if (o.growth)
-        o.chart.growth = &growth;
+        o.chart.growth = &analysis.growth;
 
     write_charts(p, &o);
     write_exports(p, &o);
@@ -857,7 +862,7 @@ int main(int argc, char **argv)
         if (write_report(stdout, p, &o, err, sizeof err) != 0)
             die(EXIT_DATA, "%s", err);
     }
-    vis_growth_free(&growth);
+    vis_analysis_free(&analysis);
     vis_profile_free(p);
     profile = NULL;
     vis_report_body_free(body);

@@ -1,18 +1,20 @@
 /* fuzz_parser.c: libFuzzer harness for memtime-vis's Massif-format reader and
  * text reports. Each input is read from memory (fmemopen): pass 1, then the
- * summary and the whole ms_print report (which walks every tree again from
- * the same stream), then every detailed snapshot's tree once more through
- * vis_massif_walk_tree, and read into stacks (stacks.c) and
+ * analyses and the summary, the whole ms_print report (which walks every
+ * tree again from the same stream), then every detailed snapshot's tree
+ * once more through vis_massif_walk_tree, and read into stacks (stacks.c) and
  * written as a flamegraph and as folded stacks (pprof.c is left out: it
  * would need protobuf-c here, and reads the same stacks). Output goes to
  * /dev/null; the sanitizers report what matters. Built and run by
  * tests/fuzz/run.sh. */
 #include <stdint.h>
 #include <stdio.h>
+#include "model/analysis.h"
 #include "model/export.h"
+#include "model/stacks.h"
 #include "read/massif.h"
 #include "render/report.h"
-#include "model/stacks.h"
+#include "render/summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,7 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.graph_y = 5;
     vis_profile *p = vis_massif_read(f, "fuzz.out", err, sizeof err);
     if (p) {
-        vis_report_summary(null_out, p, &o);
+        vis_analysis an;
+        if (vis_analysis_compute(p, 0, p->n_snaps - 1, &an) == 0) {
+            vis_summary_write(null_out, p, &an, &o);
+            vis_analysis_free(&an);
+        }
         vis_report_ms_print(null_out, p, &o, f, err, sizeof err);
         size_t n_nodes = 0;
         for (size_t i = 0; i < p->n_snaps; i++)

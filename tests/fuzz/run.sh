@@ -16,8 +16,9 @@ clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -I"$top/visualizer" -o "$bin" \
   tests/fuzz/fuzz_parser.c visualizer/read/massif.c visualizer/model/profile.c visualizer/model/sites.c visualizer/base/units.c visualizer/render/report.c \
-  visualizer/model/stacks.c visualizer/render/collapsed.c visualizer/render/flamegraph.c visualizer/base/grow.c \
-  visualizer/base/utf8.c
+  visualizer/model/stacks.c visualizer/render/collapsed.c visualizer/render/flamegraph.c \
+  visualizer/model/analysis.c visualizer/model/growth.c visualizer/model/when.c visualizer/render/summary.c \
+  visualizer/render/growth_text.c visualizer/base/grow.c visualizer/base/utf8.c
 cp tests/data/*.out tests/data/bad/*.out tests/data/*.massif "$work/corpus/" 2>/dev/null || true
 cp tests/data/fuzz-regress/* "$work/corpus/" 2>/dev/null || true
 jobs=$(nproc 2>/dev/null || echo 1)

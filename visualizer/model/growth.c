@@ -1,4 +1,4 @@
-/* growth.c: growth ranking, kinds, end of run and counts (see growth.h).
+/* growth.c: the growth ranking of a window and its kinds (see growth.h).
  *
  * The kinds follow the proposal in the project's analysis notes, itself
  * drawn from the peers' leak heuristics (bytehound's "grows, or levelled
@@ -313,83 +313,4 @@ void vis_growth_free(vis_growth *g)
 double vis_rate_per_s(const vis_profile *p, double rate)
 {
     return p->unit == VIS_UNIT_MS ? rate * 1000.0 : -1;
-}
-
-int vis_ended_by_exit(const vis_profile *p)
-{
-    return p->end_record != VIS_END_RECORD_RUNNING;
-}
-
-size_t vis_final_window(const vis_profile *p)
-{
-    size_t last = p->n_snaps - 1;
-    uint64_t t0 = p->snaps[0].time, t1 = p->snaps[last].time;
-    uint64_t cut = t1 - (t1 - t0) / 10;
-    size_t i = vis_when_snap_at(p, cut);
-    if (i == SIZE_MAX)
-        i = 0;
-    else if (p->snaps[i].time < cut && i < last)
-        i++;   /* the first snapshot inside the last 10% */
-    size_t five = last >= 4 ? last - 4 : 0;
-    return i < five ? i : five;
-}
-
-/* ---------------------------------------------------------------- counts */
-
-static int cmp_label_ptr(const void *va, const void *vb)
-{
-    const vis_site_counts *a = va, *b = vb;
-    return a->label < b->label ? -1 : a->label > b->label;
-}
-
-int vis_counts_merge(const vis_profile *p, vis_site_counts **out, size_t *n)
-{
-    *out = NULL;
-    *n = 0;
-    if (!p->counts)
-        return 0;
-    vis_site_counts *c = malloc(p->n_counts * sizeof *c);
-    if (!c)
-        return -1;
-    memcpy(c, p->counts, p->n_counts * sizeof *c);
-    qsort(c, p->n_counts, sizeof *c, cmp_label_ptr);
-    size_t k = 0;
-    for (size_t i = 0; i < p->n_counts; i++) {
-        if (k > 0 && c[k - 1].label == c[i].label) {
-            c[k - 1].allocs += c[i].allocs;
-            c[k - 1].temporary += c[i].temporary;
-            c[k - 1].alloc_bytes += c[i].alloc_bytes;
-            c[k - 1].live_blocks += c[i].live_blocks;
-            c[k - 1].live_bytes += c[i].live_bytes;
-        } else {
-            c[k++] = c[i];
-        }
-    }
-    *out = c;
-    *n = k;
-    return 0;
-}
-
-static vis_counts_order sort_by;
-
-static int cmp_counts(const void *va, const void *vb)
-{
-    const vis_site_counts *a = va, *b = vb;
-    uint64_t x, y, x2, y2;
-    switch (sort_by) {
-    case VIS_BY_LIVE: x = a->live_bytes; y = b->live_bytes; x2 = a->live_blocks; y2 = b->live_blocks; break;
-    case VIS_BY_ALLOCS: x = a->allocs; y = b->allocs; x2 = a->alloc_bytes; y2 = b->alloc_bytes; break;
-    default: x = a->temporary; y = b->temporary; x2 = a->allocs; y2 = b->allocs; break;
-    }
-    if (x != y)
-        return x > y ? -1 : 1;
-    if (x2 != y2)
-        return x2 > y2 ? -1 : 1;
-    return strcmp(a->label, b->label);
-}
-
-void vis_counts_sort(vis_site_counts *c, size_t n, vis_counts_order by)
-{
-    sort_by = by;
-    qsort(c, n, sizeof *c, cmp_counts);
 }

@@ -1,8 +1,7 @@
-/* growth.h: the analysis views computed from the model: which
- * sites grow over a window of the run and how (steady, plateau, burst,
- * shrinking, flat), whether the run ended at exit, the final window of a
- * run that did not, and memtime's per-site counts merged and ranked.
- * Renderers (analysis_text.c, json.c, the chart) only read these results.
+/* growth.h: which sites grow over a window of the run and how (steady,
+ * plateau, burst, shrinking, flat), computed from the model; analysis.h
+ * gathers it with the end of the run and the counts. Renderers
+ * (growth_text.c, summary.c, json.c, the chart) only read these results.
  *
  * A site is a top-level node of the detailed snapshots' trees (vis_site),
  * named by its interned label; only detailed snapshots break the heap down
@@ -54,21 +53,5 @@ void vis_growth_free(vis_growth *g);
 /* Bytes per second for a rate per file unit; only ms profiles have one
  * (returns -1 otherwise). */
 double vis_rate_per_s(const vis_profile *p, double rate);
-
-/* 0 when memtime's companion says the process had not ended at its last
- * rewrite ("end: none": killed, or still running); 1 otherwise: "end: exit"
- * or "end: exec", or no such line (Massif's files, written only at exit,
- * and companions of older memtimes: nothing claims a kill). */
-int vis_ended_by_exit(const vis_profile *p);
-
-/* The final window of a run that did not end at exit: the last 10% of its
- * time, and at least its last 5 snapshots. Returns the first snapshot. */
-size_t vis_final_window(const vis_profile *p);
-
-/* memtime's counts, one row per site (labels repeated in the file added
- * up). Sorted by the caller with vis_counts_sort. */
-typedef enum { VIS_BY_LIVE, VIS_BY_ALLOCS, VIS_BY_TEMPORARY } vis_counts_order;
-int vis_counts_merge(const vis_profile *p, vis_site_counts **out, size_t *n);
-void vis_counts_sort(vis_site_counts *c, size_t n, vis_counts_order by);
 
 #endif

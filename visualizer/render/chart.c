@@ -40,7 +40,7 @@
 #include "model/growth.h"
 #include "model/profile.h"
 #include "model/rss_series.h"
-#include "render/analysis_text.h"
+#include "base/units.h"
 
 
 #define COLOUR_TOTAL   0x1A1A1A

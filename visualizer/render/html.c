@@ -7,7 +7,8 @@
 #include "html_assets.h"
 #include "render/html.h"
 
-int vis_html_write(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
+int vis_html_write(FILE *out, const vis_profile *p, const vis_analysis *an,
+                   const vis_chart_data *d, FILE *in,
                    const vis_json_report_opts *o, char *err, size_t errsz)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -21,7 +22,7 @@ int vis_html_write(FILE *out, const vis_profile *p, const vis_growth *g, FILE *i
           "JavaScript; enable it to see the timeline.</p></noscript>\n"
           "<main id=\"app\"></main>\n<script id=\"memtime-data\" type=\"application/json\">\n",
           out);
-    if (vis_json_report(out, p, g, in, o, err, errsz) != 0)
+    if (vis_json_report(out, p, an, d, in, o, err, errsz) != 0)
         return -1;
     fputs("</script>\n<script>\n", out);
     fputs(vis_html_js, out);

@@ -6,7 +6,7 @@
 #define VIS_HTML_H
 
 #include <stdio.h>
-#include "model/growth.h"
+#include "model/analysis.h"
 #include "model/profile.h"
 #include "render/json.h"
 
@@ -16,7 +16,8 @@
 
 /* Writes the page to out, reading the trees from in (the profile's file).
  * Returns 0, or -1 with a one-line err. */
-int vis_html_write(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
+int vis_html_write(FILE *out, const vis_profile *p, const vis_analysis *an,
+                   const vis_chart_data *d, FILE *in,
                    const vis_json_report_opts *o, char *err, size_t errsz);
 
 #endif

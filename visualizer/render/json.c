@@ -145,11 +145,12 @@ static void rss_json(FILE *out, const vis_profile *p)
 
 /* The document's keys, without the closing brace, so the report page can
  * add its own keys to the same document. */
-static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
+static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an)
 {
+    const vis_growth *g = &an->growth;
     static const char *const units[] = { "i", "ms", "B" };
     const vis_snapshot *pk = &p->snaps[p->peak];
-    int ended = vis_ended_by_exit(p);
+    int ended = an->ended;
 
     fputs("{\n  ", out);
     key(out, "command");
@@ -199,27 +200,21 @@ static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
     if (ended) {
         fputs("null", out);
     } else {
-        vis_growth fin;
-        if (vis_growth_compute(p, vis_final_window(p), p->n_snaps - 1, &fin) != 0)
-            return -1;
+        const vis_growth *fin = &an->final;
         fputs("{\"window\": ", out);
-        window(out, p, &fin);
+        window(out, p, fin);
         fprintf(out, ", \"end_bytes\": %" PRIu64 ", \"peak_bytes\": %" PRIu64 ",\n    \"growth\": ",
                 vis_snap_total(&p->snaps[p->n_snaps - 1]), vis_snap_total(pk));
-        growth_rows(out, p, &fin, "    ");
+        growth_rows(out, p, fin, "    ");
         fputs("}", out);
-        vis_growth_free(&fin);
     }
 
-    vis_site_counts *c;
-    size_t n;
-    if (vis_counts_merge(p, &c, &n) != 0)
-        return -1;
+    size_t n = an->n_counts;
     fputs(",\n  \"at_exit\": ", out);
-    if (!c || !ended) {
+    if (!an->by_live || !ended) {
         fputs("null", out);
     } else {
-        vis_counts_sort(c, n, VIS_BY_LIVE);
+        const vis_site_counts *c = an->by_live;
         fputc('[', out);
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
@@ -232,8 +227,8 @@ static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
         }
         fputs(k ? "\n  ]" : "]", out);
     }
-    if (c) {
-        vis_counts_sort(c, n, VIS_BY_ALLOCS);
+    if (an->by_allocs) {
+        const vis_site_counts *c = an->by_allocs;
         fputs(",\n  \"sites\": [", out);
         for (size_t i = 0; i < n; i++) {
             fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
@@ -245,7 +240,6 @@ static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
                     c[i].live_bytes);
         }
         fputs(n ? "\n  ]" : "]", out);
-        free(c);
     }
     rss_json(out, p);
     fputs(",\n  \"marks\": [", out);
@@ -255,15 +249,12 @@ static int profile_keys(FILE *out, const vis_profile *p, const vis_growth *g)
         fputc('}', out);
     }
     fputs(p->n_marks ? "\n  ]" : "]", out);
-    return 0;
 }
 
-int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g)
+void vis_json_profile(FILE *out, const vis_profile *p, const vis_analysis *an)
 {
-    if (profile_keys(out, p, g) != 0)
-        return -1;
+    profile_keys(out, p, an);
     fputs("\n}\n", out);
-    return 0;
 }
 
 /* ---- The report page's keys (vis_json_report) ---- */
@@ -336,18 +327,12 @@ static int tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *labe
     return 0;
 }
 
-int vis_json_report(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
-                    const vis_json_report_opts *o, char *err, size_t errsz)
+int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
+                    const vis_chart_data *d, FILE *in, const vis_json_report_opts *o,
+                    char *err, size_t errsz)
 {
-    vis_chart_data *d = vis_chart_data_new(p, o->top, err, errsz);
-    if (!d)
-        return -1;
-    if (profile_keys(out, p, g) != 0) {
-        vis_chart_data_free(d);
-        return snprintf(err, errsz, "out of memory"), -1;
-    }
+    profile_keys(out, p, an);
     timeline_json(out, p, d);
-    vis_chart_data_free(d);
     fprintf(out, ",\n  \"trees\": {\"threshold_percent\": ");
     vis_json_double(out, o->threshold);
     fprintf(out, ", \"max_depth\": %u, \"snapshots\": [", o->max_depth);

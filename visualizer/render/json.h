@@ -10,7 +10,8 @@
 
 #include <stdio.h>
 #include <stdint.h>
-#include "model/growth.h"
+#include "model/analysis.h"
+#include "model/chart_data.h"
 #include "model/profile.h"
 
 /* A JSON string (with its quotes). */
@@ -18,22 +19,22 @@ void vis_json_string(FILE *out, const char *s);
 /* A number; non-finite values as null. */
 void vis_json_double(FILE *out, double v);
 
-/* The whole document for p, the growth ranking over g's window. Returns 0,
- * or -1 when out of memory. Write errors show in ferror(out). */
-int vis_json_profile(FILE *out, const vis_profile *p, const vis_growth *g);
+/* The whole document for p and its analyses. Write errors show in
+ * ferror(out). */
+void vis_json_profile(FILE *out, const vis_profile *p, const vis_analysis *an);
 
 /* The report page's document (html.c): the same keys, plus "timeline"
- * (the chart's bands, with the PNG's colours, and every snapshot's numbers)
+ * (the chart's bands d, with the PNG's colours, and every snapshot's numbers)
  * and "trees" (every detailed snapshot's tree read from in, the profile's
  * file, pruned: nodes under threshold percent of their snapshot's total,
  * and anything deeper than max_depth, are left out with their subtrees).
  * Returns 0, or -1 with a one-line err. */
 typedef struct {
-    size_t top;          /* sites drawn as their own band */
     double threshold;    /* percent, as --threshold */
     unsigned max_depth;  /* deepest tree level kept (root 0) */
 } vis_json_report_opts;
-int vis_json_report(FILE *out, const vis_profile *p, const vis_growth *g, FILE *in,
-                    const vis_json_report_opts *o, char *err, size_t errsz);
+int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
+                    const vis_chart_data *d, FILE *in, const vis_json_report_opts *o,
+                    char *err, size_t errsz);
 
 #endif

@@ -19,9 +19,6 @@ typedef struct {
 
 void vis_report_opts_default(vis_report_opts *o);
 
-/* Writes the summary: command, time unit, duration, peak, top sites at the
- * peak, phase marks, thread stack peaks. Write errors show in ferror(out). */
-void vis_report_summary(FILE *out, const vis_profile *p, const vis_report_opts *o);
 
 /* Writes the whole ms_print-style report of p to out: the head (header,
  * graph, list of detailed snapshots) from the model, then the snapshot table

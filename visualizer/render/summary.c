@@ -1,0 +1,348 @@
+/* summary.c: the text summary, what a bug report needs first (summary.h):
+ * the profile's own numbers (command, duration, peak and its sites, the
+ * heap limit, resident memory, phase marks, threads' stacks), then what
+ * the analyses found (model/analysis.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/units.h"
+#include "model/sites.h"
+#include "render/growth_text.h"
+#include "render/summary.h"
+
+/* ------------------------------------------------------------ formatting */
+
+static const char *unit_name(vis_unit u)
+{
+    switch (u) {
+    case VIS_UNIT_I: return "i (instructions executed)";
+    case VIS_UNIT_MS: return "ms (milliseconds)";
+    default: return "B (bytes allocated and freed)";
+    }
+}
+
+/* --------------------------------------------------------------- summary */
+
+/* memtime --heap-limit: the limit, when it was reached and what followed. */
+static void summary_limit(FILE *out, const vis_profile *p)
+{
+    char a[64], b[64];
+    const vis_heap_limit *l = &p->limit;
+    if (!l->present)
+        return;
+    vis_fmt_bytes(a, sizeof a, l->bytes);
+    if (!l->reached) {
+        fprintf(out, "\nHeap limit: %s (--heap-limit-action=%s), never reached\n", a,
+                vis_limit_action_name(l->action));
+        return;
+    }
+    vis_fmt_time(b, sizeof b, p->unit, l->time);
+    switch (l->action) {
+    case VIS_LIMIT_KILL:
+        fprintf(out, "\nHeap limit: %s reached at %s: memtime took the snapshot of that moment "
+                     "and ended the program with SIGKILL (--heap-limit-action=kill)\n", a, b);
+        break;
+    case VIS_LIMIT_FAIL:
+        fprintf(out, "\nHeap limit: %s first reached at %s: %" PRIu64 " allocation%s refused "
+                     "(--heap-limit-action=fail)\n", a, b, l->refused, l->refused == 1 ? "" : "s");
+        break;
+    case VIS_LIMIT_SNAPSHOT:
+        fprintf(out, "\nHeap limit: %s first passed at %s: a detailed snapshot was taken there "
+                     "(--heap-limit-action=snapshot)\n", a, b);
+        break;
+    }
+}
+
+/* Resident memory (memtime --rss=yes): the RSS peak, how much of it the heap
+ * explains, and the largest mappings outside the heap resident then. */
+static void summary_rss(FILE *out, const vis_profile *p)
+{
+    char a[64], b[64], c[64], d[64], e[64];
+    const vis_rss_peak *k = &p->rss_peak;
+    if (!k->present)
+        return;
+    vis_rss r = { 1, k->anon_B, k->file_B, k->shmem_B };
+    uint64_t total = vis_rss_total(&r);
+    fprintf(out, "\nResident memory (RSS; the program's own mappings):\n");
+    fprintf(out, "  Peak RSS:   %s at %s: anonymous %s, file %s, shared %s\n",
+            vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, k->time),
+            vis_fmt_bytes(c, sizeof c, k->anon_B), vis_fmt_bytes(d, sizeof d, k->file_B),
+            vis_fmt_bytes(e, sizeof e, k->shmem_B));
+    fprintf(out, "              heap (with extra) %s there: it explains %.1f%% of the RSS; "
+            "%s is outside the heap\n",
+            vis_fmt_bytes(a, sizeof a, k->heap_B),
+            total ? 100.0 * (double)k->heap_B / (double)total : 0.0,
+            vis_fmt_bytes(c, sizeof c, total > k->heap_B ? total - k->heap_B : 0));
+    const vis_snapshot *pk = &p->snaps[p->peak];
+    if (p->rss && p->rss[p->peak].valid) {
+        uint64_t at = vis_rss_total(&p->rss[p->peak]);
+        fprintf(out, "  At the heap peak (snapshot %zu): RSS %s, heap %s (%.1f%%)\n", p->peak,
+                vis_fmt_bytes(a, sizeof a, at),
+                vis_fmt_bytes(b, sizeof b, pk->heap_B + pk->heap_extra_B),
+                at ? 100.0 * (double)(pk->heap_B + pk->heap_extra_B) / (double)at : 0.0);
+    }
+    size_t last = SIZE_MAX;
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;)
+        if (p->rss[i].valid) {
+            last = i;
+            break;
+        }
+    if (last != SIZE_MAX) {
+        const vis_snapshot *ls = &p->snaps[last];
+        uint64_t at = vis_rss_total(&p->rss[last]);
+        fprintf(out, "  Last reading (snapshot %zu, %s): RSS %s, heap %s (%.1f%%)\n", last,
+                vis_fmt_time(c, sizeof c, p->unit, ls->time), vis_fmt_bytes(a, sizeof a, at),
+                vis_fmt_bytes(b, sizeof b, ls->heap_B + ls->heap_extra_B),
+                at ? 100.0 * (double)(ls->heap_B + ls->heap_extra_B) / (double)at : 0.0);
+    }
+    if (k->n_maps == 0)
+        return;
+    /* The few that matter: at most 5, none under 1% of the peak. */
+    fprintf(out, "  Largest mappings at the RSS peak outside the malloc heap:\n");
+    size_t shown = 0;
+    uint64_t rest = 0;
+    for (size_t i = 0; i < k->n_maps; i++) {
+        const vis_rss_mapping *m = &k->maps[i];
+        uint64_t t = m->anon_B + m->file_B + m->shmem_B;
+        if (shown == 5 || (shown > 0 && t * 100 < total)) {
+            rest += t;
+            continue;
+        }
+        shown++;
+        const char *kind = m->shmem_B >= m->anon_B && m->shmem_B >= m->file_B ? "shared"
+                           : m->file_B >= m->anon_B                           ? "file"
+                                                                              : "anon";
+        fprintf(out, "  %2zu. %10s  %-6s %s", i + 1, vis_fmt_bytes(a, sizeof a, t), kind, m->name);
+        if (m->n_maps > 1)
+            fprintf(out, " (%" PRIu64 " mappings)", m->n_maps);
+        fputc('\n', out);
+        for (size_t j = 0; j < m->n_frames && j < 3; j++)
+            fprintf(out, "      %s %s\n", j ? "  by" : "mmap at", vis_site_name(m->frames[j]));
+    }
+    if (shown < k->n_maps)
+        fprintf(out, "      %10s  in %zu smaller mapping group%s\n", vis_fmt_bytes(a, sizeof a, rest),
+                k->n_maps - shown, k->n_maps - shown == 1 ? "" : "s");
+}
+
+static void summary_head(FILE *out, const vis_profile *p, const vis_report_opts *o)
+{
+    char a[64], b[64], c[64], d[32];
+    const vis_snapshot *last = &p->snaps[p->n_snaps - 1];
+    const vis_snapshot *pk = &p->snaps[p->peak];
+    uint64_t pk_total = vis_snap_total(pk);
+
+    fprintf(out, "memtime-vis summary of %s\n", p->path);
+    fprintf(out, "  Command:    %s\n", p->cmd);
+    fprintf(out, "  Time unit:  %s\n", unit_name(p->unit));
+    /* From the first snapshot: a forked child's profile starts at the fork,
+     * on its parent's clock. */
+    fprintf(out, "  Duration:   %s (last snapshot, %zu, at time=%s)\n",
+            vis_fmt_time(a, sizeof a, p->unit, last->time - p->snaps[0].time), p->n_snaps - 1,
+            vis_fmt_grouped(d, last->time));
+    fprintf(out, "  Snapshots:  %zu, %zu detailed\n", p->n_snaps, p->n_detailed);
+    fprintf(out, "  Peak:       %s (%s B) at %s, snapshot %zu\n",
+            vis_fmt_bytes(a, sizeof a, pk_total), vis_fmt_grouped(c, pk_total),
+            vis_fmt_time(b, sizeof b, p->unit, pk->time), p->peak);
+    fprintf(out, "              heap %s, extra heap %s, stacks ",
+            vis_fmt_bytes(a, sizeof a, pk->heap_B), vis_fmt_bytes(b, sizeof b, pk->heap_extra_B));
+    fprintf(out, "%s\n", vis_fmt_bytes(a, sizeof a, pk->stacks_B));
+    if (p->largest != p->peak) {
+        const vis_snapshot *lg = &p->snaps[p->largest];
+        uint64_t lg_total = vis_snap_total(lg);
+        fprintf(out, "  Largest:    %s (%s B) at %s, snapshot %zu: more than at the peak the "
+                "file marks\n", vis_fmt_bytes(a, sizeof a, lg_total), vis_fmt_grouped(c, lg_total),
+                vis_fmt_time(b, sizeof b, p->unit, lg->time), p->largest);
+    }
+    if (p->truncated)
+        fprintf(out, "  Warning:    the file is cut short at line %zu; %zu complete "
+                "snapshots are shown\n", p->truncated_line, p->n_snaps);
+    if (p->companion)
+        fprintf(out, "  Companion:  %s\n", p->companion);
+
+    fprintf(out, "\n");
+    if (p->peak_tree_snap == SIZE_MAX) {
+        fprintf(out, "Top allocation sites: none (no detailed snapshot)\n");
+    } else {
+        const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+        uint64_t total = vis_snap_total(t);
+        if (p->peak_tree_snap == p->peak)
+            fprintf(out, "Top allocation sites at the peak (snapshot %zu, %s):\n",
+                    p->peak, vis_fmt_bytes(a, sizeof a, total));
+        else
+            fprintf(out, "The peak has no tree. Top allocation sites at snapshot %zu "
+                    "(%s at %s), %s:\n", p->peak_tree_snap,
+                    vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time),
+                    p->peak_tree_snap == p->peak_marked ? "marked as the peak in the file"
+                                                        : "the largest detailed one");
+        if (t->n_sites == 0)
+            fprintf(out, "  (none: the heap is empty there)\n");
+        uint64_t rest = 0;
+        size_t n_rest = 0;
+        for (size_t i = 0; i < t->n_sites; i++) {
+            const vis_site *s = &t->sites[i];
+            if ((int)i >= o->top_n) {
+                rest += s->bytes;
+                n_rest++;
+                continue;
+            }
+            fprintf(out, "  %2zu. %10s %5.1f%%  %s\n", i + 1,
+                    vis_fmt_bytes(a, sizeof a, s->bytes),
+                    total ? 100.0 * (double)s->bytes / (double)total : 0.0,
+                    s->id < p->n_site_info ? p->site_info[s->id].full_name : vis_site_name(s->label));
+        }
+        if (n_rest)
+            fprintf(out, "      %10s %5.1f%%  %zu more site%s\n", vis_fmt_bytes(a, sizeof a, rest),
+                    total ? 100.0 * (double)rest / (double)total : 0.0, n_rest,
+                    n_rest == 1 ? "" : "s");
+    }
+
+    /* Big phases the peak list misses: sites that held at least 5% of the
+     * peak at some point, by the ranking (largest first). */
+    uint64_t pk5 = pk_total / 20 + (pk_total % 20 != 0);   /* 5%, rounded up */
+    int header = 0;
+    for (size_t k = 0; k < p->n_ranked && p->site_info[k].largest_B >= pk5 && pk5 > 0; k++) {
+        const vis_site_info *si = &p->site_info[k];
+        int listed = 0;
+        if (p->peak_tree_snap != SIZE_MAX) {
+            const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+            for (size_t i = 0; i < t->n_sites && (int)i < o->top_n && !listed; i++)
+                listed = t->sites[i].id == k;
+        }
+        if (listed)
+            continue;
+        if (!header++)
+            fprintf(out, "Other sites that held at least 5%% of the peak at some point "
+                    "(largest size, when):\n");
+        fprintf(out, "      %10s %5.1f%%  at %s (snapshot %zu)  %s\n",
+                vis_fmt_bytes(a, sizeof a, si->largest_B),
+                100.0 * (double)si->largest_B / (double)pk_total,
+                vis_fmt_time(b, sizeof b, p->unit, p->snaps[si->largest_snap].time),
+                si->largest_snap, si->full_name);
+    }
+    summary_limit(out, p);
+    summary_rss(out, p);
+
+    if (p->n_marks) {
+        fprintf(out, "\nPhase marks:\n");
+        for (size_t i = 0; i < p->n_marks; i++)
+            fprintf(out, "  %12s  %s\n", vis_fmt_time(a, sizeof a, p->unit, p->marks[i].time),
+                    p->marks[i].label);
+    }
+    if (p->n_threads) {
+        fprintf(out, "\nThread stacks (largest size seen):\n");
+        for (size_t i = 0; i < p->n_threads; i++)
+            fprintf(out, "  tid %-5u %10s  %s\n", p->threads[i].tid,
+                    vis_fmt_bytes(a, sizeof a, p->threads[i].peak_B),
+                    p->threads[i].name ? p->threads[i].name : "");
+    }
+}
+
+/* The rows of g worth a short section: those that grew, steady ones first. */
+static void growing(FILE *out, const vis_profile *p, const vis_growth *g, int top_n)
+{
+    int shown = 0;
+    for (size_t i = 0; i < g->n_rows && shown < top_n; i++) {
+        const vis_growth_row *r = &g->rows[i];
+        if (r->growth_bytes <= 0 || r->kind == VIS_KIND_FLAT || r->kind == VIS_KIND_BURST)
+            continue;
+        if (!shown)
+            vis_growth_header_line(out);
+        vis_growth_row_line(out, p, r);
+        shown++;
+    }
+    if (!shown)
+        fprintf(out, "  (no site grew)\n");
+}
+
+/* How the run ended, "Growing" over the window, the last moments of a run
+ * that did not end at exit, and, with counts, leaks at exit, most
+ * allocations, most temporary allocations (top_n rows each). */
+static void summary_analysis(FILE *out, const vis_profile *p, const vis_analysis *an, int top_n)
+{
+    char a[48], b[48], c[48], d[48];
+    const vis_growth *g = &an->growth;
+    int ended = an->ended;
+    const vis_snapshot *last = &p->snaps[p->n_snaps - 1];
+    const vis_snapshot *pk = &p->snaps[p->peak];
+
+    if (p->end_record == VIS_END_RECORD_EXIT || p->end_record == VIS_END_RECORD_EXEC) {
+        fprintf(out, "\nRun end: %s\n", p->end_record == VIS_END_RECORD_EXIT ? "exit" : "exec");
+    } else if (p->limit.present && p->limit.reached && p->limit.action == VIS_LIMIT_KILL) {
+        fprintf(out, "\nRun end: killed by memtime with SIGKILL at its heap limit (--heap-limit), "
+                     "at %s with %s\n",
+                vis_fmt_time(a, sizeof a, p->unit, last->time),
+                vis_fmt_bytes(b, sizeof b, vis_snap_total(last)));
+    } else if (!ended) {
+        fprintf(out, "\n");
+        fprintf(out, "Run end: NOT at exit: the program was killed (SIGKILL, the OOM killer) or is "
+                     "still running;\n  the profile ends at %s (snapshot %zu) with %s, %.0f%% of "
+                     "the peak (%s at %s)\n",
+                vis_fmt_time(a, sizeof a, p->unit, last->time), p->n_snaps - 1,
+                vis_fmt_bytes(b, sizeof b, vis_snap_total(last)),
+                vis_snap_total(pk) ? 100.0 * (double)vis_snap_total(last) / (double)vis_snap_total(pk)
+                                   : 100.0,
+                vis_fmt_bytes(c, sizeof c, vis_snap_total(pk)),
+                vis_fmt_time(d, sizeof d, p->unit, pk->time));
+    }
+
+    fprintf(out, "\n");
+    vis_growth_window_line(out, p, g, g->from == 0 && g->to == p->n_snaps - 1 ? "Growing over the whole run"
+                                                                    : "Growing");
+    if (g->n_detailed)
+        growing(out, p, g, top_n < 5 ? top_n : 5);
+
+    if (!ended) {
+        const vis_growth *fin = &an->final;
+        size_t from = an->final_from;
+        fprintf(out, "\nLast moments (the final 10%% of the run, at least 5 snapshots: from %s, "
+                     "snapshot %zu)\n",
+                vis_fmt_time(a, sizeof a, p->unit, p->snaps[from].time), from);
+        if (fin->n_detailed < 2) {
+            fprintf(out, "  too few detailed snapshots there to break down by site; the total went "
+                         "from %s to %s\n",
+                    vis_fmt_bytes(a, sizeof a, vis_snap_total(&p->snaps[from])),
+                    vis_fmt_bytes(b, sizeof b, vis_snap_total(last)));
+        } else {
+            vis_growth_window_line(out, p, fin, "  What grew");
+            growing(out, p, fin, top_n < 5 ? top_n : 5);
+        }
+    }
+
+    size_t n = an->n_counts;
+    if (an->by_live) {
+        if (ended) {
+            const vis_site_counts *c_rows = an->by_live;
+            uint64_t blocks = an->live_blocks, bytes = an->live_bytes;
+            fprintf(out, "\nStill live at %s (leaks, if the program was done with them): %s in %"
+                         PRIu64 " block%s\n",
+                    p->end_record == VIS_END_RECORD_EXEC ? "exec" : "exit", vis_fmt_bytes(a, sizeof a, bytes), blocks,
+                    blocks == 1 ? "" : "s");
+            for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].live_blocks; i++)
+                fprintf(out, "  %10s in %8" PRIu64 " block%s  %s\n",
+                        vis_fmt_bytes(a, sizeof a, c_rows[i].live_bytes), c_rows[i].live_blocks,
+                        c_rows[i].live_blocks == 1 ? " " : "s", vis_site_name(c_rows[i].label));
+        }
+        const vis_site_counts *c_rows = an->by_allocs;
+        uint64_t total = an->allocs, temps = an->temporary;
+        fprintf(out, "\nMost allocations (%" PRIu64 " in all):\n", total);
+        for (size_t i = 0; i < n && (int)i < top_n; i++)
+            fprintf(out, "  %10" PRIu64 " calls %10s allocated  %s\n", c_rows[i].allocs,
+                    vis_fmt_bytes(a, sizeof a, c_rows[i].alloc_bytes),
+                    vis_site_name(c_rows[i].label));
+        c_rows = an->by_temporary;
+        fprintf(out, "\nMost temporary allocations (freed before the thread allocated again; %"
+                     PRIu64 " in all):\n", temps);
+        for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].temporary; i++)
+            fprintf(out, "  %10" PRIu64 " of %10" PRIu64 " calls  %s\n", c_rows[i].temporary,
+                    c_rows[i].allocs, vis_site_name(c_rows[i].label));
+        if (!temps)
+            fprintf(out, "  (none)\n");
+    }
+}
+
+void vis_summary_write(FILE *out, const vis_profile *p, const vis_analysis *an,
+                       const vis_report_opts *o)
+{
+    summary_head(out, p, o);
+    summary_analysis(out, p, an, o->top_n);
+}
