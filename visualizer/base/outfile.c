@@ -44,8 +44,15 @@ int vis_tmp_install(const char *tmp, const char *path, char *err, size_t errsz)
     return 0;
 }
 
-int vis_out_open(vis_outfile *o, const char *path, const char *mode,
-                 char *err, size_t errsz)
+typedef struct {
+    FILE *fp;             /* write here */
+    const char *path;     /* the destination */
+    char tmp[4096];       /* the temporary, or "" when written in place */
+    char *buf;            /* fp's VIS_OUT_BUF bytes (glibc sizes its own
+                             buffer after the file system, 4 KiB) */
+} outfile;
+
+static int out_open(outfile *o, const char *path, const char *mode, char *err, size_t errsz)
 {
     int fd;
     o->path = path;
@@ -77,7 +84,7 @@ int vis_out_open(vis_outfile *o, const char *path, const char *mode,
     return 0;
 }
 
-int vis_out_commit(vis_outfile *o, char *err, size_t errsz)
+static int out_commit(outfile *o, char *err, size_t errsz)
 {
     /* fflush and fclose can both be the first to see a full disk. */
     errno = 0;
@@ -103,7 +110,7 @@ int vis_out_commit(vis_outfile *o, char *err, size_t errsz)
     return 0;
 }
 
-void vis_out_abort(vis_outfile *o)
+static void out_abort(outfile *o)
 {
     if (o->fp)
         fclose(o->fp);
@@ -112,4 +119,17 @@ void vis_out_abort(vis_outfile *o)
     o->buf = NULL;
     if (o->tmp[0])
         unlink(o->tmp);
+}
+
+int vis_out_write(const char *path, const char *mode, vis_out_fn fn, void *ctx,
+                  char *err, size_t errsz)
+{
+    outfile o;
+    if (out_open(&o, path, mode, err, errsz) != 0)
+        return -1;
+    if (fn(o.fp, ctx, err, errsz) != 0) {
+        out_abort(&o);
+        return -1;
+    }
+    return out_commit(&o, err, errsz);
 }

@@ -17,22 +17,17 @@
  * ones (a tenth of its time went to write() on the bench's 50 MB file). */
 #define VIS_OUT_BUF (1 << 16)
 
-typedef struct {
-    FILE *fp;             /* write here */
-    const char *path;     /* the destination */
-    char tmp[4096];       /* the temporary, or "" when written in place */
-    char *buf;            /* fp's VIS_OUT_BUF bytes (glibc sizes its own
-                             buffer after the file system, 4 KiB) */
-} vis_outfile;
+/* What writes an output: its whole content to out (ctx is the caller's).
+ * Returns 0, or -1 with a one-line err; write errors may also just show in
+ * ferror(out), which the commit catches. */
+typedef int (*vis_out_fn)(FILE *out, void *ctx, char *err, size_t errsz);
 
-/* Opens for writing ("w" or "wb"). Returns 0, or -1 with a one-line err. */
-int vis_out_open(vis_outfile *o, const char *path, const char *mode,
-                 char *err, size_t errsz);
-/* Flushes, closes and renames into place. Returns 0, or -1 with err, in
- * which case the temporary is removed and the destination untouched. */
-int vis_out_commit(vis_outfile *o, char *err, size_t errsz);
-/* Closes and removes the temporary; the destination is untouched. */
-void vis_out_abort(vis_outfile *o);
+/* The one way an output file is written: opens path for writing ("w" or
+ * "wb") as above, lets fn write it, then flushes, closes and renames it
+ * into place; if anything fails the temporary is removed and the
+ * destination left untouched. Returns 0, or -1 with a one-line err. */
+int vis_out_write(const char *path, const char *mode, vis_out_fn fn, void *ctx,
+                  char *err, size_t errsz);
 
 /* True if path must be written in place (see above). */
 int vis_out_is_special(const char *path);

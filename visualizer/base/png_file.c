@@ -9,26 +9,32 @@
 
 #include "base/outfile.h"
 
-int vis_png_write(const vis_canvas *c, const char *path, char *err, size_t errsz)
+static int write_png(FILE *out, void *ctx, char *err, size_t errsz)
 {
-    vis_outfile out;
-    if (vis_out_open(&out, path, "wb", err, errsz) != 0)
-        return -1;
-
+    const vis_canvas *c = ctx;
     png_image img;
     memset(&img, 0, sizeof img);
     img.version = PNG_IMAGE_VERSION;
     img.width = (png_uint_32)vis_canvas_width(c);
     img.height = (png_uint_32)vis_canvas_height(c);
     img.format = PNG_FORMAT_RGB;
-    int ok = png_image_write_to_stdio(&img, out.fp, 0, vis_canvas_pixels(c),
+    int ok = png_image_write_to_stdio(&img, out, 0, vis_canvas_pixels(c),
                                       0 /* rows are packed */, NULL);
     if (!ok)
-        snprintf(err, errsz, "cannot write %s: libpng: %s", path, img.message);
+        snprintf(err, errsz, "libpng: %s", img.message);
     png_image_free(&img);
-    if (!ok) {
-        vis_out_abort(&out);
-        return -1;
-    }
-    return vis_out_commit(&out, err, errsz);
+    return ok ? 0 : -1;
+}
+
+int vis_png_write(const vis_canvas *c, const char *path, char *err, size_t errsz)
+{
+    char why[512];
+    if (vis_out_write(path, "wb", write_png, (void *)c, why, sizeof why) == 0)
+        return 0;
+    /* libpng's own failure names the file; outfile.h's messages already do. */
+    if (!strncmp(why, "libpng: ", 8))
+        snprintf(err, errsz, "cannot write %s: %s", path, why);
+    else
+        snprintf(err, errsz, "%s", why);
+    return -1;
 }

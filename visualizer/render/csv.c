@@ -132,6 +132,14 @@ int vis_csv_write(FILE *f, const vis_series *v)
     return 0;
 }
 
+static int write_series(FILE *out, void *ctx, char *err, size_t errsz)
+{
+    if (vis_csv_write(out, ctx) == 0)
+        return 0;
+    snprintf(err, errsz, "out of memory");
+    return -1;
+}
+
 int vis_csv_write_file(const vis_profile *p, size_t top, const char *path,
                        char *err, size_t errsz)
 {
@@ -140,15 +148,7 @@ int vis_csv_write_file(const vis_profile *p, size_t top, const char *path,
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    vis_outfile out;
-    int rc = vis_out_open(&out, path, "w", err, errsz);
-    if (rc == 0 && vis_csv_write(out.fp, v) != 0) {
-        vis_out_abort(&out);
-        snprintf(err, errsz, "out of memory");
-        rc = -1;
-    } else if (rc == 0) {
-        rc = vis_out_commit(&out, err, errsz);
-    }
+    int rc = vis_out_write(path, "w", write_series, v, err, errsz);
     vis_series_free(v);
     return rc;
 }

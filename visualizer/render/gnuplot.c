@@ -319,6 +319,24 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "\n");
 }
 
+/* write_script's arguments, for vis_out_write. */
+typedef struct {
+    const vis_profile *p;
+    const vis_chart_data *d;
+    const vis_rss_series *rss;
+    const vis_chart_opts *o;
+    const char *default_out;
+} script;
+
+static int write_script_to(FILE *f, void *ctx, char *err, size_t errsz)
+{
+    const script *s = ctx;
+    (void)err;
+    (void)errsz;
+    write_script(f, s->p, s->d, s->rss, s->o, s->default_out);
+    return 0;
+}
+
 /* Writes the script atomically (outfile.h). */
 static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
                              const char *path, const char *default_out,
@@ -335,16 +353,11 @@ static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
         vis_chart_data_free(d);
         return -1;
     }
-    vis_outfile out;
-    if (vis_out_open(&out, path, "w", err, errsz) != 0) {
-        vis_chart_data_free(d);
-        vis_rss_series_free(&rss);
-        return -1;
-    }
-    write_script(out.fp, p, d, &rss, o, default_out);
+    script s = { p, d, &rss, o, default_out };
+    int rc = vis_out_write(path, "w", write_script_to, &s, err, errsz);
     vis_chart_data_free(d);
     vis_rss_series_free(&rss);
-    return vis_out_commit(&out, err, errsz);
+    return rc;
 }
 
 int vis_chart_write_gnuplot(const vis_profile *p, const vis_chart_opts *o,
