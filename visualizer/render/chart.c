@@ -41,6 +41,7 @@
 #include "model/profile.h"
 #include "model/rss_series.h"
 #include "base/units.h"
+#include "render/plot.h"
 
 
 #define COLOUR_TOTAL   0x1A1A1A
@@ -106,12 +107,12 @@ static int px(const chart *c, double v)
 
 static int x_of(const chart *c, double t)
 {
-    return c->x0 + (int)lround((t - c->t0) * (c->x1 - c->x0) / (c->t1 - c->t0));
+    return vis_plot_x(c->x0, c->x1, c->t0, c->t1, t);
 }
 
 static int y_of(const chart *c, double bytes)
 {
-    return c->y1 - (int)lround(bytes * (c->y1 - c->y0) / c->ymax_B);
+    return vis_plot_y(c->y0, c->y1, c->ymax_B, bytes);
 }
 
 static int line_h(chart *c, int size)

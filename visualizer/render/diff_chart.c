@@ -13,6 +13,7 @@
 #include "base/units.h"
 #include "render/chart.h"
 #include "render/diff_chart.h"
+#include "render/plot.h"
 
 
 #define W 1400
@@ -31,12 +32,12 @@ typedef struct {
 
 static int xt(const dc *c, double t)
 {
-    return c->x0 + (int)lround((t - c->t0) * (c->x1 - c->x0) / (c->t1 - c->t0));
+    return vis_plot_x(c->x0, c->x1, c->t0, c->t1, t);
 }
 
 static int yb(const dc *c, double b)
 {
-    return c->y1 - (int)lround(b * (c->y1 - c->y0) / c->ymax);
+    return vis_plot_y(c->y0, c->y1, c->ymax, b);
 }
 
 /* One profile's total as a step line, shifted by align. */

@@ -4,7 +4,27 @@
 #include "base/font.h"
 #include "base/png_file.h"
 #include "base/units.h"
+#include "render/chart.h"
 #include "render/processes_chart.h"
+
+/* Room above and below the lanes (title, time axis), and the thinnest lane
+ * that still holds its label: more processes make the image taller, up to
+ * the largest chart (chart.h). */
+#define MARGINS_PX 120
+#define MIN_LANE_PX 24
+
+/* The overview's palette: its bands are one colour (the lanes tell the
+ * processes apart), ended lives grey, a kill red. */
+static const vis_rgb bg = VIS_COLOUR_BG, ink = 0x202020, grid = 0xDDDDDD, band = 0x4C78A8,
+                     life = 0x9E9E9E, red = 0xC62828;
+
+/* The column of time t (from the first start) on the lanes' axis, 0 to
+ * t_end. Truncated, not rounded as plot.h rounds: the lanes are drawn
+ * edge to edge, each band from one snapshot's column to the next's. */
+static int lane_x(int x0, int x1, long long t_end, double t)
+{
+    return x0 + (int)((x1 - x0) * t / (double)t_end);
+}
 
 /* One lane per process, in start order, on one time axis: the lane's
  * band is the process's total memory (heap + extra + stacks) as a step
@@ -13,15 +33,13 @@
 int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *path,
                         char *err, size_t errsz)
 {
-    const vis_rgb bg = 0xFFFFFF, ink = 0x202020, grid = 0xDDDDDD, band = 0x4C78A8,
-                  red = 0xC62828;
-    int lane_h = (height - 120) / (int)ps->n;
-    if (lane_h < 24) {
-        lane_h = 24;
-        height = 120 + lane_h * (int)ps->n;
-        if (height > 8000) {
+    int lane_h = (height - MARGINS_PX) / (int)ps->n;
+    if (lane_h < MIN_LANE_PX) {
+        lane_h = MIN_LANE_PX;
+        height = MARGINS_PX + lane_h * (int)ps->n;
+        if (height > VIS_CHART_MAX_PX) {
             snprintf(err, errsz, "%s: %zu processes do not fit in a chart (at most %d)", path,
-                     ps->n, (8000 - 120) / 24);
+                     ps->n, (VIS_CHART_MAX_PX - MARGINS_PX) / MIN_LANE_PX);
             return -1;
         }
     }
@@ -55,14 +73,13 @@ int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *
         vis_canvas_hline(cv, x0, x1, ly1, 1, grid, 255);
         long long shift = q->abs_start - (long long)p->snaps[0].time;
         /* Its life: a thin line from start to end under the band. */
-        vis_canvas_fill(cv, x0 + (int)((x1 - x0) * (double)q->abs_start / (double)t_end), ly1 - 1,
-                        x0 + (int)((x1 - x0) * (double)q->abs_end / (double)t_end) + 1, ly1 + 2,
-                        0x9E9E9E, 255);
+        vis_canvas_fill(cv, lane_x(x0, x1, t_end, (double)q->abs_start), ly1 - 1,
+                        lane_x(x0, x1, t_end, (double)q->abs_end) + 1, ly1 + 2, life, 255);
         for (size_t k = 0; k < p->n_snaps; k++) {
             double ta = (double)(shift + (long long)p->snaps[k].time);
             double tb = k + 1 < p->n_snaps ? (double)(shift + (long long)p->snaps[k + 1].time) : ta;
-            int xa = x0 + (int)((x1 - x0) * ta / (double)t_end);
-            int xb = x0 + (int)((x1 - x0) * tb / (double)t_end);
+            int xa = lane_x(x0, x1, t_end, ta);
+            int xb = lane_x(x0, x1, t_end, tb);
             if (xb <= xa)
                 xb = xa + 1;
             int h = (int)((double)(ly1 - ly0 - 2) * (double)vis_snap_total(&p->snaps[k]) / (double)peak);
@@ -75,7 +92,7 @@ int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *
         vis_font_fit(f, 13, buf, x0 - 30, fitted, sizeof fitted);
         vis_font_draw(cv, f, 13, 20, ly1 - 4, fitted, ink);
         if (q->end_kind == VIS_END_SIGNAL) {
-            int xe = x0 + (int)((x1 - x0) * (double)q->abs_end / (double)t_end);
+            int xe = lane_x(x0, x1, t_end, (double)q->abs_end);
             char e[64];
             vis_canvas_vline(cv, xe, ly0 + 2, ly1, 2, red, 255);
             vis_proc_ending(q, e, sizeof e);
