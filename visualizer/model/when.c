@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/number.h"
 #include "model/when.h"
-#include "read/massif.h"
 
 size_t vis_when_snap_at(const vis_profile *p, uint64_t t)
 {

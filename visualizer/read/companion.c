@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "base/number.h"
 #include "model/profile_build.h"
 #include "read/companion.h"
 #include "read/massif.h"
@@ -297,7 +298,7 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         if (n >= p->n_snaps || p->snaps[n].time != t)
             return 0;
         for (v = pairs; *v; v += strspn(v, " \t")) {
-            uint64_t tid, b;
+            uint64_t tid = 0, b = 0;   /* checked above; set for the compiler */
             vis_parse_u64(&v, &tid);
             v++;
             vis_parse_u64(&v, &b);

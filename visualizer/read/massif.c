@@ -27,6 +27,7 @@
 #include <emmintrin.h>
 #endif
 #include "base/grow.h"
+#include "base/number.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
 #include "read/massif.h"
@@ -343,35 +344,10 @@ void vis_expected(char *err, size_t errsz, const char *path, size_t lineno, cons
              unfinished ? " unfinished at the end of the file" : "");
 }
 
-/* vis_parse_u64, inlined into the tree reader's loop. */
-static inline int parse_u64(const char **s, uint64_t *out)
-{
-    const char *p = *s;
-    uint64_t v = 0;
-    if (*p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        unsigned d = (unsigned)(*p - '0');
-        /* v * 10 + d overflows iff v > (UINT64_MAX - d) / 10; UINT64_MAX
-         * is 1844674407370955161 * 10 + 5, so compare without dividing. */
-        if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
-            return -1;
-        v = v * 10 + d;
-    }
-    *s = p;
-    *out = v;
-    return 0;
-}
-
-int vis_parse_u64(const char **s, uint64_t *out)
-{
-    return parse_u64(s, out);
-}
-
-/* parse_u64 of a number in the buffer (RD_PAD: 8 bytes may be read from
+/* vis_parse_u64 of a number in the buffer (RD_PAD: 8 bytes may be read from
  * any byte of a line): up to 7 digits without a loop, from the position of
  * the first byte that is not a digit (a loop's exit mispredicts with each
- * new length); longer numbers, and none, through parse_u64. */
+ * new length); longer numbers, and none, through vis_parse_u64. */
 static inline int parse_u64_buf(const char **s, uint64_t *out)
 {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -394,7 +370,7 @@ static inline int parse_u64_buf(const char **s, uint64_t *out)
         return 0;
     }
 #endif
-    return parse_u64(s, out);
+    return vis_parse_u64(s, out);
 }
 
 static const char *skip_blanks(const char *s)
@@ -538,7 +514,7 @@ static inline int rd_node_line(reader *r, unsigned depth, uint64_t *n_kids, uint
     /* indented() first: it stops at the line's end, so b[depth] is read
      * only once it is known to lie within the line. */
     const char *s = b + depth;
-    if (!nl || !indented(b, depth) || *s++ != 'n' || parse_u64(&s, n_kids) != 0 ||
+    if (!nl || !indented(b, depth) || *s++ != 'n' || vis_parse_u64(&s, n_kids) != 0 ||
         *s++ != ':' || *s++ != ' ' || parse_u64_buf(&s, bytes) != 0 || (*s != '\n' && *s != ' '))
         return 0;
     size_t n = (size_t)(nl - b) + 1;
@@ -592,7 +568,7 @@ static int rd_tree(reader *r, uint64_t total, vis_node_fn fn, void *ctx, sites_c
             s = r->line;
             unsigned ind = (unsigned)r->lead;   /* its leading spaces (rd_next) */
             s += ind;
-            if (ind != depth || *s++ != 'n' || parse_u64(&s, &n_kids) != 0 ||
+            if (ind != depth || *s++ != 'n' || vis_parse_u64(&s, &n_kids) != 0 ||
                 *s++ != ':' || *s++ != ' ' || parse_u64_buf(&s, &bytes) != 0 ||
                 (*s != '\0' && *s != ' '))
                 return rd_fail(r, "a tree node 'n<children>: <bytes> <label>' "

@@ -40,11 +40,6 @@
 void vis_expected(char *err, size_t errsz, const char *path, size_t lineno, const char *line,
                   size_t len, int unfinished, const char *fmt, va_list ap);
 
-/* Parses a decimal number at *s (no sign, no blanks), advancing *s past it.
- * Returns 0, or -1 if there is no digit or the value overflows 64 bits.
- * Shared with the companion reader so both files read numbers alike. */
-int vis_parse_u64(const char **s, uint64_t *out);
-
 /* Called for each node of a tree in preorder. depth 0 is the root. label is
  * the text after "nK: <bytes> " and is only valid during the call. Return 0 to
  * go on, a positive value to stop the walk, or VIS_WALK_PRUNE to go on past
