@@ -7,7 +7,7 @@
 #include "base/utf8.h"
 #include "model/chart_data.h"
 #include "model/sites.h"
-#include "read/massif.h"
+#include "model/pruned_tree.h"
 #include "render/json.h"
 
 void vis_json_string(FILE *out, const char *str)
@@ -297,34 +297,21 @@ static void timeline_json(FILE *out, const vis_profile *p, const vis_chart_data 
     fputs("\n    ]}", out);
 }
 
-/* One tree's nodes in preorder as [depth, bytes, children in the file,
- * label without address], pruned as the text report prunes: a node under
- * threshold percent of the snapshot's total is left out with everything
- * below it, as is anything deeper than max_depth. */
+/* One kept node as [depth, bytes, children in the file, label without
+ * address] (model/pruned_tree.h decides which are kept). */
 typedef struct {
     FILE *out;
-    uint64_t total;
-    double threshold;
-    unsigned max_depth;
-    size_t n_written, n_pruned;
+    size_t n_written;
 } tree_ctx;
 
-static int tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
-                     size_t n_children)
+static void tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
+                      size_t n_children)
 {
     tree_ctx *t = ctx;
-    int keep = depth == 0 || (depth <= t->max_depth &&
-               (t->threshold == 0 ? bytes > 0
-                : t->total != 0 && 100.0 * (double)bytes / (double)t->total >= t->threshold));
-    if (!keep) {
-        t->n_pruned++;
-        return VIS_WALK_PRUNE;   /* the walk skips what is below unread */
-    }
     fprintf(t->out, "%s\n        [%u, %" PRIu64 ", %zu, ", t->n_written++ ? "," : "", depth, bytes,
             n_children);
     vis_json_string(t->out, depth == 0 ? label : vis_site_name(label));
     fputc(']', t->out);
-    return 0;
 }
 
 int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
@@ -340,11 +327,13 @@ int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
     for (size_t i = 0; i < p->n_snaps; i++) {
         if (p->snaps[i].kind == VIS_TREE_EMPTY)
             continue;
-        tree_ctx t = { out, vis_snap_total(&p->snaps[i]), o->threshold, o->max_depth, 0, 0 };
+        tree_ctx t = { out, 0 };
+        size_t n_pruned;
         fprintf(out, "%s\n    {\"snapshot\": %zu, \"nodes\": [", n++ ? "," : "", i);
-        if (vis_massif_walk_tree(in, p, i, tree_node, &t, err, errsz) < 0)
+        if (vis_pruned_tree_walk(in, p, i, o->threshold, o->max_depth, tree_node, &t, &n_pruned,
+                                 err, errsz) < 0)
             return -1;
-        fprintf(out, "], \"pruned_subtrees\": %zu}", t.n_pruned);
+        fprintf(out, "], \"pruned_subtrees\": %zu}", n_pruned);
     }
     fputs(n ? "\n  ]}\n}\n" : "]}\n}\n", out);
     return 0;
