@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/outfile.h"
@@ -279,66 +278,11 @@ static int write_exports(run *r, const vis_options *o)
 
 /* ------------------------------------------------------------- processes */
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A directory's profiles: its regular files but companions (*.memtime) and
- * rewrites in progress (.NAME.tmp.PID), whose first line is "desc:". */
-static int add_directory(run *r, const char *dir)
-{
-    char err[1024];
-    DIR *d = opendir(dir);
-    if (!d)
-        return fail(r, VIS_EXIT_DATA, "%s: cannot open: %s", dir, strerror(errno));
-    char **names = NULL;
-    size_t n = 0;
-    int rc = VIS_EXIT_OK;
-    struct dirent *e;
-    while (rc == VIS_EXIT_OK && (e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || (len > 8 && !strcmp(e->d_name + len - 8, ".memtime")))
-            continue;
-        char **a = realloc(names, (n + 1) * sizeof *a);
-        if (a)
-            names = a;
-        size_t pn = strlen(dir) + len + 2;
-        char *path = a ? malloc(pn) : NULL;
-        if (!path) {
-            rc = fail(r, VIS_EXIT_DATA, "out of memory");
-            break;
-        }
-        snprintf(path, pn, "%s/%s", dir, e->d_name);
-        names[n++] = path;
-    }
-    closedir(d);
-    if (rc == VIS_EXIT_OK)
-        qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        char head[6] = "";
-        FILE *f = rc == VIS_EXIT_OK && stat(names[i], &st) == 0 && S_ISREG(st.st_mode)
-                      ? fopen(names[i], "r") : NULL;
-        if (f) {
-            size_t got = fread(head, 1, 5, f);
-            head[got] = '\0';
-            fclose(f);
-        }
-        if (!strcmp(head, "desc:") && vis_procs_add(r->procs, names[i], err, sizeof err) != 0)
-            rc = fail(r, VIS_EXIT_DATA, "%s", err);
-        free(names[i]);
-    }
-    free(names);
-    return rc;
-}
-
 /* Several profiles, or a directory of them: the listing, or with -o the
  * chart of every process on one time axis. */
 static int run_processes(run *r, const vis_options *o)
 {
     char err[1024];
-    int rc;
     if (o->gnuplot || o->report || o->summary_only || o->ms_print_only || o->companion ||
         o->flamegraph || o->collapsed || o->pprof || o->snapshot)
         return usage_fail(r, "with several profiles only -o IMG.png, --width and --height apply");
@@ -348,12 +292,10 @@ static int run_processes(run *r, const vis_options *o)
         return fail(r, VIS_EXIT_DATA, "out of memory");
     for (int i = 0; i < o->n_inputs; i++) {
         struct stat st;
-        if (stat(o->inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            if ((rc = add_directory(r, o->inputs[i])) != 0)
-                return rc;
-        } else if (vis_procs_add(r->procs, o->inputs[i], err, sizeof err) != 0) {
+        int is_dir = stat(o->inputs[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if ((is_dir ? vis_procs_add_directory : vis_procs_add)(r->procs, o->inputs[i], err,
+                                                               sizeof err) != 0)
             return fail(r, VIS_EXIT_DATA, "%s", err);
-        }
     }
     if (vis_procs_finish(r->procs, err, sizeof err) != 0)
         return fail(r, VIS_EXIT_DATA, "%s", err);

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "model/processes.h"
@@ -194,4 +196,58 @@ const char *vis_proc_name(const vis_proc *q)
     if (r->title)
         return r->title;
     return r->command ? r->command : q->profile->cmd;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int vis_procs_add_directory(vis_procs *ps, const char *dir, char *err, size_t errsz)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errsz, "%s: cannot open: %s", dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0;
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || (len > 8 && !strcmp(e->d_name + len - 8, ".memtime")))
+            continue;
+        char **a = realloc(names, (n + 1) * sizeof *a);
+        if (a)
+            names = a;
+        size_t pn = strlen(dir) + len + 2;
+        char *path = a ? malloc(pn) : NULL;
+        if (!path) {
+            snprintf(err, errsz, "out of memory");
+            rc = -1;
+            break;
+        }
+        snprintf(path, pn, "%s/%s", dir, e->d_name);
+        names[n++] = path;
+    }
+    closedir(d);
+    if (rc == 0)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        char head[6] = "";
+        FILE *f = rc == 0 && stat(names[i], &st) == 0 && S_ISREG(st.st_mode)
+                      ? fopen(names[i], "r") : NULL;
+        if (f) {
+            size_t got = fread(head, 1, 5, f);
+            head[got] = '\0';
+            fclose(f);
+        }
+        if (!strcmp(head, "desc:") && vis_procs_add(ps, names[i], err, errsz) != 0)
+            rc = -1;
+        free(names[i]);
+    }
+    free(names);
+    return rc;
 }

@@ -33,6 +33,10 @@ typedef struct {
  * with "PATH:LINE: expected ..., found ..." (or another one-line reason)
  * in err. */
 int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz);
+/* Adds every profile in directory dir, in name order: the regular files
+ * whose first line is "desc:", except companions (*.memtime) and rewrites
+ * in progress (.NAME.tmp.PID). 0, or -1 with err. */
+int vis_procs_add_directory(vis_procs *ps, const char *dir, char *err, size_t errsz);
 /* Places every process on one axis, completes endings from the parents'
  * records, sorts by start. 0, or -1 with err (no profile, mixed units). */
 int vis_procs_finish(vis_procs *ps, char *err, size_t errsz);
