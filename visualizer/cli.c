@@ -70,13 +70,20 @@ typedef struct {
     size_t errsz;
 } cli;
 
-static int cli_fail(cli *c, int status, const char *fmt, ...)
+static int nomem(cli *c)
+{
+    snprintf(c->err, c->errsz, "out of memory");
+    return VIS_EXIT_DATA;
+}
+
+/* A usage error (main points the user at --help). */
+static int usage(cli *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->err, c->errsz, fmt, ap);
     va_end(ap);
-    return status;
+    return VIS_EXIT_USAGE;
 }
 
 /* Every option of every subcommand. -o and -h take one dash ("-o FILE"),
@@ -85,6 +92,7 @@ static int cli_fail(cli *c, int status, const char *fmt, ...)
  * echoed (echo) is repeated in the ms_print part's "ms_print arguments:"
  * line, as ms_print repeats its own. */
 #define OFF(f) offsetof(vis_options, f)
+enum { SHOW = VIS_CMD_SHOW, DIFF = VIS_CMD_DIFF, CHECK = VIS_CMD_CHECK };
 static const struct opt {
     const char *name;
     unsigned cmds;             /* the commands that take it */
@@ -95,42 +103,44 @@ static const struct opt {
     int echo;
     int one_dash;              /* "-o", "-h"; every other name takes two */
 } opts[] = {
-    { "h", VIS_CMD_SHOW, OPT_HELP, 0, 0, 0, NULL, 0, 1 },
-    { "help", VIS_CMD_SHOW, OPT_HELP, 0, 0, 0, NULL, 0, 0 },
-    { "version", VIS_CMD_SHOW, OPT_VERSION, 0, 0, 0, NULL, 0, 0 },
-    { "summary-only", VIS_CMD_SHOW, OPT_FLAG, OFF(summary_only), 0, 0, NULL, 0, 0 },
-    { "ms-print-only", VIS_CMD_SHOW, OPT_FLAG, OFF(ms_print_only), 0, 0, NULL, 0, 0 },
-    { "no-companion", VIS_CMD_SHOW | VIS_CMD_DIFF | VIS_CMD_CHECK, OPT_FLAG, OFF(no_companion), 0, 0, NULL, 0, 0 },
-    { "json", VIS_CMD_SHOW | VIS_CMD_DIFF, OPT_FLAG, OFF(json), 0, 0, NULL, 0, 0 },
-    { "growth", VIS_CMD_SHOW, OPT_FLAG, OFF(growth), 0, 0, NULL, 0, 0 },
-    { "o", VIS_CMD_SHOW | VIS_CMD_DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 1 },
-    { "output", VIS_CMD_SHOW | VIS_CMD_DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 0 },
-    { "gnuplot", VIS_CMD_SHOW, OPT_TEXT, OFF(gnuplot), 0, 0, NULL, 0, 0 },
-    { "report", VIS_CMD_SHOW, OPT_TEXT, OFF(report), 0, 0, NULL, 0, 0 },
-    { "companion", VIS_CMD_SHOW, OPT_TEXT, OFF(companion), 0, 0, NULL, 0, 0 },
-    { "flamegraph", VIS_CMD_SHOW | VIS_CMD_DIFF, OPT_TEXT, OFF(flamegraph), 0, 0, NULL, 0, 0 },
-    { "collapsed", VIS_CMD_SHOW, OPT_TEXT, OFF(collapsed), 0, 0, NULL, 0, 0 },
-    { "pprof", VIS_CMD_SHOW, OPT_TEXT, OFF(pprof), 0, 0, NULL, 0, 0 },
-    { "snapshot", VIS_CMD_SHOW, OPT_TEXT, OFF(snapshot), 0, 0, NULL, 0, 0 },
-    { "from", VIS_CMD_SHOW, OPT_TEXT, OFF(from), 0, 0, NULL, 0, 0 },
-    { "to", VIS_CMD_SHOW, OPT_TEXT, OFF(to), 0, 0, NULL, 0, 0 },
-    { "threshold", VIS_CMD_SHOW, OPT_PERCENT, OFF(rep.threshold), 0, 100,
+    { "h", SHOW, OPT_HELP, 0, 0, 0, NULL, 0, 1 },
+    { "help", SHOW, OPT_HELP, 0, 0, 0, NULL, 0, 0 },
+    { "version", SHOW, OPT_VERSION, 0, 0, 0, NULL, 0, 0 },
+    { "summary-only", SHOW, OPT_FLAG, OFF(summary_only), 0, 0, NULL, 0, 0 },
+    { "ms-print-only", SHOW, OPT_FLAG, OFF(ms_print_only), 0, 0, NULL, 0, 0 },
+    { "no-companion", SHOW | DIFF | CHECK, OPT_FLAG, OFF(no_companion), 0, 0, NULL, 0, 0 },
+    { "json", SHOW | DIFF, OPT_FLAG, OFF(json), 0, 0, NULL, 0, 0 },
+    { "growth", SHOW, OPT_FLAG, OFF(growth), 0, 0, NULL, 0, 0 },
+    { "o", SHOW | DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 1 },
+    { "output", SHOW | DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 0 },
+    { "gnuplot", SHOW, OPT_TEXT, OFF(gnuplot), 0, 0, NULL, 0, 0 },
+    { "report", SHOW, OPT_TEXT, OFF(report), 0, 0, NULL, 0, 0 },
+    { "companion", SHOW, OPT_TEXT, OFF(companion), 0, 0, NULL, 0, 0 },
+    { "flamegraph", SHOW | DIFF, OPT_TEXT, OFF(flamegraph), 0, 0, NULL, 0, 0 },
+    { "collapsed", SHOW, OPT_TEXT, OFF(collapsed), 0, 0, NULL, 0, 0 },
+    { "pprof", SHOW, OPT_TEXT, OFF(pprof), 0, 0, NULL, 0, 0 },
+    { "snapshot", SHOW, OPT_TEXT, OFF(snapshot), 0, 0, NULL, 0, 0 },
+    { "from", SHOW, OPT_TEXT, OFF(from), 0, 0, NULL, 0, 0 },
+    { "to", SHOW, OPT_TEXT, OFF(to), 0, 0, NULL, 0, 0 },
+    { "threshold", SHOW, OPT_PERCENT, OFF(rep.threshold), 0, 100,
       "a percentage from 0 to 100", 1, 0 },
-    { "x", VIS_CMD_SHOW, OPT_INT, OFF(rep.graph_x), 4, 1000, NULL, 1, 0 },
-    { "y", VIS_CMD_SHOW, OPT_INT, OFF(rep.graph_y), 4, 1000, NULL, 1, 0 },
-    { "top", VIS_CMD_SHOW, OPT_INT, OFF(top), VIS_TOP_MIN, VIS_TOP_MAX, NULL, 0, 0 },
-    { "width", VIS_CMD_SHOW, OPT_INT, OFF(chart.width), VIS_CHART_MIN_WIDTH, VIS_CHART_MAX_PX, NULL, 0, 0 },
-    { "height", VIS_CMD_SHOW, OPT_INT, OFF(chart.height), VIS_CHART_MIN_HEIGHT, VIS_CHART_MAX_PX, NULL, 0, 0 },
-    { "at", VIS_CMD_DIFF, OPT_TEXT, OFF(at), 0, 0, NULL, 0, 0 },
-    { "align", VIS_CMD_DIFF, OPT_TEXT, OFF(align), 0, 0, NULL, 0, 0 },
-    { "top", VIS_CMD_DIFF, OPT_INT, OFF(diff_top), 1, 1000000, NULL, 0, 0 },
-    { "max-peak", VIS_CMD_CHECK, OPT_SIZE, OFF(lim.max_peak), 0, 0,
+    { "x", SHOW, OPT_INT, OFF(rep.graph_x), 4, 1000, NULL, 1, 0 },
+    { "y", SHOW, OPT_INT, OFF(rep.graph_y), 4, 1000, NULL, 1, 0 },
+    { "top", SHOW, OPT_INT, OFF(top), VIS_TOP_MIN, VIS_TOP_MAX, NULL, 0, 0 },
+    { "width", SHOW, OPT_INT, OFF(chart.width), VIS_CHART_MIN_WIDTH, VIS_CHART_MAX_PX,
+      NULL, 0, 0 },
+    { "height", SHOW, OPT_INT, OFF(chart.height), VIS_CHART_MIN_HEIGHT, VIS_CHART_MAX_PX,
+      NULL, 0, 0 },
+    { "at", DIFF, OPT_TEXT, OFF(at), 0, 0, NULL, 0, 0 },
+    { "align", DIFF, OPT_TEXT, OFF(align), 0, 0, NULL, 0, 0 },
+    { "top", DIFF, OPT_INT, OFF(diff_top), 1, 1000000, NULL, 0, 0 },
+    { "max-peak", CHECK, OPT_SIZE, OFF(lim.max_peak), 0, 0,
       "a size (4096, 512KiB, 100MiB, 2GiB, 10MB)", 0, 0 },
-    { "allow", VIS_CMD_CHECK, OPT_SIZE, OFF(lim.allow), 0, 0,
+    { "allow", CHECK, OPT_SIZE, OFF(lim.allow), 0, 0,
       "a size (4096, 512KiB, 100MiB, 2GiB, 10MB)", 0, 0 },
-    { "max-increase", VIS_CMD_CHECK, OPT_PERCENT, OFF(lim.max_increase_pct), 0, -1,
+    { "max-increase", CHECK, OPT_PERCENT, OFF(lim.max_increase_pct), 0, -1,
       "a percentage (10, 2.5%)", 0, 0 },
-    { "baseline", VIS_CMD_CHECK, OPT_TEXT, OFF(baseline), 0, 0, NULL, 0, 0 },
+    { "baseline", CHECK, OPT_TEXT, OFF(baseline), 0, 0, NULL, 0, 0 },
 };
 #undef OFF
 #define N_OPTS (sizeof opts / sizeof *opts)
@@ -151,7 +161,7 @@ static int append_arg(cli *c, vis_options *o, const char *a, const char *b)
     size_t add = 1 + strlen(a) + (b ? strlen(b) : 0);
     char *s = realloc(o->ms_print_args, old + add + 1);
     if (!s)
-        return cli_fail(c, VIS_EXIT_DATA, "out of memory");
+        return nomem(c);
     snprintf(s + old, add + 1, " %s%s", a, b ? b : "");
     o->ms_print_args = s;
     return VIS_EXIT_OK;
@@ -170,21 +180,21 @@ static int set_option(cli *c, vis_options *o, const struct opt *op, const char *
         errno = 0;
         long n = strtol(val, &end, 10);
         if (!*val || *end || errno || n < op->lo || n > op->hi)
-            return cli_fail(c, VIS_EXIT_USAGE, "--%s expects a whole number from %ld to %ld, got '%s'", op->name,
-                              op->lo, op->hi, val);
+            return usage(c, "--%s expects a whole number from %ld to %ld, got '%s'", op->name,
+                         op->lo, op->hi, val);
         *(int *)field = (int)n;
         break;
     }
     case OPT_PERCENT: {
         double pct;
         if (vis_parse_percent(val, &pct) != 0 || (op->hi >= 0 && pct > (double)op->hi))
-            return cli_fail(c, VIS_EXIT_USAGE, "--%s expects %s, got '%s'", op->name, op->expects, val);
+            return usage(c, "--%s expects %s, got '%s'", op->name, op->expects, val);
         *(double *)field = pct;
         break;
     }
     case OPT_SIZE:
         if (vis_parse_size(val, (uint64_t *)(void *)field) != 0)
-            return cli_fail(c, VIS_EXIT_USAGE, "--%s expects %s, got '%s'", op->name, op->expects, val);
+            return usage(c, "--%s expects %s, got '%s'", op->name, op->expects, val);
         break;
     default:
         break;
@@ -201,12 +211,12 @@ static int set_option(cli *c, vis_options *o, const struct opt *op, const char *
 static int add_input(cli *c, vis_options *o, const char *a)
 {
     if (o->cmd == VIS_CMD_DIFF && o->n_inputs == 2)
-        return cli_fail(c, VIS_EXIT_USAGE, "diff: expected two files OLD NEW, got a third, '%s'", a);
+        return usage(c, "diff: expected two files OLD NEW, got a third, '%s'", a);
     if (o->cmd == VIS_CMD_CHECK && o->n_inputs == 1)
-        return cli_fail(c, VIS_EXIT_USAGE, "check: expected one FILE, got '%s' and '%s'", o->inputs[0], a);
+        return usage(c, "check: expected one FILE, got '%s' and '%s'", o->inputs[0], a);
     const char **in = realloc(o->inputs, (size_t)(o->n_inputs + 1) * sizeof *in);
     if (!in)
-        return cli_fail(c, VIS_EXIT_DATA, "out of memory");
+        return nomem(c);
     o->inputs = in;
     in[o->n_inputs++] = a;
     if (o->cmd == VIS_CMD_SHOW && o->n_inputs == 1)
@@ -238,7 +248,7 @@ static int parse_args(cli *c, vis_options *o, int argc, char **argv, int first)
         if (eq) {
             size_t n = (size_t)(eq - name);
             if (n >= sizeof namebuf)
-                return cli_fail(c, VIS_EXIT_USAGE, "%sunknown option '%s'", prefix[o->cmd], a);
+                return usage(c, "%sunknown option '%s'", prefix[o->cmd], a);
             memcpy(namebuf, name, n);
             namebuf[n] = '\0';
             name = namebuf;
@@ -251,7 +261,7 @@ static int parse_args(cli *c, vis_options *o, int argc, char **argv, int first)
         int dash_ok = op && ((dashes == 1) == op->one_dash ||
                              (op->kind == OPT_FLAG && o->cmd == VIS_CMD_SHOW));
         if (!op || !dash_ok || (val && (op->kind == OPT_HELP || op->kind == OPT_VERSION)))
-            return cli_fail(c, VIS_EXIT_USAGE, "%sunknown option '%s'", prefix[o->cmd], a);
+            return usage(c, "%sunknown option '%s'", prefix[o->cmd], a);
         o->given[k] = 1;
         if (op->kind == OPT_HELP || op->kind == OPT_VERSION) {
             o->asked = op->kind == OPT_HELP ? VIS_CLI_HELP : VIS_CLI_VERSION;
@@ -259,13 +269,13 @@ static int parse_args(cli *c, vis_options *o, int argc, char **argv, int first)
         }
         if (op->kind == OPT_FLAG) {
             if (val)
-                return cli_fail(c, VIS_EXIT_USAGE, "option '--%s' takes no value", name);
+                return usage(c, "option '--%s' takes no value", name);
             *(int *)((char *)o + op->off) = 1;
             continue;
         }
         if (!val) {
             if (i + 1 >= argc)
-                return cli_fail(c, VIS_EXIT_USAGE, "option '%s' needs a value", a);
+                return usage(c, "option '%s' needs a value", a);
             val = argv[++i];
         }
         if ((rc = set_option(c, o, op, val)) != 0)
@@ -285,17 +295,17 @@ const char *vis_cli_extension(const char *path)
 static int check_show(cli *c, vis_options *o)
 {
     if (o->n_inputs == 0)
-        return cli_fail(c, VIS_EXIT_USAGE, "expected an input FILE");
+        return usage(c, "expected an input FILE");
     if (o->summary_only && o->ms_print_only)
-        return cli_fail(c, VIS_EXIT_USAGE, "--summary-only and --ms-print-only exclude each other");
+        return usage(c, "--summary-only and --ms-print-only exclude each other");
     if (o->snapshot && (o->from || o->to))
-        return cli_fail(c, VIS_EXIT_USAGE, "--snapshot and --from/--to exclude each other: with a window the "
-                          "exports show --to's moment");
+        return usage(c, "--snapshot and --from/--to exclude each other: with a window the "
+                     "exports show --to's moment");
     if (o->snapshot && !o->flamegraph && !o->collapsed && !o->pprof)
-        return cli_fail(c, VIS_EXIT_USAGE, "--snapshot picks the snapshot of --flamegraph, --collapsed or "
-                          "--pprof; none was given");
+        return usage(c, "--snapshot picks the snapshot of --flamegraph, --collapsed or "
+                     "--pprof; none was given");
     if (o->json && (o->summary_only || o->ms_print_only || o->growth))
-        return cli_fail(c, VIS_EXIT_USAGE, "--json excludes --summary-only, --ms-print-only and --growth");
+        return usage(c, "--json excludes --summary-only, --ms-print-only and --growth");
     o->rep.ms_print_args = o->ms_print_args;
     o->chart.top_n = o->rep.top_n = o->top;
     return VIS_EXIT_OK;
@@ -305,13 +315,12 @@ static int check_show(cli *c, vis_options *o)
 static int check_diff(cli *c, const vis_options *o)
 {
     if (o->n_inputs != 2)
-        return cli_fail(c, VIS_EXIT_USAGE, "diff: expected two files, OLD and NEW");
+        return usage(c, "diff: expected two files, OLD and NEW");
     if (o->image && strcmp(vis_cli_extension(o->image), "png") != 0)
-        return cli_fail(c, VIS_EXIT_USAGE, "diff: -o expects a file name ending in .png, got '%s'",
-                        o->image);
+        return usage(c, "diff: -o expects a file name ending in .png, got '%s'",
+                     o->image);
     if (o->align && !o->image)
-        return cli_fail(c, VIS_EXIT_USAGE,
-                        "diff: --align places the two runs on the chart: give -o DIFF.png");
+        return usage(c, "diff: --align places the two runs on the chart: give -o DIFF.png");
     return VIS_EXIT_OK;
 }
 
@@ -321,13 +330,11 @@ static int check_check(cli *c, vis_options *o)
     lim->has_max_peak = vis_cli_given(o, "max-peak");
     lim->has_increase = vis_cli_given(o, "max-increase");
     if (o->n_inputs == 0)
-        return cli_fail(c, VIS_EXIT_USAGE, "check: expected a FILE");
+        return usage(c, "check: expected a FILE");
     if (!lim->has_max_peak && !o->baseline)
-        return cli_fail(c, VIS_EXIT_USAGE,
-                        "check: give --max-peak=SIZE, or --baseline=OLD with --max-increase=PCT");
+        return usage(c, "check: give --max-peak=SIZE, or --baseline=OLD with --max-increase=PCT");
     if (!o->baseline != !lim->has_increase || (vis_cli_given(o, "allow") && !o->baseline))
-        return cli_fail(c, VIS_EXIT_USAGE,
-                        "check: --baseline, --max-increase (and --allow) go together");
+        return usage(c, "check: --baseline, --max-increase (and --allow) go together");
     return VIS_EXIT_OK;
 }
 

@@ -1,11 +1,11 @@
-/* main.c: the memtime-vis command line, on top of the stages
- * (visualizer/README.md): read/ parses the Massif file and memtime's
- * companion, model/ is the checked profile and the analyses computed from
- * it, render/ has one writer per output, base/ serves them all. This file
- * takes the command line cli.c parsed (one table for every subcommand and
- * option), reads the inputs, asks the model for the analyses and hands the
- * results to the writers. It is the only place that prints to stdout or stderr and
- * exits; the exit statuses are exit_status.h's.
+/* main.c: memtime-vis, on top of the stages (visualizer/README.md): read/
+ * parses the Massif file and memtime's companion, model/ is the checked
+ * profile and the analyses computed from it, render/ has one writer per
+ * output, base/ serves them all. This file takes the command line cli.c
+ * parsed (one table for every subcommand and option), reads the inputs,
+ * asks the model for the analyses and hands the results to the writers. It
+ * is the only place that prints to stdout or stderr and exits; the exit
+ * statuses are exit_status.h's.
  *
  * Every output file goes through vis_out_write (base/outfile.h): written
  * under a temporary name beside the target and renamed, so a failure
@@ -198,9 +198,11 @@ static int write_charts(run *r, const vis_options *o)
     char err[1024];
     const vis_profile *p = r->profile;
     if (o->gnuplot) {
+        /* The script draws -o's image when gnuplot is what draws it. */
+        const char *ext = o->image ? vis_cli_extension(o->image) : "";
         const char *img = NULL;
-        if (o->image && strcmp(vis_cli_extension(o->image), "png") != 0 &&
-            strcmp(vis_cli_extension(o->image), "csv") != 0 && strcmp(vis_cli_extension(o->image), "html") != 0)
+        if (o->image && strcmp(ext, "png") != 0 && strcmp(ext, "csv") != 0 &&
+            strcmp(ext, "html") != 0)
             img = o->image;
         if (vis_chart_write_gnuplot(p, &o->chart, o->gnuplot, img, err, sizeof err) != 0)
             return fail(r, VIS_EXIT_DATA, "%s", err);
@@ -336,8 +338,8 @@ static int run_show(run *r, vis_options *o)
         const char *ext = vis_cli_extension(o->image);
         if (strcmp(ext, "png") && strcmp(ext, "svg") && strcmp(ext, "pdf") && strcmp(ext, "csv") &&
             strcmp(ext, "html"))
-            return usage_fail(r, "-o expects a file name ending in .png, .svg, .pdf, .csv or .html, "
-                              "got '%s'", o->image);
+            return usage_fail(r, "-o expects a file name ending in .png, .svg, .pdf, .csv or "
+                              ".html, got '%s'", o->image);
     }
     int text = o->report || o->json ||
                (!o->image && !o->gnuplot && !o->flamegraph && !o->collapsed && !o->pprof);
@@ -378,7 +380,8 @@ static int run_show(run *r, vis_options *o)
     if (to.snap == SIZE_MAX)
         return fail(r, VIS_EXIT_USAGE, "--to %s comes before the first snapshot", o->to);
     if (from.snap > to.snap)
-        return fail(r, VIS_EXIT_USAGE, "--from %s (snapshot %zu) comes after --to %s (snapshot %zu)",
+        return fail(r, VIS_EXIT_USAGE,
+                    "--from %s (snapshot %zu) comes after --to %s (snapshot %zu)",
                     o->from ? o->from : "", from.snap, o->to ? o->to : "end", to.snap);
     if (vis_analysis_compute(p, from.snap, to.snap, &r->analysis) != 0)
         return fail(r, VIS_EXIT_DATA, "out of memory");
