@@ -4,7 +4,8 @@
 #   scripts/deps.sh --test   plus everything any test uses (C++, static libc, jemalloc,
 #                            mimalloc, tcmalloc, clang for fuzzing, gnuplot, rustc, man,
 #                            go tool pprof, python3, sqlite3, headless chromium,
-#                            massif-visualizer run headless under xvfb with ImageMagick):
+#                            massif-visualizer run headless under xvfb with ImageMagick,
+#                            debhelper, dpkg-dev and lintian for the Debian package's test):
 #                            under CI=true a test that lacks one fails instead of skipping
 set -eu
 pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev libprotobuf-c-dev protobuf-c-compiler"
@@ -14,6 +15,7 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
   # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
   pkgs="$pkgs bzip2 xz-utils util-linux"
+  pkgs="$pkgs debhelper dpkg-dev lintian"
 fi
 missing=
 for p in $pkgs; do
