@@ -10,7 +10,7 @@
 for tool in dpkg-buildpackage dh lintian dpkg-deb; do
   command -v "$tool" >/dev/null || plan_skip "$tool is missing (scripts/deps.sh --test installs debhelper, dpkg-dev and lintian)"
 done
-plan 16
+plan 17
 
 # --- The tarball -------------------------------------------------------
 version=$(sed -n 's/^PACKAGE_VERSION = //p' "$MT_BUILD/Makefile")
@@ -53,8 +53,10 @@ else
   deb=$T/none.deb
 fi
 
-# Where this Valgrind's launcher takes its tools from, asked as configure does.
-tooldir=$("$MT_VALGRIND" -d --tool=none true 2>&1 | sed -n 's|.*launcher launching \(.*\)/none-[^/]*$|\1|p' | head -n 1)
+# The package is built against the Valgrind on PATH (the Debian package
+# its Build-Depends name), whatever MT_VALGRIND the suite runs: where that
+# launcher takes its tools from, asked as configure does.
+tooldir=$(valgrind -d --tool=none true 2>&1 | sed -n 's|.*launcher launching \(.*\)/none-[^/]*$|\1|p' | head -n 1)
 dpkg-deb --contents "$deb" 2>/dev/null | awk '{print $6}' | sed 's|^\./|/|' >"$T/contents"
 has() { grep -qx -- "$1" "$T/contents"; }
 check "the tool and its preload in the launcher's directory ($tooldir)" \
@@ -72,6 +74,9 @@ check "memtime.h compiles from a system include directory, no -I of ours" \
 is "$(dpkg-deb -f "$deb" Package Architecture 2>/dev/null | tr '\n' ' ')" "Package: memtime Architecture: amd64 " \
   "package memtime, amd64"
 vgver=$(dpkg-query -W -f='${Version}' valgrind 2>/dev/null)
+up=${vgver#*:}
+is "${up%-*}" "$(valgrind --version | sed 's/^valgrind-//')" \
+  "the valgrind package ($vgver) is the launcher's release, the one the tool is built against"
 check "Depends names this Valgrind exactly: valgrind (= $vgver)" \
   sh -c "dpkg-deb -f '$deb' Depends | tr ',' '\n' | sed 's/^ *//' | grep -qxF 'valgrind (= $vgver)'"
 
@@ -82,7 +87,7 @@ mkdir -p "$T/lib"
 for f in "$tooldir"/*; do ln -s "$f" "$T/lib/"; done
 ln -sf "$T/root$tooldir/memtime-amd64-linux" "$T/root$tooldir/vgpreload_memtime-amd64-linux.so" "$T/lib/"
 prog=$(build_prog heap_c.c)
-VALGRIND_LIB="$T/lib" "$MT_VALGRIND" -q --tool=memtime --memtime-out-file="$T/pkg.out" "$prog" >/dev/null 2>"$T/pkg.err"
+VALGRIND_LIB="$T/lib" valgrind -q --tool=memtime --memtime-out-file="$T/pkg.out" "$prog" >/dev/null 2>"$T/pkg.err"
 check "the packaged tool profiles a program" grep -q '^heap_tree=peak' "$T/pkg.out"
 [ -s "$T/pkg.err" ] && head -5 "$T/pkg.err" | diag "$(cat)"
 check "ms_print reads the profile" sh -c "ms_print '$T/pkg.out' | grep -q 'Command: '"
