@@ -10,6 +10,8 @@
 for tool in dpkg-buildpackage dh lintian dpkg-deb; do
   command -v "$tool" >/dev/null || plan_skip "$tool is missing (scripts/deps.sh --test installs debhelper, dpkg-dev and lintian)"
 done
+vg=$(dpkg -L valgrind 2>/dev/null | grep -m 1 '/bin/valgrind$')
+[ -n "$vg" ] || plan_skip "Debian's valgrind package is not installed (the package builds against it)"
 plan 17
 
 # --- The tarball -------------------------------------------------------
@@ -44,8 +46,12 @@ else
 fi
 
 # --- The package -------------------------------------------------------
+# It is built against Debian's valgrind package (its Build-Depends), with
+# the system's PATH, whatever release MT_VALGRIND puts first on the suite's:
+# that package's launcher ($vg) is the one every check below uses.
 start=$(date +%s)
-deb=$(DEB_BUILD_OPTIONS="parallel=2 ${DEB_BUILD_OPTIONS:-}" "$MT_SRC/scripts/build-deb.sh" "$tarball" "$T/deb" 2>"$T/build-deb.err" | tail -n 1)
+deb=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin DEB_BUILD_OPTIONS="parallel=2 ${DEB_BUILD_OPTIONS:-}" \
+      "$MT_SRC/scripts/build-deb.sh" "$tarball" "$T/deb" 2>"$T/build-deb.err" | tail -n 1)
 if [ -n "$deb" ] && [ -f "$deb" ]; then
   ok "scripts/build-deb.sh builds $(basename "$deb") ($(( $(date +%s) - start )) s)"
 else
@@ -53,10 +59,8 @@ else
   deb=$T/none.deb
 fi
 
-# The package is built against the Valgrind on PATH (the Debian package
-# its Build-Depends name), whatever MT_VALGRIND the suite runs: where that
-# launcher takes its tools from, asked as configure does.
-tooldir=$(valgrind -d --tool=none true 2>&1 | sed -n 's|.*launcher launching \(.*\)/none-[^/]*$|\1|p' | head -n 1)
+# Where that launcher takes its tools from, asked as configure does.
+tooldir=$("$vg" -d --tool=none true 2>&1 | sed -n 's|.*launcher launching \(.*\)/none-[^/]*$|\1|p' | head -n 1)
 dpkg-deb --contents "$deb" 2>/dev/null | awk '{print $6}' | sed 's|^\./|/|' >"$T/contents"
 has() { grep -qx -- "$1" "$T/contents"; }
 check "the tool and its preload in the launcher's directory ($tooldir)" \
@@ -75,7 +79,7 @@ is "$(dpkg-deb -f "$deb" Package Architecture 2>/dev/null | tr '\n' ' ')" "Packa
   "package memtime, amd64"
 vgver=$(dpkg-query -W -f='${Version}' valgrind 2>/dev/null)
 up=${vgver#*:}
-is "${up%-*}" "$(valgrind --version | sed 's/^valgrind-//')" \
+is "${up%-*}" "$("$vg" --version | sed 's/^valgrind-//')" \
   "the valgrind package ($vgver) is the launcher's release, the one the tool is built against"
 check "Depends names this Valgrind exactly: valgrind (= $vgver)" \
   sh -c "dpkg-deb -f '$deb' Depends | tr ',' '\n' | sed 's/^ *//' | grep -qxF 'valgrind (= $vgver)'"
@@ -87,7 +91,7 @@ mkdir -p "$T/lib"
 for f in "$tooldir"/*; do ln -s "$f" "$T/lib/"; done
 ln -sf "$T/root$tooldir/memtime-amd64-linux" "$T/root$tooldir/vgpreload_memtime-amd64-linux.so" "$T/lib/"
 prog=$(build_prog heap_c.c)
-VALGRIND_LIB="$T/lib" valgrind -q --tool=memtime --memtime-out-file="$T/pkg.out" "$prog" >/dev/null 2>"$T/pkg.err"
+VALGRIND_LIB="$T/lib" "$vg" -q --tool=memtime --memtime-out-file="$T/pkg.out" "$prog" >/dev/null 2>"$T/pkg.err"
 check "the packaged tool profiles a program" grep -q '^heap_tree=peak' "$T/pkg.out"
 [ -s "$T/pkg.err" ] && head -5 "$T/pkg.err" | diag "$(cat)"
 check "ms_print reads the profile" sh -c "ms_print '$T/pkg.out' | grep -q 'Command: '"
