@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t003-deb: the release tarball (make dist of the build tree) carries the
+# t006-deb: the release tarball (make dist of the build tree) carries the
 # whole project, and scripts/build-deb.sh turns it into a Debian package
 # that holds the tool where this Valgrind's launcher looks, memtime-vis, the
 # man pages and memtime.h, depends on exactly this Valgrind, runs, and has
