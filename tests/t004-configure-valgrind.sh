@@ -7,7 +7,7 @@
 # the tested releases and --enable-untested-valgrind, which lets it
 # through; a launcher of another release than the core stops it too.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 vgver=$(valgrind --version | sed 's/^valgrind-//')
 vginc=$(pkg-config --variable=includedir valgrind)
 vglib=$(pkg-config --variable=libdir valgrind)/valgrind
@@ -48,4 +48,12 @@ then ok "a launcher of another release than the core stops configure, saying so"
 else not_ok "a launcher of another release than the core stops configure, saying so"; diag "$(tail -3 "$T/b4/log")"; fi
 if conf "$T/b5" --with-valgrind="$T/nowhere"; then not_ok "--with-valgrind=missing directory stops configure"
 else ok "--with-valgrind=missing directory stops configure"; fi
+
+# A distribution's hardened CFLAGS (Debian's dpkg-buildflags, Fedora's and
+# Arch's packaging) carry a stack protector, which the tool cannot link:
+# configure leaves it out of the tool's flags only.
+if conf "$T/b6" CFLAGS="-O2 -g -fstack-protector-strong" && make -C "$T/b6/memtime" -j2 >"$T/b6/make.log" 2>&1 \
+   && test -x "$T/b6/memtime/memtime-amd64-linux"; then
+  ok "the tool builds with CFLAGS carrying -fstack-protector-strong"
+else not_ok "the tool builds with CFLAGS carrying -fstack-protector-strong"; diag "$(grep -E 'error|undefined' "$T/b6/make.log" | head -5)"; fi
 finish
