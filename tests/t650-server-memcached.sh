@@ -40,8 +40,7 @@ run_server ms massif --massif-out-file="$T/ms.out" --time-unit=B --peak-inaccura
 is "$(cat "$T/ms.rc")" 0 "memcached under Massif ends normally"
 check "the workload ran to its end under Massif" test ! -s "$T/ms.load"
 a=$(max_heap "$T/mt.out"); b=$(max_heap "$T/ms.out")
-if [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 1000000 ] \
-   && [ $(( (a > b ? a - b : b - a) * 100 )) -le "$b" ]; then
+if [ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 1000000 ] && within_pct "$a" "$b" 1; then
   ok "peak heap within 1% of Massif's ($a B against $b B)"
 else
   not_ok "peak heap within 1% of Massif's"; diag "memtime: ${a:-none}, Massif: ${b:-none}"
