@@ -52,7 +52,6 @@ diag "Massif $("$MT_VALGRIND" --version) ends heap_realloc_fail with heap/extra:
 # realloc(p, 0): up to 3.20 the core's preload frees p itself; from 3.21 the
 # tool decides, under --realloc-zero-bytes-frees (mt_compat.h).
 rz=$(build_prog realloc_zero.c) || { not_ok "build realloc_zero.c"; exit 1; }
-last_heap() { snapshots "$1" | tail -1 | cut -d' ' -f3; }
 memtime --time-unit=B --memtime-out-file="$T/rz.mt" "$rz" >/dev/null 2>&1
 massif --time-unit=B --massif-out-file="$T/rz.ms" "$rz" >/dev/null 2>&1
 is "$(last_heap "$T/rz.mt") $(last_heap "$T/rz.ms")" "100 100" "realloc(p, 0) frees p, as under Massif"
