@@ -23,6 +23,7 @@ const char vis_cli_usage[] =
     "       " PROG " check [--max-peak=SIZE] [--baseline=OLD --max-increase=PCT\n"
     "                   [--allow=SIZE]] FILE\n"
     "       " PROG " [-o IMG.png] FILE FILE... | DIRECTORY\n"
+    "       " PROG " --follow [--top=N] FILE | DIRECTORY\n"
     "Reads a Massif-format profile (memtime's or Massif's) and writes a timeline\n"
     "chart and text reports. Without -o or --gnuplot, prints the text report.\n"
     "Given several profiles (one per process) or a directory of them, prints one\n"
@@ -49,6 +50,8 @@ const char vis_cli_usage[] =
     "                        or a phase mark's label\n"
     "      --json            print one JSON document instead of the text report\n"
     "      --width=N, --height=N  chart size in pixels, 320..8000 x 240..8000 [1600x900]\n"
+    "      --follow          keep a live view of FILE (or of every profile in\n"
+    "                        DIRECTORY) while memtime writes it; q quits\n"
     "      --companion=FILE  memtime companion file [FILE.memtime if present]\n"
     "      --no-companion    do not read a companion file\n"
     "  -h, --help            show this help\n"
@@ -111,6 +114,7 @@ static const struct opt {
     { "no-companion", SHOW | DIFF | CHECK, OPT_FLAG, OFF(no_companion), 0, 0, NULL, 0, 0 },
     { "json", SHOW | DIFF, OPT_FLAG, OFF(json), 0, 0, NULL, 0, 0 },
     { "growth", SHOW, OPT_FLAG, OFF(growth), 0, 0, NULL, 0, 0 },
+    { "follow", SHOW, OPT_FLAG, OFF(follow), 0, 0, NULL, 0, 0 },
     { "o", SHOW | DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 1 },
     { "output", SHOW | DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 0 },
     { "gnuplot", SHOW, OPT_TEXT, OFF(gnuplot), 0, 0, NULL, 0, 0 },
@@ -306,6 +310,18 @@ static int check_show(cli *c, vis_options *o)
                      "--pprof; none was given");
     if (o->json && (o->summary_only || o->ms_print_only || o->growth))
         return usage(c, "--json excludes --summary-only, --ms-print-only and --growth");
+    if (o->follow) {
+        /* The live view takes what it shows from its own options only. */
+        static const char *const other[] = { "o", "output", "gnuplot", "report", "flamegraph",
+            "collapsed", "pprof", "snapshot", "from", "to", "json", "growth", "summary-only",
+            "ms-print-only", "threshold", "x", "y", "width", "height" };
+        for (size_t k = 0; k < sizeof other / sizeof *other; k++)
+            if (vis_cli_given(o, other[k]))
+                return usage(c, "--follow takes only --top, --companion and --no-companion, "
+                             "not %s%s", other[k][1] ? "--" : "-", other[k]);
+        if (o->n_inputs != 1)
+            return usage(c, "--follow expects one FILE or DIRECTORY, got %d", o->n_inputs);
+    }
     o->rep.ms_print_args = o->ms_print_args;
     o->chart.top_n = o->rep.top_n = o->top;
     return VIS_EXIT_OK;

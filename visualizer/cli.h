@@ -22,6 +22,7 @@ typedef struct {
     const char *image, *gnuplot, *report, *companion;
     const char *flamegraph, *collapsed, *pprof, *snapshot, *from, *to;
     int no_companion, summary_only, ms_print_only, json, growth;
+    int follow;                /* --follow: the live view (follow.h) */
     int top;                   /* --top of the main command */
     vis_report_opts rep;
     vis_chart_opts chart;

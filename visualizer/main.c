@@ -23,6 +23,7 @@
 #include "base/outfile.h"
 #include "cli.h"
 #include "exit_status.h"
+#include "follow.h"
 #include "model/analysis.h"
 #include "model/chart_data.h"
 #include "model/diff.h"
@@ -524,8 +525,18 @@ static int run_check(run *r, vis_options *o)
 
 /* ------------------------------------------------------------------ main */
 
+/* memtime-vis --follow FILE|DIR: the live view (follow.h), which alone
+ * writes the terminal while it runs. */
+static int run_follow(run *r, const vis_options *o)
+{
+    vis_follow_opts fo = { o->inputs[0], o->companion, o->no_companion, o->top };
+    return vis_follow_run(&fo, r->msg, sizeof r->msg);
+}
+
 static int dispatch(run *r, vis_options *o)
 {
+    if (o->follow)
+        return run_follow(r, o);
     if (o->cmd == VIS_CMD_DIFF)
         return run_diff(r, o);
     if (o->cmd == VIS_CMD_CHECK)

@@ -36,7 +36,8 @@ void vis_procs_free(vis_procs *ps)
     if (!ps)
         return;
     for (size_t i = 0; i < ps->n; i++) {
-        vis_profile_free(ps->procs[i].profile);
+        if (!ps->borrowed)
+            vis_profile_free(ps->procs[i].profile);
         free(ps->procs[i].path);
     }
     free(ps->procs);
@@ -54,7 +55,7 @@ static char *dup_text(const char *s)
 
 /* The pid at the end of a file name ("pg.4242.out" -> 4242), for profiles
  * without a companion; -1 if none. */
-static long long pid_from_name(const char *path)
+long long vis_proc_pid_from_name(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -96,9 +97,16 @@ int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz)
         vis_profile_free(p);
         return -1;
     }
+    return vis_procs_add_profile(ps, path, p, err, errsz);
+}
+
+int vis_procs_add_profile(vis_procs *ps, const char *path, vis_profile *p, char *err,
+                          size_t errsz)
+{
     vis_proc *a = realloc(ps->procs, (ps->n + 1) * sizeof *a);
     if (!a) {
-        vis_profile_free(p);
+        if (!ps->borrowed)
+            vis_profile_free(p);
         snprintf(err, errsz, "out of memory");
         return -1;
     }
@@ -110,7 +118,7 @@ int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz)
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    q->pid = p->process.pid >= 0 ? p->process.pid : pid_from_name(path);
+    q->pid = p->process.pid >= 0 ? p->process.pid : vis_proc_pid_from_name(path);
     q->parent = p->process.parent;
     q->end_kind = p->process.end_kind;
     q->end_code = p->process.end_code;

@@ -27,12 +27,18 @@ typedef struct {
     vis_proc *procs;
     size_t n;
     vis_unit unit;
+    int borrowed;              /* the profiles are the caller's (--follow's
+                                  live reads): vis_procs_free leaves them */
 } vis_procs;
 
 /* Reads the profile at path and its companion's process records. 0, or -1
  * with "PATH:LINE: expected ..., found ..." (or another one-line reason)
  * in err. */
 int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz);
+/* Adds the profile p read from path, with its companion: owned by ps
+ * unless ps->borrowed. 0, or -1 with err (out of memory). */
+int vis_procs_add_profile(vis_procs *ps, const char *path, vis_profile *p, char *err,
+                          size_t errsz);
 /* Adds every profile in directory dir, in name order: the regular files
  * whose first line is "desc:", except companions (*.memtime) and rewrites
  * in progress (.NAME.tmp.PID). 0, or -1 with err. */
@@ -42,6 +48,9 @@ int vis_procs_add_directory(vis_procs *ps, const char *dir, char *err, size_t er
 int vis_procs_finish(vis_procs *ps, char *err, size_t errsz);
 void vis_procs_free(vis_procs *ps);
 
+/* The pid at the end of a file name ("pg.4242.out" -> 4242, memtime's
+ * default "memtime.out.4242"), -1 if none. */
+long long vis_proc_pid_from_name(const char *path);
 /* "exit 3", "killed (SIGKILL)", "not recorded". */
 char *vis_proc_ending(const vis_proc *q, char *buf, size_t n);
 /* The title it last gave itself, else its command line. */

@@ -1,0 +1,21 @@
+/* follow.h: memtime-vis --follow FILE|DIR, the live view of a run while
+ * memtime still writes its profile (follow.c). */
+#ifndef VIS_FOLLOW_H
+#define VIS_FOLLOW_H
+
+#include <stddef.h>
+
+typedef struct {
+    const char *path;        /* a profile, or a directory of them */
+    const char *companion;   /* --companion, or NULL */
+    int no_companion;
+    int top;                 /* the most sites listed */
+} vis_follow_opts;
+
+/* Follows o->path until the user quits (q, SIGINT, SIGTERM, SIGHUP) or,
+ * when there is no keyboard to quit with (stdout or stdin is not a
+ * terminal), until the run is over. Returns an exit status
+ * (exit_status.h), with a one-line message in err when it is not 0. */
+int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz);
+
+#endif

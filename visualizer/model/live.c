@@ -1,0 +1,561 @@
+/* live.c: a profile followed while it is written (live.h).
+ *
+ * memtime rewrites the profile and its companion whole, each under a
+ * temporary name renamed over the real one (companion first), so a file
+ * opened by its name is always a complete version. A version is told by
+ * the stat of the name (device, inode, size, mtime): a poll that finds the
+ * same signatures as the last read does nothing, so following costs one
+ * stat of each file per poll and one read per rewrite.
+ *
+ * Files not written that way (Massif writes its file in place at exit, a
+ * user copies one over) can be caught mid-write: the read is then cut short
+ * or fails, and it is not shown; when the name's size or mtime moved while
+ * it was read, it is read again at the next poll rather than trusted.
+ *
+ * The two files may be one rewrite apart (the companion is renamed first).
+ * That matters once the companion says the run is over: the profile's
+ * final version follows at once, so the run is "over" only once the
+ * profile read is no older than the companion (by mtime), or has not
+ * changed for a few polls (a pair put in place by hand). */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/chart_data.h"
+#include "model/live.h"
+#include "model/sites.h"
+#include "read/companion.h"
+#include "read/massif.h"
+
+/* Polls with an unchanged profile after which a companion newer than it is
+ * taken as the pair's final state (see the file comment). */
+#define SETTLE_POLLS 8
+
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void sig_of_stat(vis_file_sig *s, const struct stat *st)
+{
+    memset(s, 0, sizeof *s);
+    s->exists = 1;
+    s->dev = st->st_dev;
+    s->ino = st->st_ino;
+    s->size = st->st_size;
+    s->mtime = st->st_mtim;
+}
+
+/* The signature of the file at path (exists 0 when there is none). */
+static void sig_of(const char *path, vis_file_sig *s)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0)
+        memset(s, 0, sizeof *s);
+    else
+        sig_of_stat(s, &st);
+}
+
+static int sig_eq(const vis_file_sig *a, const vis_file_sig *b)
+{
+    if (a->exists != b->exists)
+        return 0;
+    return !a->exists || (a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+                          a->mtime.tv_sec == b->mtime.tv_sec &&
+                          a->mtime.tv_nsec == b->mtime.tv_nsec);
+}
+
+static int ts_before(struct timespec a, struct timespec b)
+{
+    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+vis_live *vis_live_new(const char *path, const char *companion_path, int no_companion)
+{
+    vis_live *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->path = dup_text(path);
+    if (!no_companion)
+        l->companion_path = companion_path ? dup_text(companion_path) : vis_companion_path(path);
+    l->tree = l->first_tree = l->rss_now = SIZE_MAX;
+    l->pid = -1;
+    if (!l->path || (!no_companion && !l->companion_path)) {
+        vis_live_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void drop_derived(vis_live *l)
+{
+    free(l->sites);
+    free(l->total_B);
+    l->sites = NULL;
+    l->total_B = NULL;
+    l->n_sites = 0;
+}
+
+void vis_live_free(vis_live *l)
+{
+    if (!l)
+        return;
+    drop_derived(l);
+    vis_profile_free(l->p);
+    free(l->path);
+    free(l->companion_path);
+    free(l);
+}
+
+/* What the view shows of a new good read: the latest and first trees, the
+ * latest tree's sites with their growth, the series, the RSS now. 0 or -1
+ * (out of memory). */
+static int derive(vis_live *l)
+{
+    const vis_profile *p = l->p;
+    drop_derived(l);
+    l->tree = l->first_tree = l->rss_now = SIZE_MAX;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        if (p->snaps[i].kind != VIS_TREE_EMPTY) {
+            if (l->first_tree == SIZE_MAX)
+                l->first_tree = i;
+            l->tree = i;
+        }
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;)
+        if (p->rss[i].valid) {
+            l->rss_now = i;
+            break;
+        }
+    if (l->tree != SIZE_MAX) {
+        const vis_snapshot *s = &p->snaps[l->tree], *f = &p->snaps[l->first_tree];
+        l->sites = calloc(s->n_sites + 1, sizeof *l->sites);
+        if (!l->sites)
+            return -1;
+        for (size_t k = 0; k < s->n_sites; k++) {
+            const vis_site *st = &s->sites[k];
+            vis_live_site *o = &l->sites[l->n_sites];
+            if (st->bytes == 0)
+                continue;
+            l->n_sites++;
+            o->now_B = st->bytes;
+            if (st->is_below_threshold || st->id >= p->n_site_info) {
+                o->name = st->label;
+                continue;
+            }
+            /* Where --group-by lands, the sites are grouped here, before
+             * the view ranks them. */
+            o->name = p->site_info[st->id].name;
+            o->has_growth = 1;
+            o->growth_B = (int64_t)(st->bytes - vis_site_bytes(f, st->id));
+        }
+    }
+    /* The sparkline draws the chart's own series (chart_data.h), summed:
+     * the same numbers as the PNG, wherever they come from. */
+    char err[256];
+    vis_chart_data *d = vis_chart_data_new(p, 0, err, sizeof err);
+    if (!d || !(l->total_B = calloc(p->n_snaps, sizeof *l->total_B))) {
+        vis_chart_data_free(d);
+        return -1;
+    }
+    for (size_t i = 0; i < p->n_snaps; i++)
+        for (size_t b = 0; b < d->n_bands; b++)
+            l->total_B[i] += d->value_B[i * d->n_bands + b];
+    vis_chart_data_free(d);
+    l->pid = p->process.pid >= 0 ? p->process.pid : vis_proc_pid_from_name(l->path);
+    return 0;
+}
+
+/* The run's state from the companion's records and the pid. */
+static vis_live_state state_of(vis_live *l)
+{
+    const vis_profile *p = l->p;
+    l->has_code = 0;
+    if (!p)
+        return VIS_LIVE_NO_RECORD;
+    switch (p->end_record) {
+    case VIS_END_RECORD_EXIT:
+        l->has_code = p->process.end_kind == VIS_END_EXIT;
+        l->end_code = p->process.end_code;
+        return VIS_LIVE_EXITED;
+    case VIS_END_RECORD_EXEC:
+        return VIS_LIVE_EXECED;
+    case VIS_END_RECORD_RUNNING:
+        if (p->limit.present && p->limit.reached && p->limit.action == VIS_LIMIT_KILL)
+            return VIS_LIVE_LIMIT_KILLED;
+        /* kill(pid, 0) fails with ESRCH only for a pid no process has. */
+        if (l->pid > 0 && kill((pid_t)l->pid, 0) != 0 && errno == ESRCH)
+            return VIS_LIVE_KILLED;
+        return VIS_LIVE_RUNNING;
+    default:
+        return VIS_LIVE_NO_RECORD;
+    }
+}
+
+/* Records a failed read's message; 1 when it is news. */
+static int set_error(vis_live *l, const char *msg)
+{
+    if (!strcmp(l->error, msg))
+        return 0;
+    size_t n = strlen(msg);
+    if (n >= sizeof l->error)
+        n = sizeof l->error - 1;
+    memcpy(l->error, msg, n);
+    l->error[n] = '\0';
+    return 1;
+}
+
+/* Reads both files. Returns 1 with a new good read in l, 0 when the
+ * profile moved while it was read (try again), -1 with err. */
+static int read_pair(vis_live *l, vis_file_sig *psig, char *err, size_t errsz)
+{
+    struct stat st;
+    memset(psig, 0, sizeof *psig);
+    /* Never open a FIFO or a device: it could block the loop. */
+    if (stat(l->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        sig_of_stat(psig, &st);
+        snprintf(err, errsz, "%s: expected a regular file, found %s", l->path,
+                 S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
+        return -1;
+    }
+    FILE *in = fopen(l->path, "r");
+    if (!in) {
+        snprintf(err, errsz, "%s: cannot open: %s", l->path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fileno(in), &st) != 0) {
+        snprintf(err, errsz, "%s: cannot read: %s", l->path, strerror(errno));
+        fclose(in);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, "%s: expected a regular file, found %s", l->path,
+                 S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
+        fclose(in);
+        return -1;
+    }
+    sig_of_stat(psig, &st);
+    vis_profile *p = vis_massif_read(in, l->path, err, errsz);
+    fclose(in);
+    vis_file_sig now;
+    sig_of(l->path, &now);
+    if (now.exists && now.dev == psig->dev && now.ino == psig->ino && !sig_eq(&now, psig)) {
+        vis_profile_free(p);     /* written in place while we read it */
+        return 0;
+    }
+    if (!p)
+        return -1;
+    if (p->truncated) {
+        const char *rest = strstr(p->truncated_msg, ": expected ");
+        int head = rest ? (int)(rest - p->truncated_msg) : 0;
+        snprintf(err, errsz, "%.*s: the file is cut short (%s)", head, p->truncated_msg,
+                 rest ? rest + 2 : p->truncated_msg);
+        vis_profile_free(p);
+        return -1;
+    }
+    if (l->companion_path && vis_companion_read(p, l->companion_path, err, errsz) < 0) {
+        vis_profile_free(p);
+        return -1;
+    }
+    vis_profile_free(l->p);
+    l->p = p;
+    l->p_mtime = st.st_mtim;
+    return 1;
+}
+
+int vis_live_poll(vis_live *l)
+{
+    vis_file_sig ps, cs;
+    sig_of(l->path, &ps);
+    sig_of(l->companion_path, &cs);
+    int changed = 0;
+    if (!ps.exists) {
+        changed = !l->missing;
+        l->missing = 1;
+        l->prof_sig = ps;
+        char msg[1200];
+        snprintf(msg, sizeof msg, "%s: %s", l->path,
+                 l->p ? "removed; waiting for it to come back" : "waiting for it to appear");
+        return set_error(l, msg) || changed;
+    }
+    changed = l->missing;
+    l->missing = 0;
+    if (sig_eq(&ps, &l->prof_sig) && sig_eq(&cs, &l->comp_sig)) {
+        int settles = l->unchanged_polls == SETTLE_POLLS - 1;
+        if (l->unchanged_polls < SETTLE_POLLS)
+            l->unchanged_polls++;
+        /* Only the run's state can move: a process that vanished, a
+         * companion that settles. */
+        vis_live_state s = state_of(l);
+        changed |= s != l->state || settles;
+        l->state = s;
+        return changed;
+    }
+    char err[1024];
+    vis_file_sig read_sig;
+    int rc = read_pair(l, &read_sig, err, sizeof err);
+    if (rc == 0)
+        return changed;          /* moving: read it at the next poll */
+    if (!sig_eq(&read_sig, &l->prof_sig))
+        l->unchanged_polls = 0;
+    l->prof_sig = read_sig;
+    l->comp_sig = cs;
+    if (rc < 0)
+        return set_error(l, err) || changed;
+    l->generation++;
+    l->error[0] = '\0';
+    if (derive(l) != 0) {
+        vis_profile_free(l->p);
+        l->p = NULL;
+        set_error(l, "out of memory");
+    }
+    l->state = state_of(l);
+    return 1;
+}
+
+int vis_live_over(const vis_live *l)
+{
+    if (!l->p || l->error[0])
+        return 0;
+    switch (l->state) {
+    case VIS_LIVE_EXITED:
+    case VIS_LIVE_EXECED: {
+        /* The profile's final version is renamed just after the companion
+         * that says so (see the file comment). */
+        struct stat cst;
+        int settled = l->unchanged_polls >= SETTLE_POLLS || !l->companion_path ||
+                      stat(l->companion_path, &cst) != 0 ||
+                      !ts_before(l->p_mtime, cst.st_mtim);
+        return settled;
+    }
+    case VIS_LIVE_KILLED:
+    case VIS_LIVE_LIMIT_KILLED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+const char *vis_live_state_text(const vis_live *l, char *buf, size_t n)
+{
+    const vis_profile *p = l->p;
+    switch (l->state) {
+    case VIS_LIVE_RUNNING:
+        snprintf(buf, n, "running");
+        break;
+    case VIS_LIVE_EXITED:
+        if (l->has_code)
+            snprintf(buf, n, "ended: exit %d", l->end_code);
+        else
+            snprintf(buf, n, "ended at exit");
+        break;
+    case VIS_LIVE_EXECED:
+        snprintf(buf, n, "ended: exec (the new image writes its own profile)");
+        break;
+    case VIS_LIVE_KILLED:
+        snprintf(buf, n, "killed: no final rewrite, and pid %lld is gone", l->pid);
+        break;
+    case VIS_LIVE_LIMIT_KILLED: {
+        char b[64];
+        vis_fmt_bytes(b, sizeof b, p->limit.bytes);
+        snprintf(buf, n, "killed by memtime at its heap limit (%s)", b);
+        break;
+    }
+    default:
+        snprintf(buf, n, p && p->companion ? "not recorded (the companion has no end: line)"
+                                           : "not recorded (no companion file)");
+        break;
+    }
+    return buf;
+}
+
+uint64_t vis_live_columns(const vis_live *l, size_t cols, uint64_t *out)
+{
+    const vis_profile *p = l->p;
+    uint64_t max = 0;
+    if (!p || !cols)
+        return 0;
+    uint64_t t0 = p->snaps[0].time, span = p->snaps[p->n_snaps - 1].time - t0;
+    for (size_t c = 0; c < cols; c++)
+        out[c] = UINT64_MAX;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        size_t c = span ? (size_t)((double)(p->snaps[i].time - t0) / (double)span *
+                                   (double)(cols - 1) + 0.5)
+                        : cols - 1;
+        if (c >= cols)
+            c = cols - 1;
+        if (out[c] == UINT64_MAX || l->total_B[i] > out[c])
+            out[c] = l->total_B[i];
+        if (l->total_B[i] > max)
+            max = l->total_B[i];
+    }
+    uint64_t prev = 0;
+    for (size_t c = 0; c < cols; c++) {
+        if (out[c] == UINT64_MAX)
+            out[c] = prev;
+        prev = out[c];
+    }
+    return max;
+}
+
+/* ---------------------------------------------------------- directory */
+
+vis_live_dir *vis_live_dir_new(const char *dir)
+{
+    vis_live_dir *d = calloc(1, sizeof *d);
+    if (d && !(d->dir = dup_text(dir))) {
+        free(d);
+        return NULL;
+    }
+    if (d)
+        d->procs.borrowed = 1;
+    return d;
+}
+
+static void procs_clear(vis_procs *ps)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        free(ps->procs[i].path);
+    free(ps->procs);
+    ps->procs = NULL;
+    ps->n = 0;
+}
+
+void vis_live_dir_free(vis_live_dir *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->e[i].name);
+        vis_live_free(d->e[i].live);
+    }
+    free(d->e);
+    procs_clear(&d->procs);
+    free(d->dir);
+    free(d);
+}
+
+/* Whether the file at path is a profile: a regular file whose first line
+ * begins "desc:" (as processes.c picks them). */
+static int looks_like_profile(const char *path)
+{
+    struct stat st;
+    char head[6] = "";
+    FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
+    if (!f)
+        return 0;
+    size_t got = fread(head, 1, 5, f);
+    head[got] = '\0';
+    fclose(f);
+    return !strcmp(head, "desc:");
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const vis_live_entry *)a)->name, ((const vis_live_entry *)b)->name);
+}
+
+/* Adds the profiles new in the directory, marks those still there. 1 when
+ * the set changed, 0, or -1 with d->error. */
+static int scan(vis_live_dir *d)
+{
+    DIR *dh = opendir(d->dir);
+    if (!dh) {
+        snprintf(d->error, sizeof d->error, "%s: cannot open: %s", d->dir, strerror(errno));
+        return -1;
+    }
+    d->error[0] = '\0';
+    for (size_t i = 0; i < d->n; i++)
+        d->e[i].seen = 0;
+    int changed = 0;
+    struct dirent *de;
+    while ((de = readdir(dh)) != NULL) {
+        size_t len = strlen(de->d_name);
+        if (de->d_name[0] == '.' || (len > 8 && !strcmp(de->d_name + len - 8, ".memtime")))
+            continue;
+        size_t i = 0;
+        while (i < d->n && strcmp(d->e[i].name, de->d_name))
+            i++;
+        if (i < d->n) {
+            d->e[i].seen = 1;
+            continue;
+        }
+        size_t pn = strlen(d->dir) + len + 2;
+        char *path = malloc(pn);
+        if (!path)
+            break;
+        snprintf(path, pn, "%s/%s", d->dir, de->d_name);
+        vis_live_entry *a = looks_like_profile(path) ? realloc(d->e, (d->n + 1) * sizeof *a)
+                                                     : NULL;
+        vis_live *l = a ? vis_live_new(path, NULL, 0) : NULL;
+        char *name = l ? dup_text(de->d_name) : NULL;
+        free(path);
+        if (a)
+            d->e = a;
+        if (!name) {
+            vis_live_free(l);
+            continue;
+        }
+        d->e[d->n++] = (vis_live_entry){ name, l, 1 };
+        changed = 1;
+    }
+    closedir(dh);
+    /* A profile removed from the directory leaves the listing. */
+    size_t o = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->e[i].seen) {
+            d->e[o++] = d->e[i];
+        } else {
+            free(d->e[i].name);
+            vis_live_free(d->e[i].live);
+            changed = 1;
+        }
+    }
+    d->n = o;
+    if (changed)
+        qsort(d->e, d->n, sizeof *d->e, by_name);
+    return changed;
+}
+
+int vis_live_dir_poll(vis_live_dir *d)
+{
+    char old[sizeof d->error];
+    memcpy(old, d->error, sizeof old);
+    int changed = scan(d);
+    if (changed < 0)
+        return strcmp(old, d->error) != 0;
+    for (size_t i = 0; i < d->n; i++)
+        changed |= vis_live_poll(d->e[i].live);
+    if (!changed)
+        return 0;
+    /* The good reads as processes, on one axis, endings completed from
+     * their parents' records (processes.c). */
+    procs_clear(&d->procs);
+    char err[1024];
+    for (size_t i = 0; i < d->n; i++)
+        if (d->e[i].live->p &&
+            vis_procs_add_profile(&d->procs, d->e[i].live->path, d->e[i].live->p, err,
+                                  sizeof err) != 0) {
+            snprintf(d->error, sizeof d->error, "%s", err);
+            return 1;
+        }
+    if (d->procs.n && vis_procs_finish(&d->procs, err, sizeof err) != 0)
+        snprintf(d->error, sizeof d->error, "%s", err);
+    return 1;
+}
+
+const vis_live_entry *vis_live_dir_entry_of(const vis_live_dir *d, const vis_proc *q)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->e[i].live->p == q->profile)
+            return &d->e[i];
+    return NULL;
+}

@@ -1,0 +1,129 @@
+/* live.h: a profile followed while memtime still writes it (--follow): the
+ * last complete read of the profile and its companion, re-read when either
+ * file changes on disk, and what the live view shows of it (the numbers now
+ * and at the peak so far, the run's series for the sparkline, the top sites
+ * of the latest tree with their growth since the first, how the run ended).
+ * Also a directory of such profiles, one per process.
+ *
+ * A read that fails (a file that is not a profile, one cut short, garbage
+ * put in its place, a companion that breaks its grammar) never replaces the
+ * last good one: the view keeps showing that, with the read's message, and
+ * shows the file again as soon as a good version of it is back. The
+ * renderer is render/follow_view.c, the loop and the terminal follow.c. */
+#ifndef VIS_LIVE_H
+#define VIS_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+#include "model/processes.h"
+#include "model/profile.h"
+
+/* What identifies one version of a file on disk: a rewrite renamed into
+ * place is a new inode; a file written in place changes size or mtime. */
+typedef struct {
+    int exists;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+} vis_file_sig;
+
+/* How the followed run stands, from the companion's end:, ended: and
+ * heap-limit: records and, while it says the process runs, whether its pid
+ * is still there. */
+typedef enum {
+    VIS_LIVE_NO_RECORD,      /* no end: line (no companion yet, Massif's file,
+                                an older memtime): nothing known */
+    VIS_LIVE_RUNNING,        /* end: none, and the process is there (or its
+                                pid is not known) */
+    VIS_LIVE_EXITED,         /* end: exit (end_code with has_code) */
+    VIS_LIVE_EXECED,         /* end: exec: the image was replaced */
+    VIS_LIVE_KILLED,         /* end: none and the process is gone: killed
+                                before a final rewrite (SIGKILL, OOM) */
+    VIS_LIVE_LIMIT_KILLED    /* end: none after --heap-limit=...,kill was reached */
+} vis_live_state;
+
+/* One row of the top sites: a site of the latest tree. */
+typedef struct {
+    const char *name;        /* the chart's name for it (vis_site_info.name),
+                                or the "in N places" line's label */
+    uint64_t now_B;          /* in the latest tree */
+    int has_growth;          /* a site (not a below-threshold line) */
+    int64_t growth_B;        /* since the first tree of the file */
+} vis_live_site;
+
+typedef struct {
+    char *path;              /* the profile */
+    char *companion_path;    /* NULL with --no-companion */
+    vis_file_sig prof_sig, comp_sig;   /* the versions last read */
+    vis_profile *p;          /* the last good read, NULL before the first */
+    struct timespec p_mtime; /* that read's profile mtime (when memtime wrote it) */
+    unsigned generation;     /* counts good reads */
+    char error[1024];        /* why the last read failed; "" after a good one */
+    int missing;             /* the profile does not exist (yet, or any more) */
+    /* Derived from p at each good read: */
+    size_t tree, first_tree; /* the latest and first detailed snapshots, SIZE_MAX: none */
+    size_t n_sites;
+    vis_live_site *sites;    /* the latest tree's sites, largest first */
+    uint64_t *total_B;       /* p->n_snaps totals: the chart's series, summed */
+    size_t rss_now;          /* the latest snapshot with an RSS reading, SIZE_MAX: none */
+    long long pid;           /* the process: companion, else the file name; -1 */
+    vis_live_state state;
+    int has_code;            /* VIS_LIVE_EXITED: end_code is the exit status */
+    int end_code;
+    unsigned unchanged_polls;/* polls since the profile last changed */
+} vis_live;
+
+/* Starts following path (nothing is read yet). companion_path NULL: the
+ * default beside it; no_companion: none. NULL when out of memory. */
+vis_live *vis_live_new(const char *path, const char *companion_path, int no_companion);
+void vis_live_free(vis_live *l);
+
+/* Looks at the files and re-reads them when either changed. Returns 1 when
+ * what the view shows changed (a new good read, a new problem, the run's
+ * state), else 0. */
+int vis_live_poll(vis_live *l);
+
+/* Whether the run is over and the files final: it exited, exec'd or was
+ * killed, and the profile's last rewrite is read. */
+int vis_live_over(const vis_live *l);
+
+/* "running", "exit 3", "ended at exit", "exec", "killed (no final
+ * rewrite; pid 1234 is gone)", "killed at its heap limit" ... in buf. */
+const char *vis_live_state_text(const vis_live *l, char *buf, size_t n);
+
+/* The sparkline's columns: cols values, the largest total of the snapshots
+ * falling in each column's slice of the run's time (a column no snapshot
+ * falls in holds the one before it). Returns the largest value. */
+uint64_t vis_live_columns(const vis_live *l, size_t cols, uint64_t *out);
+
+/* ---------------------------------------------------------- directory */
+
+/* One profile of a followed directory. */
+typedef struct {
+    char *name;              /* the file name in the directory */
+    vis_live *live;
+    int seen;                /* found in the last scan */
+} vis_live_entry;
+
+typedef struct {
+    char *dir;
+    size_t n;
+    vis_live_entry *e;       /* name order */
+    vis_procs procs;         /* the good reads as processes (borrowed
+                                profiles): endings from parents' records */
+    char error[1024];        /* the directory cannot be read */
+} vis_live_dir;
+
+vis_live_dir *vis_live_dir_new(const char *dir);
+void vis_live_dir_free(vis_live_dir *d);
+/* Scans the directory and polls every profile in it (regular files whose
+ * first line is "desc:", not companions, not rewrites in progress). Returns
+ * 1 when anything shown changed. */
+int vis_live_dir_poll(vis_live_dir *d);
+/* The entry whose good read is process q of d->procs. */
+const vis_live_entry *vis_live_dir_entry_of(const vis_live_dir *d, const vis_proc *q);
+
+#endif

@@ -1,0 +1,313 @@
+/* follow_view.c: the text of --follow's view (follow_view.h), from the
+ * live model (model/live.h). Lines are built whole, then filtered and
+ * clipped by one writer (put_line), which is where the terminal's size and
+ * the safety of names taken from the files are handled. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "base/utf8.h"
+#include "render/follow_view.h"
+
+#define SPARK_MAX_COLS 512
+
+/* A frame being written: where, and how much room is left. */
+typedef struct {
+    FILE *out;
+    int cols;                /* columns per line; <= 0: no limit */
+    int rows_left;           /* lines left; < 0: no limit */
+    int utf8;
+} frame;
+
+/* Writes s as one line: control characters and C1 controls as '?', bytes
+ * that are not UTF-8 (or all non-ASCII without a UTF-8 terminal) as '?',
+ * clipped to the frame's width (a code point per column). */
+static void put_text(frame *f, const char *s, int *col)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n && (f->cols <= 0 || *col < f->cols);) {
+        size_t len = u[i] < 0x80 ? 1 : vis_utf8_len(u + i, n - i);
+        int bad = u[i] < 0x20 || u[i] == 0x7f || len == 0 ||
+                  (len > 1 && (!f->utf8 || (u[i] == 0xC2 && u[i + 1] < 0xA0)));
+        if (bad) {
+            fputc('?', f->out);
+            i += len ? len : 1;
+        } else {
+            fwrite(u + i, 1, len, f->out);
+            i += len;
+        }
+        (*col)++;
+    }
+}
+
+static void line(frame *f, const char *fmt, ...)
+{
+    if (f->rows_left == 0)
+        return;
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    int col = 0;
+    put_text(f, buf, &col);
+    fputc('\n', f->out);
+    if (f->rows_left > 0)
+        f->rows_left--;
+}
+
+static const char *bytes(char *buf, size_t n, uint64_t b)
+{
+    return vis_fmt_bytes(buf, n, b);
+}
+
+/* The sparkline of the run's totals in w columns, and its axis. */
+static void sparkline(frame *f, const vis_live *l, int w)
+{
+    static const char *const blocks[] = { " ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
+                                          "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
+                                          "\xe2\x96\x87", "\xe2\x96\x88" };
+    static const char ascii[] = " .:-=+*#%@";
+    uint64_t col[SPARK_MAX_COLS];
+    if (w > SPARK_MAX_COLS)
+        w = SPARK_MAX_COLS;
+    if (w < 8)
+        return;
+    uint64_t max = vis_live_columns(l, (size_t)w, col);
+    char buf[SPARK_MAX_COLS * 3 + 64], *o = buf;
+    o += sprintf(o, "  ");
+    for (int c = 0; c < w; c++) {
+        /* Zero stays blank; anything above it shows at least the lowest step. */
+        int levels = f->utf8 ? 8 : 9;
+        int k = max && col[c] ? 1 + (int)((double)col[c] / (double)max * (levels - 1) + 0.5) : 0;
+        if (k > levels)
+            k = levels;
+        if (f->utf8) {
+            size_t len = strlen(blocks[k]);
+            memcpy(o, blocks[k], len);
+            o += len;
+        } else {
+            *o++ = ascii[k];
+        }
+    }
+    *o = '\0';
+    line(f, "%s", buf);
+    const vis_profile *p = l->p;
+    char t0[64], t1[64], top[64];
+    vis_fmt_time(t0, sizeof t0, p->unit, p->snaps[0].time);
+    vis_fmt_time(t1, sizeof t1, p->unit, p->snaps[p->n_snaps - 1].time);
+    bytes(top, sizeof top, max);
+    char axis[SPARK_MAX_COLS + 64];
+    int pad = w - (int)strlen(t0) - (int)strlen(t1);
+    snprintf(axis, sizeof axis, "  %s%*s%s", t0, pad > 1 ? pad : 1, "", t1);
+    line(f, "%s  (total; full height %s)", axis, top);
+}
+
+/* The state of the run, with the heap limit when the run had one. */
+static void state_line(frame *f, const vis_live *l)
+{
+    const vis_profile *p = l->p;
+    char st[256], lim[64], t[64];
+    vis_live_state_text(l, st, sizeof st);
+    if (!p->limit.present) {
+        line(f, "run: %s", st);
+        return;
+    }
+    bytes(lim, sizeof lim, p->limit.bytes);
+    if (p->limit.reached)
+        line(f, "run: %s; heap limit %s (%s) reached at %s%s", st, lim,
+             vis_limit_action_name(p->limit.action),
+             vis_fmt_time(t, sizeof t, p->unit, p->limit.time),
+             p->limit.refused ? ", allocations refused" : "");
+    else
+        line(f, "run: %s; heap limit %s (%s) not reached", st, lim,
+             vis_limit_action_name(p->limit.action));
+}
+
+void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay)
+{
+    frame f = { out, lay->cols, lay->rows > 0 ? lay->rows : -1, lay->utf8 };
+    int footer = lay->interactive && lay->rows > 0;
+    if (footer)
+        f.rows_left--;
+    char a[64], b[64], c[64], d[64], st[256];
+    const vis_profile *p = l->p;
+    if (!p) {
+        line(&f, "memtime-vis --follow %s", l->path);
+        line(&f, "%s", l->error[0] ? l->error : "reading");
+    } else {
+        const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[p->peak];
+        line(&f, "%s  [%s]", l->path, vis_live_state_text(l, st, sizeof st));
+        line(&f, "cmd: %s", p->cmd);
+        long ago = (long)(lay->now - l->p_mtime.tv_sec);
+        line(&f, "elapsed %s, %zu snapshots, rewritten %lds ago",
+             vis_fmt_time(a, sizeof a, p->unit, now->time), p->n_snaps, ago > 0 ? ago : 0);
+        line(&f, "%-8s %12s %12s", "", "now", "peak");
+        line(&f, "%-8s %12s %12s  at %s", "heap", bytes(a, sizeof a, now->heap_B),
+             bytes(b, sizeof b, pk->heap_B), vis_fmt_time(c, sizeof c, p->unit, pk->time));
+        line(&f, "%-8s %12s %12s", "extra", bytes(a, sizeof a, now->heap_extra_B),
+             bytes(b, sizeof b, pk->heap_extra_B));
+        line(&f, "%-8s %12s %12s", "stacks", bytes(a, sizeof a, now->stacks_B),
+             bytes(b, sizeof b, pk->stacks_B));
+        line(&f, "%-8s %12s %12s", "total", bytes(a, sizeof a, vis_snap_total(now)),
+             bytes(b, sizeof b, vis_snap_total(pk)));
+        if (l->rss_now != SIZE_MAX || p->rss_peak.present) {
+            snprintf(a, sizeof a, "-");
+            snprintf(b, sizeof b, "-");
+            c[0] = '\0';
+            if (l->rss_now != SIZE_MAX)
+                bytes(a, sizeof a, vis_rss_total(&p->rss[l->rss_now]));
+            if (p->rss_peak.present) {
+                bytes(b, sizeof b, p->rss_peak.anon_B + p->rss_peak.file_B +
+                                   p->rss_peak.shmem_B);
+                snprintf(c, sizeof c, "  at %s",
+                         vis_fmt_time(d, sizeof d, p->unit, p->rss_peak.time));
+            }
+            line(&f, "%-8s %12s %12s%s", "rss", a, b, c);
+        }
+        int w = (lay->cols > 0 ? lay->cols : 80) - 4;
+        if (f.rows_left < 0 || f.rows_left >= 4)
+            sparkline(&f, l, w);
+        /* What is left goes to the sites, then the marks (the last few),
+         * keeping a line for the state and one for a problem. */
+        int reserve = 1 + (l->error[0] != 0);
+        int room = f.rows_left < 0 ? 1 << 20 : f.rows_left - reserve;
+        int want_marks = p->n_marks ? 1 + (int)(p->n_marks < 3 ? p->n_marks : 3) : 0;
+        int sites = (int)l->n_sites < lay->top ? (int)l->n_sites : lay->top;
+        if (sites > room - 1 - want_marks)
+            sites = room - 1 - want_marks;
+        if (sites < 1 && l->n_sites && room >= 2)
+            sites = room >= 2 ? 1 : 0;
+        if (l->tree != SIZE_MAX && sites > 0) {
+            line(&f, "top sites at %s, growth since %s:",
+                 vis_fmt_time(a, sizeof a, p->unit, p->snaps[l->tree].time),
+                 vis_fmt_time(b, sizeof b, p->unit, p->snaps[l->first_tree].time));
+            for (int k = 0; k < sites; k++) {
+                const vis_live_site *s = &l->sites[k];
+                if (s->has_growth)
+                    vis_fmt_delta(b, sizeof b, s->growth_B);
+                else
+                    snprintf(b, sizeof b, "-");
+                line(&f, "  %10s %11s  %s", bytes(a, sizeof a, s->now_B), b, s->name);
+            }
+            room -= 1 + sites;
+        } else if (l->tree == SIZE_MAX && room > want_marks + 1) {
+            line(&f, "no detailed snapshot yet: no sites");
+            room--;
+        }
+        int marks = (int)p->n_marks;
+        if (marks > room - 1)
+            marks = room - 1;
+        if (marks > 0) {
+            line(&f, "marks%s:", (size_t)marks < p->n_marks ? " (the latest)" : "");
+            for (size_t k = p->n_marks - (size_t)marks; k < p->n_marks; k++)
+                line(&f, "  %10s  %s", vis_fmt_time(a, sizeof a, p->unit, p->marks[k].time),
+                     p->marks[k].label);
+        }
+        state_line(&f, l);
+        if (l->error[0])
+            line(&f, "! %s (showing the last good read)", l->error);
+    }
+    if (footer) {
+        f.rows_left = 1;
+        line(&f, "%s", vis_live_over(l) ? "the run is over; q: quit" : "q: quit");
+    }
+}
+
+void vis_follow_line(FILE *out, const vis_live *l, int with_time)
+{
+    frame f = { out, 0, -1, 1 };
+    char a[64], b[64], c[64], d[64], e[64], g[64], st[256];
+    const vis_profile *p = l->p;
+    if (l->error[0] || !p) {
+        line(&f, "%s%s", l->error[0] ? l->error : "reading",
+             p && l->error[0] ? " (the last good read stands)" : "");
+        return;
+    }
+    const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[p->peak];
+    char rss[80] = "";
+    if (l->rss_now != SIZE_MAX)
+        snprintf(rss, sizeof rss, " rss %s", bytes(a, sizeof a, vis_rss_total(&p->rss[l->rss_now])));
+    char site[600] = "";
+    if (l->n_sites)
+        snprintf(site, sizeof site, " top %s %s", bytes(g, sizeof g, l->sites[0].now_B),
+                 l->sites[0].name);
+    if (with_time)
+        vis_fmt_time(b, sizeof b, p->unit, now->time);
+    else
+        b[0] = '\0';
+    line(&f, "%s%sheap %s extra %s stacks %s%s peak %s at %s%s [%s]", b, with_time ? " " : "", bytes(c, sizeof c, now->heap_B),
+         bytes(d, sizeof d, now->heap_extra_B), bytes(e, sizeof e, now->stacks_B), rss,
+         bytes(a, sizeof a, vis_snap_total(pk)), vis_fmt_time(g, sizeof g, p->unit, pk->time),
+         site, vis_live_state_text(l, st, sizeof st));
+}
+
+/* One process's line of the directory view. */
+static void proc_line(frame *f, const vis_live_dir *d, const vis_proc *q)
+{
+    const vis_live_entry *e = vis_live_dir_entry_of(d, q);
+    const vis_live *l = e->live;
+    const vis_profile *p = q->profile;
+    const vis_snapshot *now = &p->snaps[p->n_snaps - 1];
+    char pid[24] = "-", heap[64], rss[64] = "-", peak[64], st[256];
+    if (q->pid >= 0)
+        snprintf(pid, sizeof pid, "%lld", q->pid);
+    if (l->rss_now != SIZE_MAX)
+        bytes(rss, sizeof rss, vis_rss_total(&p->rss[l->rss_now]));
+    /* A parent's record of how a child died says more than the child's
+     * own files can. */
+    if (q->end_kind != VIS_END_UNKNOWN &&
+        (l->state == VIS_LIVE_RUNNING || l->state == VIS_LIVE_KILLED ||
+         l->state == VIS_LIVE_NO_RECORD || (l->state == VIS_LIVE_EXITED && !l->has_code)))
+        vis_proc_ending(q, st, sizeof st);
+    else
+        vis_live_state_text(l, st, sizeof st);
+    line(f, "%8s %11s %11s %11s  %-24s %s%s", pid, bytes(heap, sizeof heap, now->heap_B), rss,
+         bytes(peak, sizeof peak, q->peak_B), st, vis_proc_name(q),
+         l->error[0] ? "  ! the last read failed" : "");
+}
+
+static void dir_lines(frame *f, const vis_live_dir *d, int header)
+{
+    if (header)
+        line(f, "%8s %11s %11s %11s  %-24s %s", "PID", "HEAP", "RSS", "PEAK", "STATE",
+             "TITLE");
+    for (size_t i = 0; i < d->procs.n; i++)
+        proc_line(f, d, &d->procs.procs[i]);
+    for (size_t i = 0; i < d->n; i++)
+        if (!d->e[i].live->p)
+            line(f, "%8s %s", "!", d->e[i].live->error[0] ? d->e[i].live->error : "reading");
+        else if (d->e[i].live->error[0])
+            line(f, "%8s %s", "!", d->e[i].live->error);
+}
+
+void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_layout *lay)
+{
+    frame f = { out, lay->cols, lay->rows > 0 ? lay->rows : -1, lay->utf8 };
+    int footer = lay->interactive && lay->rows > 0;
+    if (footer)
+        f.rows_left--;
+    size_t alive = 0;
+    for (size_t i = 0; i < d->n; i++)
+        alive += d->e[i].live->p && d->e[i].live->state == VIS_LIVE_RUNNING;
+    line(&f, "%s: %zu profiles, %zu running", d->dir, d->n, alive);
+    if (d->error[0])
+        line(&f, "! %s", d->error);
+    dir_lines(&f, d, 1);
+    if (footer) {
+        f.rows_left = 1;
+        line(&f, "q: quit");
+    }
+}
+
+void vis_follow_dir_lines(FILE *out, const vis_live_dir *d)
+{
+    frame f = { out, 0, -1, 1 };
+    if (d->error[0])
+        line(&f, "! %s", d->error);
+    dir_lines(&f, d, 0);
+}
