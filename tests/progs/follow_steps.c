@@ -2,7 +2,7 @@
    --follow (t680-t682). Step i (1..STEPS) waits for the file DIR/go.i, then
    adds one MiB to a table held by grow_table() (the top site), marks
    "step i" and creates DIR/done.i. A second site, keep_buffer(), holds
-   64 KiB from the start. After the last step it waits for DIR/go.end,
+   100 KiB from the start. After the last step it waits for DIR/go.end,
    frees the table and exits with status 3. The files are polled (every
    10 ms): the program never depends on how long anything takes. Stops by
    itself, status 1, if a file does not come within 600 s. */
@@ -62,7 +62,7 @@ int main(int argc, char** argv)
    const char* dir = argc > 1 ? argv[1] : ".";
    int steps = argc > 2 ? atoi(argv[2]) : 3, i;
    char name[64], label[64];
-   void* keep = keep_buffer(64 * 1024);
+   void* keep = keep_buffer(100 * 1024);
    if (steps < 1 || steps > 64)
       return 2;
    for (i = 1; i <= steps; i++) {

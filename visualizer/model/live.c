@@ -135,6 +135,14 @@ static int derive(vis_live *l)
             l->rss_now = i;
             break;
         }
+    /* A latest tree with nothing in it (the run freed everything before
+     * its end) says less than the peak's: show the peak's then. */
+    l->tree_is_peak = 0;
+    if (l->tree != SIZE_MAX && p->snaps[l->tree].heap_B == 0 && p->peak_tree &&
+        p->peak_tree_snap != l->tree && p->snaps[p->peak_tree_snap].heap_B > 0) {
+        l->tree = p->peak_tree_snap;
+        l->tree_is_peak = 1;
+    }
     if (l->tree != SIZE_MAX) {
         const vis_snapshot *s = &p->snaps[l->tree], *f = &p->snaps[l->first_tree];
         l->sites = calloc(s->n_sites + 1, sizeof *l->sites);

@@ -45,7 +45,8 @@ typedef enum {
     VIS_LIVE_LIMIT_KILLED    /* end: none after --heap-limit=...,kill was reached */
 } vis_live_state;
 
-/* One row of the top sites: a site of the latest tree. */
+/* One row of the top sites: a site of the latest tree (of the peak's when
+ * the latest holds nothing). */
 typedef struct {
     const char *name;        /* the chart's name for it (vis_site_info.name),
                                 or the "in N places" line's label */
@@ -65,6 +66,7 @@ typedef struct {
     int missing;             /* the profile does not exist (yet, or any more) */
     /* Derived from p at each good read: */
     size_t tree, first_tree; /* the latest and first detailed snapshots, SIZE_MAX: none */
+    int tree_is_peak;        /* tree is the peak's: the latest one is empty */
     size_t n_sites;
     vis_live_site *sites;    /* the latest tree's sites, largest first */
     uint64_t *total_B;       /* p->n_snaps totals: the chart's series, summed */

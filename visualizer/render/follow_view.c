@@ -60,6 +60,30 @@ static void line(frame *f, const char *fmt, ...)
         f->rows_left--;
 }
 
+/* A message that may be longer than a line (a reader's error with its
+ * path): cut at the frame's width into as many lines as it takes, at most
+ * four, so that it is read whole. */
+static void wrapped(frame *f, const char *head, const char *msg, const char *tail)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s%s%s", head, msg, tail);
+    const char *s = buf;
+    for (int n = 0; *s && n < 4 && f->rows_left != 0; n++) {
+        /* One line's worth of code points. */
+        const unsigned char *u = (const unsigned char *)s;
+        size_t i = 0, len = strlen(s);
+        for (int col = 0; i < len && (f->cols <= 0 || col < f->cols); col++) {
+            size_t k = u[i] < 0x80 ? 1 : vis_utf8_len(u + i, len - i);
+            i += k ? k : 1;
+        }
+        char part[4096];
+        memcpy(part, s, i);
+        part[i] = '\0';
+        line(f, "%s", part);
+        s += i;
+    }
+}
+
 static const char *bytes(char *buf, size_t n, uint64_t b)
 {
     return vis_fmt_bytes(buf, n, b);
@@ -101,10 +125,17 @@ static void sparkline(frame *f, const vis_live *l, int w)
     vis_fmt_time(t0, sizeof t0, p->unit, p->snaps[0].time);
     vis_fmt_time(t1, sizeof t1, p->unit, p->snaps[p->n_snaps - 1].time);
     bytes(top, sizeof top, max);
-    char axis[SPARK_MAX_COLS + 64];
-    int pad = w - (int)strlen(t0) - (int)strlen(t1);
-    snprintf(axis, sizeof axis, "  %s%*s%s", t0, pad > 1 ? pad : 1, "", t1);
-    line(f, "%s  (total; full height %s)", axis, top);
+    /* The axis: the run's start and its present at the ends, the scale
+     * between them where it fits. */
+    char mid[96], axis[SPARK_MAX_COLS + 128];
+    snprintf(mid, sizeof mid, "total, full height %s", top);
+    int room = w - (int)strlen(t0) - (int)strlen(t1);
+    if ((int)strlen(mid) + 2 > room)
+        mid[0] = '\0';
+    int left = (room - (int)strlen(mid)) / 2, right = room - (int)strlen(mid) - left;
+    snprintf(axis, sizeof axis, "  %s%*s%s%*s%s", t0, left > 1 ? left : 1, "", mid,
+             right > 1 ? right : 1, "", t1);
+    line(f, "%s", axis);
 }
 
 /* The state of the run, with the heap limit when the run had one. */
@@ -138,7 +169,7 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
     const vis_profile *p = l->p;
     if (!p) {
         line(&f, "memtime-vis --follow %s", l->path);
-        line(&f, "%s", l->error[0] ? l->error : "reading");
+        wrapped(&f, "", l->error[0] ? l->error : "reading", "");
     } else {
         const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[p->peak];
         line(&f, "%s  [%s]", l->path, vis_live_state_text(l, st, sizeof st));
@@ -174,7 +205,12 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
             sparkline(&f, l, w);
         /* What is left goes to the sites, then the marks (the last few),
          * keeping a line for the state and one for a problem. */
-        int reserve = 1 + (l->error[0] != 0);
+        int reserve = 1;
+        if (l->error[0]) {
+            int cols = lay->cols > 0 ? lay->cols : 80;
+            int n = (int)((strlen(l->error) + 32 + (size_t)cols - 1) / (size_t)cols);
+            reserve += n < 4 ? n : 4;
+        }
         int room = f.rows_left < 0 ? 1 << 20 : f.rows_left - reserve;
         int want_marks = p->n_marks ? 1 + (int)(p->n_marks < 3 ? p->n_marks : 3) : 0;
         int sites = (int)l->n_sites < lay->top ? (int)l->n_sites : lay->top;
@@ -183,8 +219,9 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         if (sites < 1 && l->n_sites && room >= 2)
             sites = room >= 2 ? 1 : 0;
         if (l->tree != SIZE_MAX && sites > 0) {
-            line(&f, "top sites at %s, growth since %s:",
+            line(&f, "top sites at %s%s, growth since %s:",
                  vis_fmt_time(a, sizeof a, p->unit, p->snaps[l->tree].time),
+                 l->tree_is_peak ? " (the peak; the latest tree is empty)" : "",
                  vis_fmt_time(b, sizeof b, p->unit, p->snaps[l->first_tree].time));
             for (int k = 0; k < sites; k++) {
                 const vis_live_site *s = &l->sites[k];
@@ -210,7 +247,7 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         }
         state_line(&f, l);
         if (l->error[0])
-            line(&f, "! %s (showing the last good read)", l->error);
+            wrapped(&f, "! ", l->error, " (showing the last good read)");
     }
     if (footer) {
         f.rows_left = 1;
