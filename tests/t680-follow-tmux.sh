@@ -15,39 +15,17 @@
 # quits and leaves the final view on the screen. Every wait is on a file's
 # content or the pane's text, never on a duration.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null || plan_skip "tmux is not installed (scripts/deps.sh --test)"
+. "$MT_SRC/tests/follow-lib.sh"
 plan 26
 
 P=$(build_prog follow_steps.c) || { not_ok "build follow_steps.c"; exit 1; }
 d=$T/run; mkdir -p "$d"
-sock="mt-t680-$$"
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-at_exit "tmux -L '$sock' -f /dev/null kill-server 2>/dev/null"
-pane() { tm capture-pane -p -t follow; }
-# The view's message: its lines (cut at the pane's width) joined; -N keeps
-# the spaces a cut may leave at a line's end.
-message() {
-  tm capture-pane -p -N -t follow | awk '/^! /{ p = 1 } p { printf "%s", $0 } /read\) *$/{ p = 0 }' |
-    sed 's/ *$//'
-}
-# pane_has REGEX: the pane shows a line matching REGEX (extended).
-pane_has() { pane | grep -Eq -- "$1"; }
 # The peak column of the "heap" row.
 pane_peak() { pane | sed -nE 's/^heap +[0-9.]+ [KMG]?i?B +([0-9.]+ [KMG]?i?B) .*/\1/p'; }
 # What memtime-vis prints for a size of 1..10 MiB (three significant digits).
 mib() { awk -v b="$1" 'BEGIN { printf "%.2f MiB", b / 1048576 }'; }
 
-# The view runs in the pane; its exit status and stderr (the sanitizers'
-# reports) go to files.
-cat >"$T/view.sh" <<EOF
-#!/bin/sh
-LANG=C.UTF-8 "$MT_VIS" --follow "$d/p.out" 2>"$T/view.err"
-echo \$? >"$T/view.status"
-EOF
-chmod +x "$T/view.sh"
-tm new-session -d -s follow -x 100 -y 30 "$T/view.sh" \; set-option -t follow remain-on-exit on
-VIEW_WAIT=$$   # wait_until's pid: this shell, so only the timeout ends a wait
-
+view_start 100 30 --follow "$d/p.out"
 wait_until 120 $VIEW_WAIT pane_has 'waiting for it to appear'
 check "before the profile exists, the view waits for it" pane_has "p.out: waiting for it to appear"
 
@@ -123,5 +101,5 @@ is "$(cat "$T/view.status" 2>/dev/null)" 0 "q quits, status 0"
 check "the final view stays on the screen, without the footer" \
   eval 'pane_has "^run: ended: exit 3\$" && ! pane_has "q: quit"'
 is "$(cat "$T/view.err")" "" "nothing on stderr (no sanitizer report)"
-tm kill-server
+view_end
 finish

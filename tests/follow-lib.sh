@@ -1,0 +1,34 @@
+# follow-lib.sh: memtime-vis --follow in a tmux pane, for the live view's
+# tests (t680-t682). Source it after lib.sh. The pane runs the view with
+# LANG=C.UTF-8 on its own tmux server (killed at exit); its exit status
+# and its stderr (the sanitizers' reports) land in $T/view.status and
+# $T/view.err. Every wait is on the pane's text (wait_until polls it).
+command -v tmux >/dev/null || plan_skip "tmux is not installed (scripts/deps.sh --test)"
+_follow_sock="mt-$(basename "$0" .sh)-$$"
+at_exit "tmux -L '$_follow_sock' -f /dev/null kill-server 2>/dev/null"
+VIEW_WAIT=$$   # wait_until's pid for waits on the pane: only the timeout ends them
+
+tm() { tmux -L "$_follow_sock" -f /dev/null "$@"; }
+# view_start COLS ROWS ARGS...: memtime-vis ARGS in a new COLSxROWS pane.
+view_start() {
+  local cols=$1 rows=$2 a q=; shift 2
+  for a in "$@"; do q="$q $(printf '%q' "$a")"; done
+  rm -f "$T/view.status"
+  printf '#!/bin/bash\nLANG=C.UTF-8 %q%s 2>%q\necho $? >%q\n' "$MT_VIS" "$q" "$T/view.err" \
+    "$T/view.status" >"$T/view.sh"
+  chmod +x "$T/view.sh"
+  tm new-session -d -s follow -x "$cols" -y "$rows" "$T/view.sh" \; \
+    set-option -t follow remain-on-exit on
+}
+view_end() { tm kill-server 2>/dev/null; }
+pane() { tm capture-pane -p -t follow; }
+# pane_has REGEX: a line of the pane matches REGEX (extended).
+pane_has() { pane | grep -Eq -- "$1"; }
+# wait_pane REGEX: waits (2 minutes at most) until the pane shows REGEX.
+wait_pane() { wait_until 120 $VIEW_WAIT pane_has "$1"; }
+# The view's "! " message: its lines (cut at the pane's width) joined; -N
+# keeps the spaces a cut may leave at a line's end.
+message() {
+  tm capture-pane -p -N -t follow | awk '/^! /{ p = 1 } p { printf "%s", $0 } /read\) *$/{ p = 0 }' |
+    sed 's/ *$//'
+}
