@@ -328,10 +328,16 @@ void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_lay
     int footer = lay->interactive && lay->rows > 0;
     if (footer)
         f.rows_left--;
-    size_t alive = 0;
-    for (size_t i = 0; i < d->n; i++)
+    size_t alive = 0, unread = 0;
+    for (size_t i = 0; i < d->n; i++) {
         alive += d->e[i].live->p && d->e[i].live->state == VIS_LIVE_RUNNING;
-    line(&f, "%s: %zu profiles, %zu running", d->dir, d->n, alive);
+        unread += !d->e[i].live->p;
+    }
+    char bad[64] = "";
+    if (unread)
+        snprintf(bad, sizeof bad, ", %zu unreadable", unread);
+    line(&f, "%s: %zu process%s, %zu running%s", d->dir, d->procs.n,
+         d->procs.n == 1 ? "" : "es", alive, bad);
     if (d->error[0])
         line(&f, "! %s", d->error);
     dir_lines(&f, d, 1);
