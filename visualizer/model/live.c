@@ -87,7 +87,7 @@ vis_live *vis_live_new(const char *path, const char *companion_path, int no_comp
     l->path = dup_text(path);
     if (!no_companion)
         l->companion_path = companion_path ? dup_text(companion_path) : vis_companion_path(path);
-    l->tree = l->first_tree = l->rss_now = SIZE_MAX;
+    l->tree = l->latest_tree = l->first_tree = l->rss_now = SIZE_MAX;
     l->pid = -1;
     if (!l->path || (!no_companion && !l->companion_path)) {
         vis_live_free(l);
@@ -116,32 +116,35 @@ void vis_live_free(vis_live *l)
     free(l);
 }
 
-/* What the view shows of a new good read: the latest and first trees, the
- * latest tree's sites with their growth, the series, the RSS now. 0 or -1
- * (out of memory). */
-static int derive(vis_live *l)
+static vis_live_state state_of(vis_live *l);
+
+/* The sites the view lists: the latest tree's, or the peak's once the run
+ * is over (its end freed what it held: the peak says where memory went)
+ * or while the latest tree holds nothing. 0 or -1 (out of memory). */
+static int pick_sites(vis_live *l)
 {
     const vis_profile *p = l->p;
-    drop_derived(l);
-    l->tree = l->first_tree = l->rss_now = SIZE_MAX;
-    for (size_t i = 0; i < p->n_snaps; i++)
-        if (p->snaps[i].kind != VIS_TREE_EMPTY) {
-            if (l->first_tree == SIZE_MAX)
-                l->first_tree = i;
-            l->tree = i;
-        }
-    for (size_t i = p->n_snaps; p->rss && i-- > 0;)
-        if (p->rss[i].valid) {
-            l->rss_now = i;
-            break;
-        }
-    /* A latest tree with nothing in it (the run freed everything before
-     * its end) says less than the peak's: show the peak's then. */
+    free(l->sites);
+    l->sites = NULL;
+    l->n_sites = 0;
+    l->tree = l->latest_tree;
     l->tree_is_peak = 0;
-    if (l->tree != SIZE_MAX && p->snaps[l->tree].heap_B == 0 && p->peak_tree &&
-        p->peak_tree_snap != l->tree && p->snaps[p->peak_tree_snap].heap_B > 0) {
-        l->tree = p->peak_tree_snap;
-        l->tree_is_peak = 1;
+    int over = l->state != VIS_LIVE_RUNNING && l->state != VIS_LIVE_NO_RECORD;
+    /* The largest tree; of equals, the file's marked peak, else the first
+     * (mid-run the marked peak can lag behind, see vis_live_peak). */
+    size_t big = SIZE_MAX;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        if (big == SIZE_MAX || vis_snap_total(s) > vis_snap_total(&p->snaps[big]) ||
+            (vis_snap_total(s) == vis_snap_total(&p->snaps[big]) && s->kind == VIS_TREE_PEAK))
+            big = i;
+    }
+    if (l->tree != SIZE_MAX && (over || p->snaps[l->tree].heap_B == 0) && big != l->tree &&
+        p->snaps[big].heap_B > 0) {
+        l->tree = big;
+        l->tree_is_peak = over ? 2 : 1;
     }
     if (l->tree != SIZE_MAX) {
         const vis_snapshot *s = &p->snaps[l->tree], *f = &p->snaps[l->first_tree];
@@ -166,6 +169,32 @@ static int derive(vis_live *l)
             o->growth_B = (int64_t)(st->bytes - vis_site_bytes(f, st->id));
         }
     }
+    return 0;
+}
+
+/* What the view shows of a new good read: the latest and first trees, the
+ * latest tree's sites with their growth, the series, the RSS now. 0 or -1
+ * (out of memory). */
+static int derive(vis_live *l)
+{
+    const vis_profile *p = l->p;
+    drop_derived(l);
+    l->latest_tree = l->first_tree = l->rss_now = SIZE_MAX;
+    for (size_t i = 0; i < p->n_snaps; i++)
+        if (p->snaps[i].kind != VIS_TREE_EMPTY) {
+            if (l->first_tree == SIZE_MAX)
+                l->first_tree = i;
+            l->latest_tree = i;
+        }
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;)
+        if (p->rss[i].valid) {
+            l->rss_now = i;
+            break;
+        }
+    l->pid = p->process.pid >= 0 ? p->process.pid : vis_proc_pid_from_name(l->path);
+    l->state = state_of(l);
+    if (pick_sites(l) != 0)
+        return -1;
     /* The sparkline draws the chart's own series (chart_data.h), summed:
      * the same numbers as the PNG, wherever they come from. */
     char err[256];
@@ -178,7 +207,6 @@ static int derive(vis_live *l)
         for (size_t b = 0; b < d->n_bands; b++)
             l->total_B[i] += d->value_B[i * d->n_bands + b];
     vis_chart_data_free(d);
-    l->pid = p->process.pid >= 0 ? p->process.pid : vis_proc_pid_from_name(l->path);
     return 0;
 }
 
@@ -304,7 +332,14 @@ int vis_live_poll(vis_live *l)
          * companion that settles. */
         vis_live_state s = state_of(l);
         changed |= s != l->state || settles;
-        l->state = s;
+        if (s != l->state) {
+            l->state = s;
+            if (pick_sites(l) != 0) {
+                vis_profile_free(l->p);
+                l->p = NULL;
+                set_error(l, "out of memory");
+            }
+        }
         return changed;
     }
     char err[1024];
@@ -325,8 +360,14 @@ int vis_live_poll(vis_live *l)
         l->p = NULL;
         set_error(l, "out of memory");
     }
-    l->state = state_of(l);
     return 1;
+}
+
+size_t vis_live_peak(const vis_live *l)
+{
+    const vis_profile *p = l->p;
+    return vis_snap_total(&p->snaps[p->largest]) > vis_snap_total(&p->snaps[p->peak]) ? p->largest
+                                                                                    : p->peak;
 }
 
 int vis_live_over(const vis_live *l)

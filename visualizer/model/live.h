@@ -45,8 +45,8 @@ typedef enum {
     VIS_LIVE_LIMIT_KILLED    /* end: none after --heap-limit=...,kill was reached */
 } vis_live_state;
 
-/* One row of the top sites: a site of the latest tree (of the peak's when
- * the latest holds nothing). */
+/* One row of the top sites: a site of the latest tree (of the peak's once
+ * the run is over, or while the latest holds nothing). */
 typedef struct {
     const char *name;        /* the chart's name for it (vis_site_info.name),
                                 or the "in N places" line's label */
@@ -65,8 +65,11 @@ typedef struct {
     char error[1024];        /* why the last read failed; "" after a good one */
     int missing;             /* the profile does not exist (yet, or any more) */
     /* Derived from p at each good read: */
-    size_t tree, first_tree; /* the latest and first detailed snapshots, SIZE_MAX: none */
-    int tree_is_peak;        /* tree is the peak's: the latest one is empty */
+    size_t latest_tree, first_tree; /* the latest and first detailed snapshots,
+                                       SIZE_MAX: none */
+    size_t tree;             /* the sites' tree: the latest, or the peak's */
+    int tree_is_peak;        /* tree is the peak's: 1, the latest tree is
+                                empty; 2, the run is over */
     size_t n_sites;
     vis_live_site *sites;    /* the latest tree's sites, largest first */
     uint64_t *total_B;       /* p->n_snaps totals: the chart's series, summed */
@@ -87,6 +90,11 @@ void vis_live_free(vis_live *l);
  * what the view shows changed (a new good read, a new problem, the run's
  * state), else 0. */
 int vis_live_poll(vis_live *l);
+
+/* The peak so far: the snapshot the file marks as its peak, unless a later
+ * one holds more (memtime marks its peak when it takes a detailed snapshot
+ * of it, so mid-run the mark can lag behind the largest total). */
+size_t vis_live_peak(const vis_live *l);
 
 /* Whether the run is over and the files final: it exited, exec'd or was
  * killed, and the profile's last rewrite is read. */

@@ -171,7 +171,7 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         line(&f, "memtime-vis --follow %s", l->path);
         wrapped(&f, "", l->error[0] ? l->error : "reading", "");
     } else {
-        const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[p->peak];
+        const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_live_peak(l)];
         line(&f, "%s  [%s]", l->path, vis_live_state_text(l, st, sizeof st));
         line(&f, "cmd: %s", p->cmd);
         long ago = (long)(lay->now - l->p_mtime.tv_sec);
@@ -221,7 +221,8 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         if (l->tree != SIZE_MAX && sites > 0) {
             line(&f, "top sites at %s%s, growth since %s:",
                  vis_fmt_time(a, sizeof a, p->unit, p->snaps[l->tree].time),
-                 l->tree_is_peak ? " (the peak; the latest tree is empty)" : "",
+                 l->tree_is_peak == 2 ? " (the peak)"
+                 : l->tree_is_peak ? " (the peak; the latest tree is empty)" : "",
                  vis_fmt_time(b, sizeof b, p->unit, p->snaps[l->first_tree].time));
             for (int k = 0; k < sites; k++) {
                 const vis_live_site *s = &l->sites[k];
@@ -265,7 +266,7 @@ void vis_follow_line(FILE *out, const vis_live *l, int with_time)
              p && l->error[0] ? " (the last good read stands)" : "");
         return;
     }
-    const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[p->peak];
+    const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_live_peak(l)];
     char rss[80] = "";
     if (l->rss_now != SIZE_MAX)
         snprintf(rss, sizeof rss, " rss %s", bytes(a, sizeof a, vis_rss_total(&p->rss[l->rss_now])));
