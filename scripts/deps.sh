@@ -5,6 +5,7 @@
 #                            mimalloc, tcmalloc, clang for fuzzing, gnuplot, rustc, man,
 #                            go tool pprof, python3, sqlite3, headless chromium,
 #                            massif-visualizer run headless under xvfb with ImageMagick,
+#                            tmux for the live view,
 #                            debhelper, dpkg-dev and lintian for the Debian package's test):
 #                            under CI=true a test that lacks one fails instead of skipping
 set -eu
@@ -13,6 +14,8 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
   pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached"
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
+  # The live view (--follow) is driven in a terminal multiplexer (t680-t682).
+  pkgs="$pkgs tmux"
   # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
   pkgs="$pkgs bzip2 xz-utils util-linux"
   pkgs="$pkgs debhelper dpkg-dev lintian"

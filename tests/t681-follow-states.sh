@@ -12,7 +12,7 @@
 # their place, in both modes.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/follow-lib.sh"
-plan 18
+plan 21
 
 # profile FILE STEP: the profile after STEP rewrites (1: one tree; 2: a
 # second, bigger one), written beside FILE and renamed over it. Snapshot 1
@@ -116,4 +116,17 @@ tm send-keys -t follow q
 wait_until 120 $VIEW_WAIT test -s "$T/view.status"
 is "$(cat "$T/view.status" 2>/dev/null)/$(cat "$T/view.err")" "0/" "tty: q quits, status 0, nothing on stderr"
 view_end
+
+# ---- Usage errors: one line, status 2, the pointer to --help.
+usage_is() {   # DESCRIPTION EXPECTED-MESSAGE ARGS...
+  local desc=$1 want=$2; shift 2
+  vis "$@" >"$T/u.out" 2>"$T/u.err"
+  is "$?|$(head -1 "$T/u.err")|$(sed -n 2p "$T/u.err")|$(cat "$T/u.out")" \
+     "2|memtime-vis: $want|Try 'memtime-vis --help' for more information.|" "usage: $desc"
+}
+usage_is "--follow draws no chart" "--follow takes only --top, --companion and --no-companion, not -o" \
+  --follow -o x.png "$f"
+usage_is "--follow takes one input" "--follow expects one FILE or DIRECTORY, got 2" --follow "$f" "$f"
+usage_is "a directory has no one companion" "--companion names one profile's companion; $T is a directory" \
+  --follow --companion=x "$T"
 finish

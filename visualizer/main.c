@@ -530,7 +530,9 @@ static int run_check(run *r, vis_options *o)
 static int run_follow(run *r, const vis_options *o)
 {
     vis_follow_opts fo = { o->inputs[0], o->companion, o->no_companion, o->top };
-    return vis_follow_run(&fo, r->msg, sizeof r->msg);
+    int rc = vis_follow_run(&fo, r->msg, sizeof r->msg);
+    r->usage = rc == VIS_EXIT_USAGE;
+    return rc;
 }
 
 static int dispatch(run *r, vis_options *o)
