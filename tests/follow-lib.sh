@@ -20,12 +20,15 @@ view_start() {
   tm new-session -d -s follow -x "$cols" -y "$rows" "$T/view.sh" \; \
     set-option -t follow remain-on-exit on
 }
-# view_end: q to the view (if it still runs), then the server goes.
+# view_end: q to the view (if it still runs), then its session goes.
 view_end() {
   [ -s "$T/view.status" ] || tm send-keys -t follow q 2>/dev/null
   wait_until 120 $VIEW_WAIT test -s "$T/view.status"
-  tm kill-server 2>/dev/null
+  tm kill-session -t follow 2>/dev/null
 }
+# follow_done: the tmux server goes (before finish: lib.sh would otherwise
+# find it still running and say so).
+follow_done() { tm kill-server 2>/dev/null; }
 pane() { tm capture-pane -p -t follow; }
 # pane_has REGEX: a line of the pane matches REGEX (extended).
 pane_has() { pane | grep -Eq -- "$1"; }

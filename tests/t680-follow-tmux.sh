@@ -102,4 +102,5 @@ check "the final view stays on the screen, without the footer" \
   eval 'pane_has "^run: ended: exit 3\$" && ! pane_has "q: quit"'
 is "$(cat "$T/view.err")" "" "nothing on stderr (no sanitizer report)"
 view_end
+follow_done
 finish

@@ -9,10 +9,12 @@
 # kept), the good file back, killed (end: none and the pid gone: the plain
 # mode then ends by itself), killed at the heap limit, ended at exit with
 # its status. A site name carrying terminal escapes is shown with '?' in
-# their place, in both modes.
+# their place, in both modes. Ctrl-Z in a shell with job control gives the
+# terminal back (line mode, echo) and fg brings the view back. The usage
+# errors of --follow.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/follow-lib.sh"
-plan 21
+plan 24
 
 # profile FILE STEP: the profile after STEP rewrites (1: one tree; 2: a
 # second, bigger one), written beside FILE and renamed over it. Snapshot 1
@@ -117,6 +119,28 @@ wait_until 120 $VIEW_WAIT test -s "$T/view.status"
 is "$(cat "$T/view.status" 2>/dev/null)/$(cat "$T/view.err")" "0/" "tty: q quits, status 0, nothing on stderr"
 view_end
 
+# ---- Ctrl-Z in a shell with job control: the terminal is given back
+# (line mode and echo on) while the view is stopped, and taken again by fg.
+tm new-session -d -s shell -x 100 -y 30 "env LANG=C.UTF-8 PS1='prompt\$ ' bash --norc --noprofile -i"
+shell_has() { tm capture-pane -p -t shell | grep -Eq -- "$1"; }
+wait_until 120 $VIEW_WAIT shell_has '^prompt\$'
+tm send-keys -t shell "$(printf '%q' "$MT_VIS") --follow $(printf '%q' "$f") 2>$(printf '%q' "$T/z.err")" Enter
+wait_until 120 $VIEW_WAIT shell_has '^run: ended: exit 7$'
+tm send-keys -t shell C-z
+wait_until 120 $VIEW_WAIT shell_has 'Stopped'
+tm send-keys -t shell "stty -a | tr ' ' '\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo =stty" Enter
+wait_until 120 $VIEW_WAIT shell_has '^(-?(icanon|echo) )*=stty$'
+check "Ctrl-Z: stopped, the terminal back in line mode with echo" shell_has '^icanon echo =stty$'
+tm send-keys -t shell clear Enter fg Enter
+wait_until 120 $VIEW_WAIT shell_has '^the run is over; q: quit$'
+check "fg: the view is back" eval 'shell_has "^run: ended: exit 7\$" && shell_has "^the run is over; q: quit\$"'
+tm send-keys -t shell q
+wait_until 120 $VIEW_WAIT eval '! shell_has "q: quit\$"'
+tm send-keys -t shell "echo status=\$?" Enter
+wait_until 120 $VIEW_WAIT shell_has '^status='
+check "q, then status 0, nothing on stderr" eval 'shell_has "^status=0\$" && [ ! -s "$T/z.err" ]'
+tm kill-session -t shell
+
 # ---- Usage errors: one line, status 2, the pointer to --help.
 usage_is() {   # DESCRIPTION EXPECTED-MESSAGE ARGS...
   local desc=$1 want=$2; shift 2
@@ -129,4 +153,5 @@ usage_is "--follow draws no chart" "--follow takes only --top, --companion and -
 usage_is "--follow takes one input" "--follow expects one FILE or DIRECTORY, got 2" --follow "$f" "$f"
 usage_is "a directory has no one companion" "--companion names one profile's companion; $T is a directory" \
   --follow --companion=x "$T"
+follow_done
 finish

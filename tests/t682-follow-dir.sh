@@ -64,4 +64,5 @@ check "plain: one line per change, the last of each process says how it ended" e
 kill -TERM "$PLAIN"; wait "$PLAIN"
 is "$?/$(cat "$T/lines.err")" "0/" "plain: SIGTERM ends it with status 0, nothing on stderr"
 view_end
+follow_done
 finish

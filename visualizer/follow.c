@@ -8,7 +8,8 @@
  * way out), its size (TIOCGWINSZ, again at each SIGWINCH), the escapes
  * (plain ANSI: cursor home, erase to the end of line and screen, cursor
  * hidden while drawing; no curses, which would add a dependency for four
- * escapes). What a frame says is render/follow_view.c's. Signals only write
+ * escapes), Ctrl-Z (the terminal given back before the stop, taken again
+ * after it). What a frame says is render/follow_view.c's. Signals only write
  * a byte to a pipe the loop polls, beside stdin, with a timeout that sets
  * the pace of the file checks.
  *
@@ -39,13 +40,15 @@
 #define POLL_MS 200
 
 static int wake_pipe[2] = { -1, -1 };
-static volatile sig_atomic_t got_winch, got_quit;
+static volatile sig_atomic_t got_winch, got_quit, got_stop;
 
 static void on_signal(int sig)
 {
     int saved = errno;
     if (sig == SIGWINCH)
         got_winch = 1;
+    else if (sig == SIGTSTP)
+        got_stop = 1;
     else
         got_quit = 1;
     if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
@@ -236,6 +239,8 @@ static int plain(follow *f)
     return rc;
 }
 
+static int suspend(follow *f);
+
 static int poll_files(follow *f)
 {
     return f->dir ? vis_live_dir_poll(f->dir) : vis_live_poll(f->live);
@@ -264,6 +269,8 @@ static int loop(follow *f)
     for (;;) {
         int changed = poll_files(f) || first;
         first = 0;
+        if (f->tty && got_stop && suspend(f) != 0)
+            return -1;
         if (f->tty) {
             int resized = got_winch;
             if (resized) {
@@ -300,7 +307,8 @@ static int loop(follow *f)
     }
 }
 
-static void term_start(follow *f)
+/* The keyboard's mode for the view: keys one at a time, not echoed. */
+static void term_raw(follow *f)
 {
     if (f->keys && tcgetattr(STDIN_FILENO, &f->saved) == 0) {
         struct termios t = f->saved;
@@ -309,11 +317,43 @@ static void term_start(follow *f)
         t.c_cc[VTIME] = 0;
         f->termios_saved = tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
     }
+}
+
+static void term_cooked(follow *f)
+{
+    if (f->termios_saved)
+        tcsetattr(STDIN_FILENO, TCSANOW, &f->saved);
+    f->termios_saved = 0;
+}
+
+static void term_start(follow *f)
+{
+    term_raw(f);
     term_size(f);
     /* Cursor hidden, screen cleared. */
     if (put(f, "\033[?25l\033[H\033[2J", 13) != 0) {
         /* reported by the first frame's write */
     }
+}
+
+/* Ctrl-Z: the terminal as it was, stopped for real; on fg, the view again. */
+static int suspend(follow *f)
+{
+    got_stop = 0;
+    term_cooked(f);
+    if (put(f, "\033[?25h", 6) != 0)
+        return -1;
+    struct sigaction dfl, mine;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &mine);
+    raise(SIGTSTP);
+    sigaction(SIGTSTP, &mine, NULL);
+    term_start(f);
+    free(f->last);
+    f->last = NULL;
+    return 0;
 }
 
 /* The final frame without the footer, the cursor below it, the terminal
@@ -324,8 +364,7 @@ static int term_end(follow *f, int ok)
     const char *tail = "\r\n\033[?25h";
     if (put(f, tail, strlen(tail)) != 0)
         rc = -1;
-    if (f->termios_saved)
-        tcsetattr(STDIN_FILENO, TCSANOW, &f->saved);
+    term_cooked(f);
     return rc;
 }
 
@@ -362,19 +401,21 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
     } else {
         fcntl(wake_pipe[0], F_SETFL, O_NONBLOCK);
         fcntl(wake_pipe[1], F_SETFL, O_NONBLOCK);
-        struct sigaction sa, old[4];
+        struct sigaction sa, old[5];
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
-        const int sigs[4] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP };
-        for (int i = 0; i < 4; i++)
+        /* SIGTSTP only with a terminal to give back before stopping. */
+        const int sigs[5] = { SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGTSTP };
+        int nsigs = f.tty ? 5 : 4;
+        for (int i = 0; i < nsigs; i++)
             sigaction(sigs[i], &sa, &old[i]);
         if (f.tty)
             term_start(&f);
         rc = loop(&f);
         if (f.tty && term_end(&f, rc == 0) != 0)
             rc = -1;
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < nsigs; i++)
             sigaction(sigs[i], &old[i], NULL);
         close(wake_pipe[0]);
         close(wake_pipe[1]);

@@ -2,11 +2,13 @@
  * live model (model/live.h). Lines are built whole, then filtered and
  * clipped by one writer (put_line), which is where the terminal's size and
  * the safety of names taken from the files are handled. */
+#define _XOPEN_SOURCE 700   /* wcwidth */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "base/units.h"
 #include "base/utf8.h"
@@ -22,25 +24,45 @@ typedef struct {
     int utf8;
 } frame;
 
-/* Writes s as one line: control characters and C1 controls as '?', bytes
- * that are not UTF-8 (or all non-ASCII without a UTF-8 terminal) as '?',
- * clipped to the frame's width (a code point per column). */
+/* The code point of the valid UTF-8 sequence of len bytes at u. */
+static unsigned long code_point(const unsigned char *u, size_t len)
+{
+    static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+    unsigned long c = u[0] & lead_mask[len];
+    for (size_t i = 1; i < len; i++)
+        c = c << 6 | (u[i] & 0x3f);
+    return c;
+}
+
+/* Writes s as one line: control characters, C1 controls and whatever the
+ * locale cannot print as '?', bytes that are not UTF-8 (or all non-ASCII
+ * without a UTF-8 terminal) as '?', clipped to the frame's width in
+ * columns (wcwidth: a wide character takes two, a combining one none). A
+ * frame without a width (the plain lines) keeps every printable UTF-8
+ * sequence, whatever the locale. */
 static void put_text(frame *f, const char *s, int *col)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t n = strlen(s);
     for (size_t i = 0; i < n && (f->cols <= 0 || *col < f->cols);) {
         size_t len = u[i] < 0x80 ? 1 : vis_utf8_len(u + i, n - i);
+        int w = 1;
         int bad = u[i] < 0x20 || u[i] == 0x7f || len == 0 ||
                   (len > 1 && (!f->utf8 || (u[i] == 0xC2 && u[i + 1] < 0xA0)));
-        if (bad) {
-            fputc('?', f->out);
-            i += len ? len : 1;
-        } else {
-            fwrite(u + i, 1, len, f->out);
-            i += len;
+        if (!bad && len > 1 && f->cols > 0) {
+            w = wcwidth((wchar_t)code_point(u + i, len));
+            bad = w < 0;
         }
-        (*col)++;
+        if (bad)
+            w = 1;
+        if (f->cols > 0 && *col + w > f->cols)
+            break;
+        if (bad)
+            fputc('?', f->out);
+        else
+            fwrite(u + i, 1, len, f->out);
+        i += len ? len : 1;
+        *col += w;
     }
 }
 
