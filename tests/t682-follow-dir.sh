@@ -9,10 +9,12 @@
 # and how it ended: exit 0, exit 3, and the child its parent killed with
 # SIGKILL, which only the parent's record can tell. A file that starts
 # like a profile but is broken gives its reader's message on a line of its
-# own; a file that is no profile is not listed.
+# own; a file that is no profile is not listed. In a pane too short for
+# them all, the latest processes to start are shown, with a count of the
+# others.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/follow-lib.sh"
-plan 13
+plan 14
 
 FS=$(build_prog follow_steps.c) || { not_ok "build follow_steps.c"; exit 1; }
 FT=$(build_prog fork_titles.c) || { not_ok "build fork_titles.c"; exit 1; }
@@ -52,6 +54,15 @@ check "child 2: peak 1.91 MiB (2,000,000 B), exit 3, its title" pane_has "^ +$k2
 check "child 1: exit 0, its title" pane_has "^ +$k1 .* ended: exit 0 +mt-worker-1\$"
 check "the parent: exit 0, its command" pane_has "^ +$parent .* ended: exit 0 +$FT $d/ft.%d.out\$"
 check "the file that is no profile is not listed" eval '! pane_has notes'
+# Seven rows: the header, 2 of the 5 processes (the latest to start), the
+# broken file's line, the footer, and a line for the 3 left out.
+tm resize-window -t follow -x 250 -y 7
+fits() {
+  [ "$(pane | sed -n 3p)" = "         (3 earlier processes not shown)" ] &&
+    pane | sed -n 5p | grep -q "^ *$k3 .*mt-victim\$" && [ "$(pane | sed -n 7p)" = "q: quit" ]
+}
+wait_until 120 $VIEW_WAIT fits
+check "more processes than rows: the latest ones, and how many are left out" fits
 # Plain mode: the last line of each process says how it ended.
 last_of() { grep "^ *$1 " "$T/lines" | tail -1; }
 ended_plain() {

@@ -336,7 +336,17 @@ static void dir_lines(frame *f, const vis_live_dir *d, int header)
     if (header)
         line(f, "%8s %11s %11s %11s  %-24s %s", "PID", "HEAP", "RSS", "PEAK", "STATE",
              "TITLE");
-    for (size_t i = 0; i < d->procs.n; i++)
+    /* More processes than rows: the latest to start, which a long-lived
+     * server's newest workers are, and a line for those left out. */
+    size_t first = 0, bad = 0;
+    for (size_t i = 0; i < d->n; i++)
+        bad += !d->e[i].live->p || d->e[i].live->error[0];
+    if (f->rows_left >= 0 && d->procs.n + bad > (size_t)f->rows_left) {
+        size_t room = (size_t)f->rows_left > bad + 1 ? (size_t)f->rows_left - bad - 1 : 0;
+        first = d->procs.n - room;
+        line(f, "%8s (%zu earlier process%s not shown)", "", first, first == 1 ? "" : "es");
+    }
+    for (size_t i = first; i < d->procs.n; i++)
         proc_line(f, d, &d->procs.procs[i]);
     for (size_t i = 0; i < d->n; i++)
         if (!d->e[i].live->p)
