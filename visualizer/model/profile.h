@@ -150,6 +150,37 @@ typedef struct {
 /* "kill", "fail" or "snapshot", as the option spells it. */
 const char *vis_limit_action_name(vis_limit_action a);
 
+/* memtime's exact outline of the run (the companion's "outline:", "o:" and
+ * "o-rss:" lines, docs/file-format.md): the true lowest and highest memory in
+ * every bucket of time, kept at every heap change, so a burst that fell
+ * between two snapshots is still there at its full height. The reader expands
+ * it into contiguous spans: b[i].end == b[i+1].start, b[0].start is the first
+ * written bucket's start, b[n-1].end the outline's end; a span memtime did not
+ * write (no change in it) is filled in flat at the previous span's last value,
+ * so every moment from b[0].start to the end is covered exactly once. */
+typedef struct {
+    uint64_t start, end;             /* [start, end), in the profile's unit */
+    uint64_t min_B, max_B, last_B;   /* total: heap + extra + stacks */
+    uint64_t heap_min_B, heap_max_B, heap_last_B;   /* heap + extra */
+    int filled;                      /* a flat span the reader filled in */
+} vis_outline_span;
+
+/* Resident memory read in one bucket (only buckets with a reading). */
+typedef struct {
+    uint64_t start, end;
+    uint64_t min_B, max_B, last_B;   /* anon + file + shmem */
+} vis_outline_rss;
+
+typedef struct {
+    int present;                     /* the companion had an "outline:" line */
+    uint64_t width;                  /* bucket width, in the profile's unit */
+    uint64_t end;                    /* the outline's end ("end=") */
+    size_t n;
+    vis_outline_span *spans;
+    size_t n_rss;
+    vis_outline_rss *rss;
+} vis_outline;
+
 /* How a process ended: an exit status, a signal, or not known. */
 typedef enum { VIS_END_UNKNOWN, VIS_END_EXIT, VIS_END_SIGNAL } vis_end_kind;
 
@@ -235,6 +266,8 @@ typedef struct {
     vis_heap_limit limit;    /* zeroed when the run had no --heap-limit */
     vis_end_record end_record;   /* the companion's "end:" line */
     vis_process process;     /* the companion's process records */
+    vis_outline outline;     /* the exact outline; present == 0 without one
+                                (Massif's files, older memtime) */
     /* The ranking of sites, by what each held at its largest over all
      * trees, ties by peak_B, then label. site_info[0..n_ranked) held at
      * least one byte at some point; the rest never did and take no slot in
