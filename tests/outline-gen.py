@@ -108,7 +108,8 @@ def main():
     args = [a for a in args if a != '--no-outline']
     name, path = args
     steps, snaps, width, end, rss = scenario(name)
-    peak_i = max(range(len(snaps)), key=lambda i: (sum(value_at(steps, snaps[i][0])), -i))
+    peak_i = max((i for i in range(len(snaps)) if snaps[i][1] != 'empty'),
+                 key=lambda i: (sum(value_at(steps, snaps[i][0])), -i))
     with open(path, 'w') as f:
         f.write('desc: crafted by tests/outline-gen.py (%s)\ncmd: ./%s\ntime_unit: ms\n'
                 % (name, name))
