@@ -200,7 +200,8 @@ static int mark_on_bursts(const vis_profile *p, size_t from, size_t to, unsigned
     size_t nb;
     if (vis_outline_bursts(p, VIS_BURST_SHARE, p->outline.n, &b, &nb) != 0)
         return -1;
-    qsort(b, nb, sizeof *b, cmp_interval);
+    if (nb > 1)   /* (qsort of NULL, 0 is undefined) */
+        qsort(b, nb, sizeof *b, cmp_interval);
     /* Snapshot times and burst starts both ascend: one merge-like pass
      * keeping the furthest end of the bursts begun so far. */
     size_t k = 0;
