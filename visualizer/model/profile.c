@@ -193,6 +193,8 @@ void vis_profile_free(vis_profile *p)
         free(m->name);
     }
     free(p->rss_peak.maps);
+    free(p->outline.spans);
+    free(p->outline.rss);
     free(p);
 }
 

@@ -6,11 +6,13 @@
  * stacks, and the resident memory's rss, rss-peak, rss-mapping and
  * rss-mapping-frame, site (allocation counts, labels interned like the
  * trees' so they match by pointer), heap-limit, end, and who the process is:
- * process, command, title, fork, child-ended, ended. A "stacks:" or "rss:"
- * line whose snapshot number or time does not match the profile is ignored:
- * the two files may be one rewrite apart. Every record kind is read here and
- * nowhere else. */
+ * process, command, title, fork, child-ended, ended; and the exact outline
+ * (outline, o, o-rss), expanded here into contiguous spans (profile.h). A
+ * "stacks:" or "rss:" line whose snapshot number or time does not match the
+ * profile is ignored: the two files may be one rewrite apart. Every record
+ * kind is read here and nowhere else. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,10 @@
 /* memtime writes 10 mappings at the RSS peak and 12 frames each. */
 #define MAX_RSS_MAPS 1000
 #define MAX_RSS_FRAMES 256
+/* memtime writes at most 4096 buckets; a hostile file could write a bucket
+ * every W over 2^64 units. Every gap becomes one filled span, whatever its
+ * length, so the spans are bounded by the lines, and the lines by this. */
+#define MAX_OUTLINE_SPANS (1u << 20)
 
 typedef struct {
     const char *path;
@@ -34,6 +40,9 @@ typedef struct {
     const char *line;
     char *err;
     size_t errsz;
+    uint64_t o_next;     /* the end of the last "o:" bucket (start + W) */
+    int o_any;           /* an "o:" line was read */
+    uint64_t rss_next;   /* the smallest start the next "o-rss:" may have */
 } cctx;
 
 static int cfail(cctx *c, const char *fmt, ...)
@@ -246,6 +255,161 @@ static int process_line(vis_process *q, const char *v, cctx *c)
     return set_text(&q->began, v + 6, c);
 }
 
+/* "outline: width=<W> end=<T>": the grid the "o:" lines below it use. */
+static int outline_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_outline *o = &p->outline;
+    uint64_t w, end;
+    if (key_num(&v, "width", &w) != 0 || key_num(&v, "end", &end) != 0 || *v)
+        return cfail(c, "'outline: width=<n> end=<n>'");
+    if (o->present)
+        return cfail(c, "one 'outline:' line");
+    if (w == 0 || (w & (w - 1)) != 0)
+        return cfail(c, "a width that is a power of two in 'outline: width=<n> end=<n>'");
+    o->present = 1;
+    o->width = w;
+    o->end = end;
+    return 0;
+}
+
+/* Room for one more span; -1 (with the error) past MAX_OUTLINE_SPANS. */
+static vis_outline_span *span_add(vis_outline *o, cctx *c)
+{
+    if (o->n >= MAX_OUTLINE_SPANS) {
+        cfail(c, "at most %u spans in the outline", MAX_OUTLINE_SPANS);
+        return NULL;
+    }
+    vis_outline_span *a = vis_grow(o->spans, o->n, 64, sizeof *a);
+    if (!a) {
+        nomem(c);
+        return NULL;
+    }
+    o->spans = a;
+    memset(&a[o->n], 0, sizeof *a);
+    return &a[o->n++];
+}
+
+/* Appends a flat span [start, end) at the previous span's last values: the
+ * buckets memtime did not write saw no change. One span however long the
+ * gap, so a hostile gap costs nothing. */
+static int fill_to(vis_outline *o, uint64_t end, cctx *c)
+{
+    const vis_outline_span prev = o->spans[o->n - 1];
+    if (prev.end >= end)
+        return 0;
+    vis_outline_span *s = span_add(o, c);
+    if (!s)
+        return -1;
+    s->start = prev.end;
+    s->end = end;
+    s->min_B = s->max_B = s->last_B = prev.last_B;
+    s->heap_min_B = s->heap_max_B = s->heap_last_B = prev.heap_last_B;
+    s->filled = 1;
+    return 0;
+}
+
+/* "<min> <max> <last>", each after blanks. */
+static int min_max_last(const char **v, uint64_t *m)
+{
+    for (int k = 0; k < 3; k++) {
+        if (**v != ' ' && **v != '\t')
+            return -1;
+        *v += strspn(*v, " \t");
+        if (vis_parse_u64(v, &m[k]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "o: <start> <min> <max> <last> <heap_min> <heap_max> <heap_last>" */
+static int o_line(vis_profile *p, const char *v, cctx *c)
+{
+    static const char want[] =
+        "'o: <start> <min> <max> <last> <heap_min> <heap_max> <heap_last>'";
+    vis_outline *o = &p->outline;
+    uint64_t start, t[3], h[3];
+    if (vis_parse_u64(&v, &start) != 0 || min_max_last(&v, t) != 0 || min_max_last(&v, h) != 0 ||
+        v[strspn(v, " \t")])
+        return cfail(c, want);
+    if (!o->present)
+        return cfail(c, "'outline: width=<n> end=<n>' before 'o:'");
+    if (start % o->width != 0)
+        return cfail(c, "a bucket start that is a multiple of the width %" PRIu64, o->width);
+    if (c->o_any && start < c->o_next)
+        return cfail(c, "a bucket start after the previous bucket's (%" PRIu64 ")",
+                     c->o_next - o->width);
+    if (start > o->end)
+        return cfail(c, "a bucket start at most the outline's end=%" PRIu64, o->end);
+    if (t[0] > t[2] || t[2] > t[1])
+        return cfail(c, "min <= last <= max in %s", want);
+    if (h[0] > h[2] || h[2] > h[1])
+        return cfail(c, "heap_min <= heap_last <= heap_max in %s", want);
+    if (h[0] > t[0] || h[1] > t[1] || h[2] > t[2])
+        return cfail(c, "heap values at most the totals (heap + extra + stacks) in %s", want);
+    if (o->n > 0 && fill_to(o, start, c) != 0)
+        return -1;
+    vis_outline_span *s = span_add(o, c);
+    if (!s)
+        return -1;
+    /* start <= end, so start + W cannot wrap past 2^64 unless W is huge:
+     * then the bucket ends at the outline's end anyway. */
+    uint64_t bend = start > UINT64_MAX - o->width ? UINT64_MAX : start + o->width;
+    s->start = start;
+    s->end = bend;
+    s->min_B = t[0], s->max_B = t[1], s->last_B = t[2];
+    s->heap_min_B = h[0], s->heap_max_B = h[1], s->heap_last_B = h[2];
+    c->o_any = 1;
+    c->o_next = bend;
+    return 0;
+}
+
+/* "o-rss: <start> <min> <max> <last>" */
+static int o_rss_line(vis_profile *p, const char *v, cctx *c)
+{
+    static const char want[] = "'o-rss: <start> <min> <max> <last>'";
+    vis_outline *o = &p->outline;
+    uint64_t start, m[3];
+    if (vis_parse_u64(&v, &start) != 0 || min_max_last(&v, m) != 0 || v[strspn(v, " \t")])
+        return cfail(c, want);
+    if (!o->present)
+        return cfail(c, "'outline: width=<n> end=<n>' before 'o-rss:'");
+    if (start % o->width != 0)
+        return cfail(c, "a bucket start that is a multiple of the width %" PRIu64, o->width);
+    if (o->n_rss > 0 && start < c->rss_next)
+        return cfail(c, "an 'o-rss:' bucket start after the previous one's (%" PRIu64 ")",
+                     o->rss[o->n_rss - 1].start);
+    if (start > o->end)
+        return cfail(c, "a bucket start at most the outline's end=%" PRIu64, o->end);
+    if (m[0] > m[2] || m[2] > m[1])
+        return cfail(c, "min <= last <= max in %s", want);
+    if (o->n_rss >= MAX_OUTLINE_SPANS)
+        return cfail(c, "at most %u 'o-rss:' lines", MAX_OUTLINE_SPANS);
+    vis_outline_rss *a = vis_grow(o->rss, o->n_rss, 64, sizeof *a);
+    if (!a)
+        return nomem(c);
+    o->rss = a;
+    uint64_t bend = start > UINT64_MAX - o->width ? UINT64_MAX : start + o->width;
+    a[o->n_rss++] = (vis_outline_rss){ start, bend < o->end ? bend : o->end, m[0], m[1], m[2] };
+    c->rss_next = bend;
+    return 0;
+}
+
+/* After the last line: the outline runs to its end= (a flat span after the
+ * last written bucket, which saw no change), and the last bucket stops there
+ * if the rewrite came before its end. A bucket starting at end= itself (a
+ * change at the very moment of the rewrite) keeps its zero length. */
+static int outline_finish(vis_outline *o, cctx *c)
+{
+    if (!o->present || o->n == 0)
+        return 0;
+    if (fill_to(o, o->end, c) != 0)
+        return -1;
+    vis_outline_span *last = &o->spans[o->n - 1];
+    if (last->end > o->end)
+        last->end = o->end;
+    return 0;
+}
+
 static int do_line(vis_profile *p, char *line, cctx *c)
 {
     const char *v;
@@ -390,6 +554,12 @@ static int do_line(vis_profile *p, char *line, cctx *c)
             return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
         return 0;
     }
+    if (strncmp(line, "outline:", 8) == 0)
+        return outline_line(p, line + 8 + strspn(line + 8, " \t"), c);
+    if (strncmp(line, "o:", 2) == 0)
+        return o_line(p, line + 2 + strspn(line + 2, " \t"), c);
+    if (strncmp(line, "o-rss:", 6) == 0)
+        return o_rss_line(p, line + 6 + strspn(line + 6, " \t"), c);
     if (strncmp(line, "process:", 8) == 0)
         return process_line(&p->process, line + 8 + strspn(line + 8, " \t"), c);
     if (strncmp(line, "command:", 8) == 0)
@@ -455,7 +625,7 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
         snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    cctx c = { path, 0, "", err, errsz };
+    cctx c = { path, 0, "", err, errsz, 0, 0, 0 };
     char *buf = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -479,6 +649,8 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
             rc = do_line(p, buf, &c);
         }
     }
+    if (rc == 0 && outline_finish(&p->outline, &c) != 0)
+        rc = -1;
     if (rc == 0 && ferror(f)) {
         snprintf(err, errsz, "%s: read error: %s", path, strerror(errno));
         rc = -1;
