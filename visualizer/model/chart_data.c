@@ -234,20 +234,6 @@ vis_piece *vis_snapshot_pieces(const vis_profile *p, size_t *n)
     return pc;
 }
 
-uint64_t vis_outline_max(const vis_profile *p, uint64_t *when)
-{
-    uint64_t m = 0, t = 0;
-    if (p->outline.present)
-        for (size_t i = 0; i < p->outline.n; i++)
-            if (p->outline.spans[i].max_B > m) {
-                m = p->outline.spans[i].max_B;
-                t = p->outline.spans[i].start;
-            }
-    if (when)
-        *when = t;
-    return m;
-}
-
 void vis_chart_time_range(const vis_profile *p, double *t0, double *t1)
 {
     double first = p->n_snaps ? (double)p->snaps[0].time : 0;

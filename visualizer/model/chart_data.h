@@ -112,10 +112,6 @@ vis_chart_cols *vis_chart_cols_new(const vis_profile *p, const vis_chart_data *d
                                    double t1, size_t ncol);
 void vis_chart_cols_free(vis_chart_cols *c);
 
-/* The largest value of the exact outline (0 without one), and when the
- * span holding it starts. */
-uint64_t vis_outline_max(const vis_profile *p, uint64_t *when);
-
 /* The time axis a timeline draws: from the first snapshot (or 0) to the
  * last snapshot or the outline's end, whichever is later. */
 void vis_chart_time_range(const vis_profile *p, double *t0, double *t1);

@@ -38,6 +38,7 @@
 #include "base/units.h"
 #include "model/chart_data.h"
 #include "model/growth.h"
+#include "model/outline.h"
 #include "model/profile.h"
 #include "model/rss_series.h"
 #include "base/units.h"
@@ -100,6 +101,7 @@ typedef struct {
     double tstep;
     vis_rss_series rss;        /* resident memory, n == 0 without readings */
     vis_chart_cols *cols;      /* per plot column: the one drawing rule */
+    char foot[2][1024];        /* the footnote's two lines, for the layout */
     char **layout_out;         /* where to describe the layout, or NULL */
     const vis_growth *growth;  /* --growth, or NULL */
 } chart;
@@ -174,8 +176,8 @@ static void choose_scales(chart *c)
     for (size_t i = 0; i < p->n_snaps; i++)       /* robust to a wrong peak */
         if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
-    if ((double)vis_outline_max(p, NULL) > peak_B)   /* the exact outline's */
-        peak_B = (double)vis_outline_max(p, NULL);
+    if ((double)vis_outline_max(&p->outline).bytes > peak_B)   /* the exact outline's */
+        peak_B = (double)vis_outline_max(&p->outline).bytes;
     if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
         peak_B = (double)c->rss.max_total_B;
     if (c->rss.n && p->outline.present)          /* and its buckets */
@@ -621,8 +623,8 @@ static void draw_legend(chart *c, legend_box lb)
             label = "total (heap + extra + stacks)";
             v[0] = vis_snap_total(&p->snaps[p->peak < p->n_snaps ? p->peak : 0]);
             v[1] = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
-            if (vis_outline_max(p, NULL) > v[1])     /* the true highest */
-                v[1] = vis_outline_max(p, NULL);
+            if (vis_outline_max(&p->outline).bytes > v[1])     /* the true highest */
+                v[1] = vis_outline_max(&p->outline).bytes;
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
         } else {
             const vis_band *b = &d->bands[r - 1];
@@ -671,6 +673,8 @@ static void draw_legend(chart *c, legend_box lb)
  *   layout peak X           : the peak line's column
  *   layout mark K X LABEL
  *   layout annot K LEVEL LX W : label K's row, left edge and width (0 = peak)
+ *   layout exact E          : 1: drawn from the exact outline, 0: samples
+ *   layout footnote I TEXT  : the footnote's line I (0, 1), before fitting
  *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
  * Returns a newly allocated string, NULL when out of memory. */
 static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_box lb)
@@ -701,6 +705,8 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
             fprintf(f, "layout mark %zu %d %s\n", i - 1, a[i].x, c->p->marks[i - 1].label);
         fprintf(f, "layout annot %zu %d %d %d\n", i, a[i].level, a[i].lx, a[i].w);
     }
+    for (int i = 0; i < 2; i++)
+        fprintf(f, "layout footnote %d %s\n", i, c->foot[i]);
     if (c->rss.n)
         fprintf(f, "layout rsspeak %d %d\n", a[n_annot - 1].x,
                 y_of(c, (double)c->rss.pts[c->rss.peak].total_B));
@@ -907,9 +913,9 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     vis_chart_exactness(p, exact, sizeof exact);
     exact[0] = (char)(exact[0] - 'a' + 'A');      /* "Outline: ...", "Sampled: ..." */
     if (d->n_detailed)
-        snprintf(buf, sizeof buf, "%s. Between two trees a site never exceeds its larger value in "
-                 "them, and is 0 where either shows it holding nothing; a value holds until the next "
-                 "snapshot%s.", exact, outline ? ", unless the outline shows it gone" : "");
+        snprintf(buf, sizeof buf, "%s. Between two trees a site never exceeds its larger value in them "
+                 "(0 where either shows none); a value holds until the next snapshot%s.", exact,
+                 outline ? " unless the outline shows it gone" : "");
     else
         snprintf(buf, sizeof buf, "%s. No snapshot has a tree: the heap is not broken down by site.",
                  exact);
@@ -917,9 +923,10 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
              "RSS: every reading, lowest to highest per bucket, held between them.  " :
              "RSS: readings, each held until the next.  ") : "",
              outline ? "Orange hatch: heap the exact outline shows above the samples.  " : "",
-             hatched ? "Grey hatch: heap the trees cannot attribute; for more "
-             "trees profile with --detailed-freq=1 (memtime's own files have one whenever a sample saw "
-             "the heap change).  " : "", p->path ? p->path : "");
+             hatched ? "Grey hatch: heap the trees cannot attribute (more trees: --detailed-freq=1).  "
+             : "", p->path ? p->path : "");
+    snprintf(c->foot[0], sizeof c->foot[0], "%s", buf);
+    snprintf(c->foot[1], sizeof c->foot[1], "%s", line2);
     int fy = H - c->pad / 2 - 2 * line_h(c, c->fs_small) + ascent(c, c->fs_small);
     vis_font_fit_words(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
     vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, VIS_COLOUR_MUTED);
