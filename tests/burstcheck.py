@@ -6,6 +6,9 @@ memory (tests/data/gen/bursts.py's "change" and "burst" lines), for t305
   burstcheck.py png DUMP LAYOUT TRUTH   DUMP: pngcheck's dump of the plot
                                         rectangle (layout plot X0 Y0 X1 Y1)
   burstcheck.py html DOM TRUTH          DOM: chromium --dump-dom of the page
+  burstcheck.py gp SCRIPT TRUTH         SCRIPT: memtime-vis --gnuplot's, its
+                                        $cols datablock (a column's value
+                                        range, not pixels: rows of 1/1000)
 
 Column k of the plot holds the times that round to it (plot.h). For every
 column the drawn top (the highest ink) is compared with the true highest
@@ -171,7 +174,33 @@ def html(dom, truthf):
     check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, lambda x: False, ink, 1)
 
 
+def gp(script, truthf):
+    text = open(script, encoding='utf-8').read()
+    m = re.search(r'# cols: (\d+) columns from (\S+) to (\S+)\n\$cols << EOD\n(.*?)EOD\n', text, re.S)
+    ncol, t0, t1 = int(m.group(1)), float(m.group(2)), float(m.group(3))
+    rows = [[float(v) for v in r.split()] for r in m.group(4).strip().split('\n')]
+    dt = (t1 - t0) / (ncol - 1)
+    ymax = max(r[-1] for r in rows) * 1.05
+    y0, y1 = 0, 1000
+    def yof(v):
+        return y1 - round(v * (y1 - y0) / ymax)
+    span, fill = {}, {}
+    for left, right in zip(rows[0::2], rows[1::2]):
+        # Column k's edges are t0 + (k -/+ 0.5) dt, cut to [t0, t1].
+        k = round((right[0] - t0) / dt - 0.5) if right[0] < t1 else ncol - 1
+        span[k] = (yof(right[-1]), yof(right[-2]))
+        fill[k] = yof(right[-3])
+    def top_y(x):
+        return span[x][0] if x in span else None
+    def ink(x, y):
+        return x in span and (span[x][0] <= y <= span[x][1] or fill[x] <= y)
+    changes, bursts = truth(truthf)
+    check(top_y, 0, ncol - 1, y0, y1, t0, t1, ymax, changes, bursts, lambda x: False, ink, 0)
+
+
 if sys.argv[1] == 'png':
     png(sys.argv[2], sys.argv[3], sys.argv[4])
+elif sys.argv[1] == 'gp':
+    gp(sys.argv[2], sys.argv[3])
 else:
     html(sys.argv[2], sys.argv[3])

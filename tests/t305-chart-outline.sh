@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
 command -v python3 >/dev/null || plan_skip "python3 not installed"
-plan 20
+plan 23
 GEN="python3 $MT_SRC/tests/data/gen/bursts.py"
 BC="python3 $MT_SRC/tests/burstcheck.py"
 FIX="$T/bursts.massif"
@@ -87,6 +87,24 @@ check "a burst a snapshot caught is not held to the next snapshot ($held of $n a
 # The plateau's first 1.2 s, before a snapshot saw it, is above the samples.
 check "memory the outline shows above the samples is hatched in its own colour" \
   sh -c "grep -o $OUTSIDE '$T/main.dump' | wc -l | awk '{exit !(\$1 > 50)}'"
+
+# gnuplot (SVG, PDF) draws the same rule: its $cols datablock, one column a
+# pixel of the plot, measured by the same oracle.
+vis "$T/bursts.massif" --gnuplot "$T/c.gp"
+$BC gp "$T/c.gp" "$T/truth" >"$T/gp.bc"
+read -r ncol bad <<<"$(bc gp columns)"
+read -r nb low <<<"$(bc gp spikes)"
+read -r nb wide widest <<<"$(bc gp widths)"
+check "gnuplot: every column true ($bad of $ncol off), spikes full height ($low short) and narrow ($wide too wide)" \
+  test "$ncol" -ge 900 -a "$bad" = 0 -a "$low" = 0 -a "$wide" = 0 -a "$nb" -ge 170
+check "gnuplot: the outline's top and the memory above the samples are plotted" \
+  sh -c "grep -q 'title \"above the samples (exact outline; no tree saw it)\"' '$T/c.gp' && grep -q 'the exact outline  \[76.4 MiB\]' '$T/c.gp'"
+if command -v gnuplot >/dev/null; then
+  vis "$T/bursts.massif" -o "$T/c.svg" 2>"$T/svg.err"
+  check "gnuplot: the SVG is written and says the outline is exact" grep -q 'Outline: exact (every change' "$T/c.svg"
+else
+  not_ok "gnuplot missing (scripts/deps.sh --test installs gnuplot-nox)"
+fi
 
 # Another size: the same rule in fewer columns.
 render small --width 800 --height 500
