@@ -9,16 +9,22 @@
  * footnote stating how sites are held between detailed snapshots. The legend
  * sits right of the plot (below it on narrow images).
  *
- * The plot is a stacked step chart: pixel column c shows the snapshot in
- * effect there (a value holds until the next snapshot). When several
- * snapshots fall into one column the one with the largest total is drawn, so
- * no peak disappears at any width, and the total line spans all of them.
- * Heap the trees cannot attribute is hatched.
+ * The plot follows chart_data's one drawing rule per pixel column
+ * (vis_chart_cols): with memtime's exact outline a column's top is the
+ * highest total of the outline's buckets overlapping it, so a burst is a
+ * spike at its true height; the bands are the snapshot in effect (the
+ * largest total among those in the column, so no sampled peak disappears at
+ * any width), cut where the outline contradicts them, and heap the outline
+ * shows above them is hatched orange; the total line spans each column's
+ * lowest to highest. Without an outline it is the stacked step chart of the
+ * snapshots (a value holds until the next). Heap the trees cannot attribute
+ * is hatched grey.
  *
  * With memtime's resident-memory readings (--rss=yes) the program's RSS is a
- * line over the stack (straight between readings: they are samples), its
- * file-backed part a dashed line when it matters, and the room between the heap's total
- * and the RSS line is tinted: memory the heap does not explain.
+ * line over the stack (each reading held until the next, by the same column
+ * rule; from the outline's RSS buckets when the file has them), its
+ * file-backed part a dashed line when it matters, and the room between the
+ * heap's top and the RSS line is tinted: memory the heap does not explain.
  *
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
