@@ -9,7 +9,9 @@
 # the top sites, those sites in file order with their share, named without
 # their address unless two sites read the same, the rest summed; the sites
 # that held at least 5% of the peak at some point but are not listed, by
-# their largest size; the phase marks) and checks the
+# their largest size; the phase marks; with memtime's exact outline in the
+# companion, the true peak when the samples miss it and the largest bursts,
+# by the rule of docs/memtime-vis.1 worked out here on the spans) and checks the
 # summary text SUMMARY line by line against it:
 #   perl summary-oracle.pl [--top=N] FILE SUMMARY
 # Exact numbers (byte counts, snapshot numbers, times after "time=") must be
@@ -69,11 +71,25 @@ settle($pending->[0][1]) if $pending;
 close $fh;
 die "$file: no snapshot\n" unless @snaps;
 my @marks;
+# The exact outline: every "o:" bucket [start, start+W), a flat span at the
+# previous last value over each gap, a flat one after the last bucket to
+# end=, the last cut at end=. Spans: [start, end, min, max, last].
+my ($o_width, $o_end, @spans);
 if (open my $ch, '<', "$file.memtime") {
     while (my $l = <$ch>) {
         push @marks, [ $1, $2 ] if $l =~ /^mark: time=(\d+) (.*)$/;
+        ($o_width, $o_end) = ($1, $2) if $l =~ /^outline: width=(\d+) end=(\d+)\s*$/;
+        if ($l =~ /^o: (\d+) (\d+) (\d+) (\d+) \d+ \d+ \d+\s*$/) {
+            my ($st, $mn, $mx, $la) = ($1, $2, $3, $4);
+            push @spans, [ $spans[-1][1], $st, ($spans[-1][4]) x 3 ] if @spans && $spans[-1][1] < $st;
+            push @spans, [ $st, $st + $o_width, $mn, $mx, $la ];
+        }
     }
     close $ch;
+    if (@spans) {
+        push @spans, [ $spans[-1][1], $o_end, ($spans[-1][4]) x 3 ] if $spans[-1][1] < $o_end;
+        $spans[-1][1] = $o_end if $spans[-1][1] > $o_end;
+    }
 }
 
 sub total { my $s = shift; $s->{mem_heap_B} + $s->{mem_heap_extra_B} + $s->{mem_stacks_B} }
@@ -195,6 +211,24 @@ if ($largest != $peak) {
         near($lt, $largest->{time}, 'largest time');
     }
 }
+# The true peak: the outline's highest maximum, stated when above every
+# snapshot's total, in the first span that reached it.
+my $otop;
+for my $sp (@spans) { $otop = $sp if !$otop || $sp->[3] > $otop->[3] }
+if ($otop && $otop->[3] > total($largest)) {
+    my ($th, $tb, $t0, $t1, $mh, $mb) = expect_re(
+        qr/^  True peak:  (.+) \(([\d,]+) B\) in \[(.+), (.+)\) by the exact outline: the samples' peak misses (.+) \(([\d,]+) B\)$/,
+        'true peak');
+    if (defined $mb) {
+        bad("true peak: $tb B, the outline's is " . commify($otop->[3])) if $tb ne commify($otop->[3]);
+        near($th, $otop->[3], 'true peak');
+        near($t0, $otop->[0], 'true peak start');
+        near($t1, $otop->[1], 'true peak end');
+        my $miss = $otop->[3] - total($largest);
+        bad("true peak: misses $mb B, expected " . commify($miss)) if $mb ne commify($miss);
+        near($mh, $miss, 'true peak miss');
+    }
+}
 if (-e "$file.memtime") {
     my ($cf) = expect_re(qr/^  Companion:  (.+)$/, 'companion');
     bad("companion: '$cf'") if defined $cf && $cf !~ /\.memtime$/;
@@ -268,6 +302,92 @@ if (@marks) {
         next unless defined $lab;
         bad("mark: '$lab', the companion says '$m->[1]'") if $lab ne $m->[1];
         near($t, $m->[0], "mark '$m->[1]' time");
+    }
+}
+# Bursts: every span's maximum is a top. The level before it: the lowest
+# value back to the last earlier span at least as high (the top's span by the
+# value it entered with; 0 with none); after it: the lowest value up to the
+# next higher span or the end (the top's span by its last value). Height:
+# the top above the higher of the two, at least 5% of the outline's maximum.
+# Its duration: the spans around it with a maximum above level + height/2;
+# one longer than half the outline is not a burst. Largest first, ties by
+# time; the tree: the snapshot with a tree within the duration nearest the
+# top's span (ties: the larger total), its largest site.
+if (defined $o_width) {
+    my @b;
+    my $n = @spans;
+    my $need = int(($otop ? $otop->[3] : 0) * 0.05) || 1;
+    for my $i (0 .. $n - 1) {
+        my $mx = $spans[$i][3];
+        my ($p) = grep { $spans[$_][3] >= $mx } reverse 0 .. $i - 1;
+        my ($q) = grep { $spans[$_][3] > $mx } $i + 1 .. $n - 1;
+        my $before = 0;
+        if (defined $p) {
+            $before = $spans[$i - 1][4];
+            $before = $_->[2] < $before ? $_->[2] : $before for @spans[$p + 1 .. $i - 1];
+        }
+        my $after = $spans[$i][4];
+        $after = $_->[2] < $after ? $_->[2] : $after for @spans[$i + 1 .. (defined $q ? $q - 1 : $n - 1)];
+        my $level = $before > $after ? $before : $after;
+        push @b, [ $i, $level, $mx - $level ] if $mx - $level >= $need;
+    }
+    @b = sort { $b->[2] <=> $a->[2] || $a->[0] <=> $b->[0] } @b;
+    my @kept;
+    for my $c (@b) {
+        my ($i, $level, $h) = @$c;
+        my $half = $level + int($h / 2);
+        my ($a, $z) = ($i, $i);
+        $a-- while $a > 0 && $spans[$a - 1][3] > $half;
+        $z++ while $z < $n - 1 && $spans[$z + 1][3] > $half;
+        next if $spans[$z][1] - $spans[$a][0] > int(($spans[-1][1] - $spans[0][0]) / 2);
+        push @kept, [ @$c, $spans[$a][0], $spans[$z][1] ];
+        last if @kept == 20;
+    }
+    expect_re(qr/^()$/, 'blank line before the bursts');
+    if (!@kept) {
+        expect_re(qr/^(Bursts \(exact outline\): none rose by 5% of its maximum and came back down)$/, 'no bursts');
+    } else {
+        expect_re(qr/^(Bursts \(exact outline; rises by 5% of its maximum or more that came back down, largest first\):)$/,
+                  'bursts heading');
+    }
+    for my $k (0 .. $#kept) {
+        last if $k == 5;
+        my ($i, $level, $h, $st, $en) = @{ $kept[$k] };
+        my ($ts, $te) = @{ $spans[$i] }[0, 1];
+        my ($tt, $hh, $lv, $du, $rest) = expect_re(qr/^  at (.{10})  (.{10}) above (.{10})  for (.{10})  (.*)$/,
+                                                   "burst " . ($k + 1));
+        next unless defined $rest;
+        near($tt, $ts, "burst " . ($k + 1) . " time");
+        $hh =~ s/^ *\+// or bad("burst " . ($k + 1) . ": height '$hh' without its '+'");
+        near($hh, $h, "burst " . ($k + 1) . " height");
+        near($lv, $level, "burst " . ($k + 1) . " level");
+        near($du, $en - $st, "burst " . ($k + 1) . " duration");
+        my ($best, $bd);
+        for my $j (0 .. $#snaps) {
+            my $s = $snaps[$j];
+            next unless has_tree($s) && $s->{time} >= $st && $s->{time} < $en;
+            my $d = $s->{time} < $ts ? $ts - $s->{time} : $s->{time} >= $te ? $s->{time} - $te + 1 : 0;
+            ($best, $bd) = ($j, $d) if !defined $best || $d < $bd
+                                       || ($d == $bd && total($s) > total($snaps[$best]));
+        }
+        my $want = 'no tree during it';
+        if (defined $best) {
+            my ($site);
+            for my $x (grep { defined } @{ $snaps[$best]{sites} }) {   # (a slice above pads it)
+                $site = $x if is_site($x->[1]) && $x->[0] > 0 && (!$site || $x->[0] > $site->[0]);
+            }
+            $want = "snapshot $best: " . ($site ? "SIZE " . name_of($site->[1]) : 'no site');
+            if ($site && $rest =~ /^snapshot (\d+): (\S+ \S+) (.*)$/) {
+                my ($sn, $sb, $nm) = ($1, $2, $3);
+                near($sb, $site->[0], "burst " . ($k + 1) . " site bytes");
+                $rest = "snapshot $sn: SIZE $nm";
+            }
+        }
+        bad("burst " . ($k + 1) . ": '$rest', expected '$want'") if $rest ne $want;
+    }
+    if (@kept > 5) {
+        my ($al, $m) = expect_re(qr/^  \.\.\. (at least )?(\d+) more$/, 'more bursts');
+        bad("more bursts: $m, expected " . (@kept - 5)) if defined $m && $m != @kept - 5;
     }
 }
 # Then the analysis sections (Run end, Growing, Last moments, counts), which

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # t201-vis-malformed: every file in tests/data/bad/ breaks Massif's grammar in
-# one place before its end. memtime-vis must reject it with exit status 1 and
+# one place before its end, or (outline-*) its companion NAME.out.memtime
+# breaks the exact outline's rules (docs/file-format.md) in one line: o:
+# before outline:, two outline: lines, a width not a power of two, a bucket
+# off the grid or out of order, min <= last <= max broken, heap above the
+# total, o-rss: out of order. memtime-vis must reject it with exit status 1 and
 # exactly the one-line message in tests/expected/bad/NAME.err, and leave no
 # output file (PNG or report) behind.
 . "$(dirname "$0")/lib.sh"

@@ -4,7 +4,10 @@
 # in tests/data and a label longer than the read buffer through the
 # build-tree memtime-vis (ASan/UBSan in the test build) with the text report
 # and the PNG chart: the exit status must be 0 or 1, stderr one line at most
-# (the error or the cut-short warning), and no sanitizer report.
+# (the error or the cut-short warning), and no sanitizer report. An input
+# holding a line "memtime-companion: 1" is a profile followed by its
+# companion (the fuzz harness splits it there, tests/fuzz/fuzz_parser.c):
+# it is split the same way, the companion put beside the profile.
 # Deep trees have one defined outcome (docs/memtime-vis.1): a tree of 4096
 # levels, the limit, is read whole (its report is ms_print's, line for
 # line); one level more (4097, and the 4200 of an old crasher) is rejected
@@ -19,12 +22,19 @@ deep_tree() {
 # A label longer than the reader's 1 MiB buffer.
 { printf 'desc: long\ncmd: x\ntime_unit: i\nsnapshot=0\ntime=0\nmem_heap_B=10\nmem_heap_extra_B=0\nmem_stacks_B=0\nheap_tree=peak\nn1: 10 root\n n0: 10 0x1: '
   head -c 3000000 /dev/zero | tr '\0' 'x'; printf ' (a.c:1)\n'; } >"$T/long-label.out"
-files=("$d"/fuzz-regress/* "$d"/*.out "$d"/*.massif "$d"/bad/*.out "$T/long-label.out")
+files=("$d"/fuzz-regress/* "$d"/*.out "$d"/*.massif "$d"/bad/*.out "$T/long-label.out"
+       "$MT_SRC"/tests/fuzz/seeds/*)
 plan $(( ${#files[@]} + 8 ))
 for f in "${files[@]}"; do
   [ -f "$f" ] || { skip "$f: not a file"; continue; }
-  rm -f "$T/x.png" "$T/x.txt"
-  vis "$f" -o "$T/x.png" --report "$T/x.txt" >/dev/null 2>"$T/err"
+  rm -f "$T/x.png" "$T/x.txt" "$T/split.out" "$T/split.out.memtime"
+  in=$f
+  if grep -aqx 'memtime-companion: 1' "$f"; then
+    awk -v a="$T/split.out" -v b="$T/split.out.memtime" \
+      '/^memtime-companion: 1$/ { c = 1 } { print > (c ? b : a) }' "$f"
+    in=$T/split.out
+  fi
+  vis "$in" -o "$T/x.png" --report "$T/x.txt" >/dev/null 2>"$T/err"
   rc=$?
   name=${f#"$d"/}
   if { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && [ "$(wc -l <"$T/err")" -le 1 ] \

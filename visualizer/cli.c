@@ -30,7 +30,8 @@ const char vis_cli_usage[] =
     "line per process, and -o IMG.png draws them all on one time axis.\n"
     "\n"
     "  -o, --output=FILE     write the chart: .png (built in), .svg or .pdf (gnuplot),\n"
-    "                        its series as .csv, or an interactive report as .html\n"
+    "                        its series as .csv, or an interactive report as .html;\n"
+    "                        NAME.outline.csv: memtime's exact outline, one row a span\n"
     "      --gnuplot=SCRIPT  write a self-contained gnuplot script with its data\n"
     "      --flamegraph=SVG  write one snapshot's tree as an interactive flamegraph\n"
     "      --collapsed=TXT   write it as folded stacks (flamegraph.pl, speedscope)\n"
@@ -293,6 +294,12 @@ const char *vis_cli_extension(const char *path)
     const char *slash = strrchr(path, '/');
     const char *dot = strrchr(path, '.');
     return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+int vis_cli_is_outline_csv(const char *path)
+{
+    size_t n = strlen(path), k = strlen(".outline.csv");
+    return n > k && !strcmp(path + n - k, ".outline.csv") && path[n - k - 1] != '/';
 }
 
 /* The main command's checks between options, made once all are read. */

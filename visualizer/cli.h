@@ -50,5 +50,7 @@ void vis_cli_free(vis_options *o);
 int vis_cli_given(const vis_options *o, const char *name);
 /* The extension of a file name, after its last dot ("" if none). */
 const char *vis_cli_extension(const char *path);
+/* Whether -o's path names the exact outline's CSV: NAME.outline.csv. */
+int vis_cli_is_outline_csv(const char *path);
 
 #endif

@@ -224,6 +224,8 @@ static int write_charts(run *r, const vis_options *o)
         if (layout)
             fputs(layout, stderr);
         free(layout);
+    } else if (!strcmp(ext, "csv") && vis_cli_is_outline_csv(o->image)) {
+        rc = vis_csv_outline_write_file(p, o->image, err, sizeof err);
     } else if (!strcmp(ext, "csv")) {
         rc = vis_csv_write_file(p, (size_t)o->chart.top_n, o->image, err, sizeof err);
     } else {

@@ -4,14 +4,20 @@
  * tree again from the same stream), then every detailed snapshot's tree
  * once more through vis_massif_walk_tree, and read into stacks (stacks.c) and
  * written as a flamegraph and as folded stacks (pprof.c is left out: it
- * would need protobuf-c here, and reads the same stacks). Output goes to
- * /dev/null; the sanitizers report what matters. Built and run by
- * tests/fuzz/run.sh. */
+ * would need protobuf-c here, and reads the same stacks). An input holding
+ * a line "memtime-companion: 1" is split there: what follows is read as
+ * the profile's companion (its records, the exact outline with its range
+ * queries and bursts). Output goes to /dev/null; the sanitizers report
+ * what matters. Built and run by tests/fuzz/run.sh; its seeds are
+ * tests/data's files and tests/fuzz/seeds/ (profiles with companions). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "model/analysis.h"
 #include "model/export.h"
+#include "model/outline.h"
 #include "model/stacks.h"
+#include "read/companion.h"
 #include "read/massif.h"
 #include "render/report.h"
 #include "render/summary.h"
@@ -33,7 +39,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (size == 0)
         return 0;   /* glibc's fmemopen rejects an empty buffer */
-    FILE *f = fmemopen((void *)data, size, "r");
+    static const char mark[] = "memtime-companion: 1\n";
+    size_t comp = SIZE_MAX;   /* where the companion starts, if anywhere */
+    for (size_t i = 0; i + sizeof mark - 1 <= size; i++)
+        if ((i == 0 || data[i - 1] == '\n') && !memcmp(data + i, mark, sizeof mark - 1)) {
+            comp = i;
+            break;
+        }
+    if (comp == 0)
+        return 0;
+    FILE *f = fmemopen((void *)data, comp == SIZE_MAX ? size : comp, "r");
     if (!f)
         return 0;
     char err[1024];
@@ -42,6 +57,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.graph_x = 10;      /* small graphs keep each run fast */
     o.graph_y = 5;
     vis_profile *p = vis_massif_read(f, "fuzz.out", err, sizeof err);
+    if (p && comp != SIZE_MAX) {
+        FILE *c = fmemopen((void *)(data + comp), size - comp, "r");
+        int rc = c ? vis_companion_read_stream(p, c, "fuzz.out.memtime", err, sizeof err) : -1;
+        if (c)
+            fclose(c);
+        vis_outline_index *x = rc == 0 ? vis_outline_index_new(&p->outline) : NULL;
+        if (x && vis_outline_has(p)) {
+            /* Windows across the whole outline, and one past its ends. */
+            const vis_outline *o = &p->outline;
+            uint64_t t0 = o->spans[0].start, t1 = o->spans[o->n - 1].end;
+            vis_outline_range r;
+            for (uint64_t k = 0; k < 8; k++)
+                vis_outline_range_time(x, t0 + (t1 - t0) / 8 * k, t0 + (t1 - t0) / 8 * (k + 1) + 1,
+                                       &r);
+            vis_outline_find(o, t1);
+        }
+        vis_outline_index_free(x);
+        if (rc != 0) {
+            vis_profile_free(p);
+            p = NULL;
+        }
+    }
     if (p) {
         vis_analysis an;
         if (vis_analysis_compute(p, 0, p->n_snaps - 1, &an) == 0) {

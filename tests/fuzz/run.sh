@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes memtime-vis's parser and text reports with libFuzzer (clang,
 # -fsanitize=fuzzer,address,undefined) for SECONDS (default 120), seeded with
-# every Massif file in tests/data. Crashing inputs are copied into
+# every Massif file in tests/data and tests/fuzz/seeds/ (profiles followed by
+# their companion, split at its "memtime-companion: 1" line). Crashing inputs are copied into
 # tests/data/fuzz-regress/, which t205-vis-fuzz-regress.sh replays.
 #   tests/fuzz/run.sh [seconds] [extra libFuzzer flags...]
 set -eu
@@ -18,9 +19,11 @@ clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
   tests/fuzz/fuzz_parser.c visualizer/read/massif.c visualizer/model/profile.c visualizer/model/sites.c visualizer/base/units.c visualizer/render/report.c \
   visualizer/model/stacks.c visualizer/render/collapsed.c visualizer/render/flamegraph.c \
   visualizer/model/analysis.c visualizer/model/growth.c visualizer/model/when.c visualizer/render/summary.c \
-  visualizer/render/growth_text.c visualizer/base/grow.c visualizer/base/utf8.c
+  visualizer/render/growth_text.c visualizer/base/grow.c visualizer/base/utf8.c \
+  visualizer/read/companion.c visualizer/model/outline.c
 cp tests/data/*.out tests/data/bad/*.out tests/data/*.massif "$work/corpus/" 2>/dev/null || true
 cp tests/data/fuzz-regress/* "$work/corpus/" 2>/dev/null || true
+cp tests/fuzz/seeds/* "$work/corpus/" 2>/dev/null || true
 jobs=$(nproc 2>/dev/null || echo 1)
 set +e
 "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=1024 -max_len=65536 \

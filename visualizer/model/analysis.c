@@ -101,6 +101,9 @@ int vis_analysis_compute(const vis_profile *p, size_t from, size_t to, vis_analy
     if (vis_growth_compute(p, from, to, &a->growth) != 0)
         return -1;
     a->ended = vis_ended_by_exit(p);
+    a->outline_top = vis_outline_max(&p->outline);
+    if (vis_outline_bursts(p, VIS_BURST_SHARE, VIS_BURSTS_MAX, &a->bursts, &a->n_bursts) != 0)
+        goto nomem;
     if (!a->ended) {
         a->final_from = vis_final_window(p);
         if (vis_growth_compute(p, a->final_from, p->n_snaps - 1, &a->final) != 0)
@@ -142,5 +145,6 @@ void vis_analysis_free(vis_analysis *a)
     free(a->by_live);
     free(a->by_allocs);
     free(a->by_temporary);
+    free(a->bursts);
     memset(a, 0, sizeof *a);
 }

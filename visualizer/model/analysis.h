@@ -10,7 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "model/growth.h"
+#include "model/outline.h"
 #include "model/profile.h"
+
+/* The most bursts an analysis keeps (the summary names 5 of them). */
+#define VIS_BURSTS_MAX 20
 
 /* 0 when memtime's companion says the process had not ended at its last
  * rewrite ("end: none": killed, or still running); 1 otherwise: "end: exit"
@@ -35,6 +39,11 @@ typedef struct {
     vis_site_counts *by_allocs;    /* allocations, then bytes allocated, then label */
     vis_site_counts *by_temporary; /* temporary allocations, then allocations, then label */
     uint64_t live_blocks, live_bytes, allocs, temporary;   /* their sums */
+    /* memtime's exact outline (outline.h), over the whole run: */
+    vis_outline_top outline_top; /* its true maximum (span SIZE_MAX: none) */
+    size_t n_bursts;
+    vis_burst *bursts;           /* the largest, at most VIS_BURSTS_MAX,
+                                    largest first; NULL without */
 } vis_analysis;
 
 /* Computes everything over the growth window from..to (snapshot indices,

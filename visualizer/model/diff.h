@@ -26,6 +26,12 @@ typedef struct {
 typedef struct {
     const char *at;              /* the WHEN as given ("peak" by default) */
     vis_diff_side old, new_;
+    /* Both profiles have memtime's exact outline (outline.h): the true
+     * maximum of each run, which the snapshots may have missed. The peak's
+     * comparison (diff's "True peak" line, check's --max-increase on the
+     * peak) uses these then. */
+    int true_max;
+    uint64_t old_max, new_max;
     size_t n_rows;
     vis_diff_row *rows;          /* by |delta| (largest first), then name */
 } vis_diff;
@@ -46,7 +52,8 @@ typedef struct {
     uint64_t allow;
 } vis_check_limits;
 
-/* What breaks a limit: the peak over --max-peak (to: the peak), the
+/* What breaks a limit: the peak over --max-peak (to: the peak; with an
+ * exact outline, its true maximum when the snapshots missed it), the
  * peak's total or one site grown beyond --max-increase and --allow since
  * the baseline (from -> to, at the two peaks). */
 typedef enum { VIS_CHECK_MAX_PEAK, VIS_CHECK_PEAK_GREW, VIS_CHECK_SITE_GREW } vis_check_kind;
@@ -55,6 +62,8 @@ typedef struct {
     const char *site;            /* VIS_CHECK_SITE_GREW: the diff row's name */
     size_t snap;                 /* the profile's peak snapshot */
     uint64_t from, to;
+    int outline;                 /* the peak's numbers are the true maxima of
+                                    the exact outline, not the snapshots' */
 } vis_check_broken;
 typedef struct {
     size_t n;

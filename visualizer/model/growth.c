@@ -12,6 +12,7 @@
 #include <string.h>
 #include "base/grow.h"
 #include "model/growth.h"
+#include "model/outline.h"
 #include "model/sites.h"
 #include "model/when.h"
 
@@ -185,6 +186,40 @@ static int load(const vis_snapshot *s, ptrmap *m, track **t, size_t *n_rows,
     return merged;
 }
 
+static int cmp_interval(const void *va, const void *vb)
+{
+    const vis_burst *a = va, *b = vb;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Marks in skip[i - from] the detailed snapshots from..to taken during a
+ * burst of p's outline. Returns 0, or -1 when out of memory. */
+static int mark_on_bursts(const vis_profile *p, size_t from, size_t to, unsigned char *skip)
+{
+    vis_burst *b;
+    size_t nb;
+    if (vis_outline_bursts(p, VIS_BURST_SHARE, p->outline.n, &b, &nb) != 0)
+        return -1;
+    if (nb > 1)   /* (qsort of NULL, 0 is undefined) */
+        qsort(b, nb, sizeof *b, cmp_interval);
+    /* Snapshot times and burst starts both ascend: one merge-like pass
+     * keeping the furthest end of the bursts begun so far. */
+    size_t k = 0;
+    uint64_t reach = 0;
+    int any = 0;
+    for (size_t i = from; i <= to; i++) {
+        uint64_t t = p->snaps[i].time;
+        for (; k < nb && b[k].start <= t; k++)
+            if (!any || b[k].end > reach) {
+                reach = b[k].end;
+                any = 1;
+            }
+        skip[i - from] = any && t < reach && p->snaps[i].kind != VIS_TREE_EMPTY;
+    }
+    free(b);
+    return 0;
+}
+
 int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth *g)
 {
     memset(g, 0, sizeof *g);
@@ -193,17 +228,28 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
     g->from = from;
     g->to = to;
     g->first_detailed = g->last_detailed = SIZE_MAX;
+    unsigned char *skip = NULL;
+    if (vis_outline_has(p)) {
+        if (!(skip = calloc(to - from + 1, 1)) || mark_on_bursts(p, from, to, skip) != 0) {
+            free(skip);
+            return -1;
+        }
+    }
+#define LEFT_OUT(i) (p->snaps[i].kind == VIS_TREE_EMPTY || (skip && skip[(i) - from]))
     for (size_t i = from; i <= to; i++) {
-        const vis_snapshot *s = &p->snaps[i];
-        if (s->kind == VIS_TREE_EMPTY)
+        if (skip && skip[i - from])
+            g->n_on_bursts++;
+        if (LEFT_OUT(i))
             continue;
         if (g->first_detailed == SIZE_MAX)
             g->first_detailed = i;
         g->last_detailed = i;
         g->n_detailed++;
     }
-    if (g->n_detailed == 0)
+    if (g->n_detailed == 0) {
+        free(skip);
         return 0;
+    }
 
     ptrmap m = { NULL, NULL, 0, 0 };
     track *t = NULL;
@@ -216,7 +262,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
     size_t j = 0;
     for (size_t i = g->first_detailed; i <= g->last_detailed; i++) {
         const vis_snapshot *s = &p->snaps[i];
-        if (s->kind == VIS_TREE_EMPTY)
+        if (LEFT_OUT(i))
             continue;
         j++;
         int merged = load(s, &m, &t, &n_rows, j, 1);
@@ -249,7 +295,7 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
     j = 0;
     for (size_t i = g->first_detailed; i <= g->last_detailed; i++) {
         const vis_snapshot *s = &p->snaps[i];
-        if (s->kind == VIS_TREE_EMPTY)
+        if (LEFT_OUT(i))
             continue;
         j++;
         load(s, &m, &t, &n_rows, pass2 + j, 0);
@@ -295,6 +341,8 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
     qsort(g->rows, g->n_rows, sizeof *g->rows, cmp_rows);
     rc = 0;
 out:
+#undef LEFT_OUT
+    free(skip);
     free(m.keys);
     free(m.vals);
     free(t);

@@ -5,7 +5,14 @@
  *
  * A site is a top-level node of the detailed snapshots' trees (vis_site),
  * named by its interned label; only detailed snapshots break the heap down
- * by site, so a window's series are its detailed snapshots. */
+ * by site, so a window's series are its detailed snapshots.
+ *
+ * Bursts do not fool it: when the profile has memtime's exact outline, a
+ * detailed snapshot taken during one of the outline's bursts (outline.h:
+ * a rise of at least 5% of the run's maximum that came back down) shows
+ * the burst, not the level the run holds, so it is left out of the series;
+ * otherwise a window whose last sample lands on a burst would show the
+ * burst's allocation as growth. */
 #ifndef VIS_GROWTH_H
 #define VIS_GROWTH_H
 
@@ -39,6 +46,8 @@ typedef struct {
 typedef struct vis_growth {
     size_t from, to;             /* the window, snapshot indices, from <= to */
     size_t n_detailed;           /* detailed snapshots in it (the series' length) */
+    size_t n_on_bursts;          /* detailed snapshots left out: taken during
+                                    a burst of the exact outline (outline.h) */
     size_t first_detailed, last_detailed;   /* SIZE_MAX when n_detailed == 0 */
     size_t n_rows;
     vis_growth_row *rows;        /* steady first, then by growth (largest first) */
@@ -46,7 +55,7 @@ typedef struct vis_growth {
 
 /* Computes the ranking over snapshots from..to. Returns 0, or -1 when out
  * of memory. Free with vis_growth_free. Memory: O(sites), not O(sites x
- * snapshots). */
+ * snapshots) (with an outline, also a byte per snapshot of the window). */
 int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth *g);
 void vis_growth_free(vis_growth *g);
 

@@ -29,6 +29,7 @@
 #include "model/chart_data.h"
 #include "model/live.h"
 #include "model/sites.h"
+#include "model/outline.h"
 #include "read/companion.h"
 #include "read/massif.h"
 
@@ -426,12 +427,48 @@ const char *vis_live_state_text(const vis_live *l, char *buf, size_t n)
     return buf;
 }
 
+void vis_live_time_range(const vis_live *l, uint64_t *t0, uint64_t *t1)
+{
+    const vis_profile *p = l->p;
+    *t0 = p->snaps[0].time;
+    *t1 = p->snaps[p->n_snaps - 1].time;
+    if (vis_outline_has(p) && p->outline.spans[p->outline.n - 1].end > *t1)
+        *t1 = p->outline.spans[p->outline.n - 1].end;
+}
+
+/* The columns from the exact outline: each one's highest total. */
+static uint64_t outline_columns(const vis_live *l, size_t cols, uint64_t *out)
+{
+    uint64_t t0, t1, max = 0;
+    vis_live_time_range(l, &t0, &t1);
+    vis_outline_index *x = vis_outline_index_new(&l->p->outline);
+    if (!x)
+        return 0;
+    double step = (double)(t1 - t0) / (double)cols;
+    for (size_t c = 0; c < cols; c++) {
+        /* [a, b): the last column runs to t1 itself, the moment of the
+         * last rewrite. */
+        uint64_t a = t0 + (uint64_t)(step * (double)c);
+        uint64_t b = c + 1 == cols ? t1 + 1 : t0 + (uint64_t)(step * (double)(c + 1));
+        vis_outline_range r;
+        out[c] = b > a && vis_outline_range_time(x, a, b, &r) == 0 ? r.max_B : 0;
+        if (b <= a && c > 0)
+            out[c] = out[c - 1];   /* narrower than a unit: as the one before */
+        if (out[c] > max)
+            max = out[c];
+    }
+    vis_outline_index_free(x);
+    return max;
+}
+
 uint64_t vis_live_columns(const vis_live *l, size_t cols, uint64_t *out)
 {
     const vis_profile *p = l->p;
     uint64_t max = 0;
     if (!p || !cols)
         return 0;
+    if (vis_outline_has(p))
+        return outline_columns(l, cols, out);
     uint64_t t0 = p->snaps[0].time, span = p->snaps[p->n_snaps - 1].time - t0;
     for (size_t c = 0; c < cols; c++)
         out[c] = UINT64_MAX;

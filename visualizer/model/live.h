@@ -104,9 +104,17 @@ int vis_live_over(const vis_live *l);
  * rewrite; pid 1234 is gone)", "killed at its heap limit" ... in buf. */
 const char *vis_live_state_text(const vis_live *l, char *buf, size_t n);
 
-/* The sparkline's columns: cols values, the largest total of the snapshots
- * falling in each column's slice of the run's time (a column no snapshot
- * falls in holds the one before it). Returns the largest value. */
+/* The sparkline's time axis: from the first snapshot to the last one, or
+ * to the exact outline's end when the profile has an outline reaching
+ * further. */
+void vis_live_time_range(const vis_live *l, uint64_t *t0, uint64_t *t1);
+
+/* The sparkline's columns: cols values over vis_live_time_range. With
+ * memtime's exact outline, each column's highest total in its slice of
+ * time (outline.h: bursts between snapshots show at their true height; 0
+ * before the outline starts); else the largest total of the snapshots
+ * falling in each column's slice (a column no snapshot falls in holds the
+ * one before it). Returns the largest value, 0 when out of memory. */
 uint64_t vis_live_columns(const vis_live *l, size_t cols, uint64_t *out);
 
 /* ---------------------------------------------------------- directory */

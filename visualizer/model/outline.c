@@ -295,9 +295,24 @@ int vis_outline_bursts(const vis_profile *p, double share, size_t max, vis_burst
     size_t nc = 0;
     for (size_t i = 0; i < n; i++) {
         /* Before: down to the last moment as high, or to 0 before the
-         * outline; after: down to the next higher moment or the end. */
-        uint64_t before = prev[i] == SIZE_MAX ? 0 : low(x, prev[i] + 1, i);
-        uint64_t after = low(x, i, next[i] == SIZE_MAX ? n - 1 : next[i] - 1);
+         * outline; after: down to the next higher moment or the end. Span
+         * i itself counts by the value it entered with (before) and left
+         * with (after): its minimum may lie on either side of its top, so
+         * a top that falls back inside its span is the next span's entry,
+         * not a burst of its own. */
+        uint64_t before = 0, after = s[i].last_B;
+        if (prev[i] != SIZE_MAX) {
+            before = s[i - 1].last_B;   /* what span i entered with */
+            if (prev[i] + 1 < i) {
+                uint64_t m = low(x, prev[i] + 1, i - 1);
+                before = m < before ? m : before;
+            }
+        }
+        size_t stop = next[i] == SIZE_MAX ? n : next[i];
+        if (i + 1 < stop) {
+            uint64_t m = low(x, i + 1, stop - 1);
+            after = m < after ? m : after;
+        }
         uint64_t level = before > after ? before : after;
         if (s[i].max_B - level >= need)
             cand[nc++] = (candidate){ i, level, s[i].max_B - level };

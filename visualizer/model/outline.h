@@ -71,7 +71,10 @@ void vis_outline_range_spans(const vis_outline_index *x, size_t first, size_t la
  * top and the last earlier moment at least as high (0, the value before the
  * outline, when there is none); the level after it is the lowest total
  * between the top and the next higher moment (the end of the outline when
- * there is none). The burst's level is the higher of the two, so it rose
+ * there is none); the top's own span counts by the value it entered with
+ * (before) and the value it left with (after), since its minimum may lie
+ * on either side of its top. The burst's level is the higher of the two,
+ * so it rose
  * above the level before by its height and came back down at least as
  * far; height = top - level. A top is a burst when its height is at least
  * `share` of the outline's maximum (vis_outline_bursts) and it lasted at

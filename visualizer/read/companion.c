@@ -625,6 +625,14 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
         snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
+    int rc = vis_companion_read_stream(p, f, path, err, errsz);
+    fclose(f);
+    return rc;
+}
+
+int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *err,
+                              size_t errsz)
+{
     cctx c = { path, 0, "", err, errsz, 0, 0, 0 };
     char *buf = NULL;
     size_t cap = 0;
@@ -660,7 +668,6 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
         rc = -1;
     }
     free(buf);
-    fclose(f);
     if (rc == 0 && !(p->companion = strdup(path))) {
         snprintf(err, errsz, "%s: out of memory", path);
         rc = -1;

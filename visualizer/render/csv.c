@@ -152,3 +152,30 @@ int vis_csv_write_file(const vis_profile *p, size_t top, const char *path,
     vis_series_free(v);
     return rc;
 }
+
+static int write_outline(FILE *out, void *ctx, char *err, size_t errsz)
+{
+    const vis_outline *o = ctx;
+    (void)err, (void)errsz;
+    fputs("start,end,min_bytes,max_bytes,last_bytes,heap_min_bytes,heap_max_bytes,"
+          "heap_last_bytes\n", out);
+    for (size_t i = 0; i < o->n; i++) {
+        const vis_outline_span *s = &o->spans[i];
+        fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                     ",%" PRIu64 ",%" PRIu64 "\n",
+                s->start, s->end, s->min_B, s->max_B, s->last_B, s->heap_min_B, s->heap_max_B,
+                s->heap_last_B);
+    }
+    return 0;
+}
+
+int vis_csv_outline_write_file(const vis_profile *p, const char *path, char *err, size_t errsz)
+{
+    if (!p->outline.present) {
+        snprintf(err, errsz, "%s: no exact outline in this profile (memtime's companion writes "
+                 "it as 'outline:' lines; Massif's files have none): %s not written",
+                 p->path, path);
+        return -1;
+    }
+    return vis_out_write(path, "w", write_outline, (void *)&p->outline, err, errsz);
+}

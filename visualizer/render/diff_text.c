@@ -41,7 +41,17 @@ void vis_diff_text(FILE *out, const vis_profile *old, const vis_profile *new_, c
             vis_fmt_bytes(b, sizeof b, d->new_.total), vis_fmt_delta(c, sizeof c, dt));
     if (d->old.total)
         fprintf(out, ", %+.1f%%", pct(d->old.total, dt));
-    fprintf(out, ")\n\n");
+    fprintf(out, ")\n");
+    if (d->true_max) {
+        int64_t dm = (int64_t)d->new_max - (int64_t)d->old_max;
+        fprintf(out, "  True peak (exact outlines, whole runs): %s -> %s (%s",
+                vis_fmt_bytes(a, sizeof a, d->old_max), vis_fmt_bytes(b, sizeof b, d->new_max),
+                vis_fmt_delta(c, sizeof c, dm));
+        if (d->old_max)
+            fprintf(out, ", %+.1f%%", pct(d->old_max, dm));
+        fprintf(out, ")\n");
+    }
+    fputc('\n', out);
     size_t unchanged = 0, shown = 0;
     for (size_t i = 0; i < d->n_rows; i++) {
         const vis_diff_row *r = &d->rows[i];
@@ -90,8 +100,14 @@ void vis_diff_json(FILE *out, const vis_profile *old, const vis_profile *new_, c
     fputs(",\n  \"new\": ", out);
     side_json(out, new_, &d->new_);
     fprintf(out, ",\n  \"total\": {\"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
-                 ", \"delta_bytes\": %" PRId64 "},\n  \"sites\": [",
+                 ", \"delta_bytes\": %" PRId64 "},\n",
             d->old.total, d->new_.total, (int64_t)d->new_.total - (int64_t)d->old.total);
+    if (d->true_max)
+        fprintf(out, "  \"true_peak\": {\"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
+                     ", \"delta_bytes\": %" PRId64 ", \"source\": \"outline\"},\n  \"sites\": [",
+                d->old_max, d->new_max, (int64_t)d->new_max - (int64_t)d->old_max);
+    else
+        fputs("  \"true_peak\": null,\n  \"sites\": [", out);
     for (size_t i = 0; i < d->n_rows; i++) {
         const vis_diff_row *r = &d->rows[i];
         fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
@@ -124,12 +140,18 @@ void vis_check_text(FILE *out, const vis_check_result *res, const vis_check_limi
     char a[48], b[48], e[32], f[32];
     for (size_t i = 0; i < res->n; i++) {
         const vis_check_broken *k = &res->broken[i];
-        if (k->kind == VIS_CHECK_MAX_PEAK) {
+        if (k->kind == VIS_CHECK_MAX_PEAK && k->outline) {
+            fprintf(out, "true peak %s (%s B) by the exact outline (the snapshots' peak is "
+                    "snapshot %zu) is over --max-peak %s (%s B)\n",
+                    vis_fmt_bytes(a, sizeof a, k->to), vis_fmt_grouped(e, k->to), k->snap,
+                    vis_fmt_bytes(b, sizeof b, lim->max_peak), vis_fmt_grouped(f, lim->max_peak));
+        } else if (k->kind == VIS_CHECK_MAX_PEAK) {
             fprintf(out, "peak %s (%s B) at snapshot %zu is over --max-peak %s (%s B)\n",
                     vis_fmt_bytes(a, sizeof a, k->to), vis_fmt_grouped(e, k->to), k->snap,
                     vis_fmt_bytes(b, sizeof b, lim->max_peak), vis_fmt_grouped(f, lim->max_peak));
         } else if (k->kind == VIS_CHECK_PEAK_GREW) {
-            growth_line(out, "peak", k->from, k->to, lim);
+            growth_line(out, k->outline ? "true peak (exact outlines)" : "peak", k->from, k->to,
+                        lim);
         } else {
             char what[1100];
             snprintf(what, sizeof what, "site %s at the peak", k->site);

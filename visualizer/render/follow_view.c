@@ -144,8 +144,10 @@ static void sparkline(frame *f, const vis_live *l, int w)
     line(f, "%s", buf);
     const vis_profile *p = l->p;
     char t0[64], t1[64], top[64];
-    vis_fmt_time(t0, sizeof t0, p->unit, p->snaps[0].time);
-    vis_fmt_time(t1, sizeof t1, p->unit, p->snaps[p->n_snaps - 1].time);
+    uint64_t from, to;
+    vis_live_time_range(l, &from, &to);
+    vis_fmt_time(t0, sizeof t0, p->unit, from);
+    vis_fmt_time(t1, sizeof t1, p->unit, to);
     bytes(top, sizeof top, max);
     /* The axis: the run's start and its present at the ends, the scale
      * between them where it fits. */

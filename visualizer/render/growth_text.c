@@ -12,14 +12,18 @@ void vis_growth_window_line(FILE *out, const vis_profile *p, const vis_growth *g
 {
     char a[48], b[48];
     if (g->n_detailed == 0) {
-        fprintf(out, "%s: no detailed snapshot between snapshots %zu and %zu\n", what, g->from,
-                g->to);
+        fprintf(out, "%s: no detailed snapshot between snapshots %zu and %zu%s\n", what, g->from,
+                g->to, g->n_on_bursts ? " outside the exact outline's bursts" : "");
         return;
     }
     fprintf(out, "%s, from %s (snapshot %zu) to %s (snapshot %zu), %zu detailed snapshot%s:\n",
             what, vis_fmt_time(a, sizeof a, p->unit, p->snaps[g->first_detailed].time),
             g->first_detailed, vis_fmt_time(b, sizeof b, p->unit, p->snaps[g->last_detailed].time),
             g->last_detailed, g->n_detailed, g->n_detailed == 1 ? "" : "s");
+    if (g->n_on_bursts)
+        fprintf(out, "  (%zu detailed snapshot%s taken during bursts of the exact outline left "
+                "out: they show the burst, not the level)\n", g->n_on_bursts,
+                g->n_on_bursts == 1 ? "" : "s");
 }
 
 void vis_growth_row_line(FILE *out, const vis_profile *p, const vis_growth_row *r)

@@ -90,8 +90,10 @@ static void growth_rows(FILE *out, const vis_profile *p, const vis_growth *g, co
 static void window(FILE *out, const vis_profile *p, const vis_growth *g)
 {
     fprintf(out, "{\"from_snapshot\": %zu, \"to_snapshot\": %zu, \"from_time\": %" PRIu64
-                 ", \"to_time\": %" PRIu64 ", \"detailed_snapshots\": %zu}",
-            g->from, g->to, p->snaps[g->from].time, p->snaps[g->to].time, g->n_detailed);
+                 ", \"to_time\": %" PRIu64 ", \"detailed_snapshots\": %zu"
+                 ", \"left_out_on_bursts\": %zu}",
+            g->from, g->to, p->snaps[g->from].time, p->snaps[g->to].time, g->n_detailed,
+            g->n_on_bursts);
 }
 
 /* "rss": null without resident-memory readings, else the peak (with its
@@ -141,6 +143,68 @@ static void rss_json(FILE *out, const vis_profile *p)
                 r->shmem_B, vis_snap_total(&p->snaps[i]));
     }
     fputs(n ? "\n    ]}" : "]}", out);
+}
+
+/* The exact outline (memtime's companion): its spans as the reader
+ * expanded them (filled ones included, flagged), the resident memory per
+ * bucket, its true maximum and the bursts found on it. Empty arrays and
+ * nulls for a profile without one (Massif's). */
+static void outline_json(FILE *out, const vis_profile *p, const vis_analysis *an)
+{
+    const vis_outline *o = &p->outline;
+    fputs(",\n  \"outline\": [", out);
+    for (size_t i = 0; i < o->n; i++) {
+        const vis_outline_span *s = &o->spans[i];
+        fprintf(out, "%s\n    {\"start\": %" PRIu64 ", \"end\": %" PRIu64 ", \"min_bytes\": %" PRIu64
+                     ", \"max_bytes\": %" PRIu64 ", \"last_bytes\": %" PRIu64
+                     ", \"heap_min_bytes\": %" PRIu64 ", \"heap_max_bytes\": %" PRIu64
+                     ", \"heap_last_bytes\": %" PRIu64 ", \"filled\": %s}",
+                i ? "," : "", s->start, s->end, s->min_B, s->max_B, s->last_B, s->heap_min_B,
+                s->heap_max_B, s->heap_last_B, s->filled ? "true" : "false");
+    }
+    fputs(o->n ? "\n  ]" : "]", out);
+    fputs(",\n  \"outline_rss\": [", out);
+    for (size_t i = 0; i < o->n_rss; i++) {
+        const vis_outline_rss *r = &o->rss[i];
+        fprintf(out, "%s\n    {\"start\": %" PRIu64 ", \"end\": %" PRIu64 ", \"min_bytes\": %" PRIu64
+                     ", \"max_bytes\": %" PRIu64 ", \"last_bytes\": %" PRIu64 "}",
+                i ? "," : "", r->start, r->end, r->min_B, r->max_B, r->last_B);
+    }
+    fputs(o->n_rss ? "\n  ]" : "]", out);
+    fputs(",\n  \"outline_info\": ", out);
+    if (!o->present) {
+        fputs("null", out);
+    } else {
+        fprintf(out, "{\"width\": %" PRIu64 ", \"end\": %" PRIu64 ", \"max_bytes\": ", o->width,
+                o->end);
+        const vis_outline_top *t = &an->outline_top;
+        if (t->span == SIZE_MAX)
+            fputs("null, \"max_start\": null, \"max_end\": null}", out);
+        else
+            fprintf(out, "%" PRIu64 ", \"max_start\": %" PRIu64 ", \"max_end\": %" PRIu64 "}",
+                    t->bytes, t->start, t->end);
+    }
+    fputs(",\n  \"bursts\": [", out);
+    for (size_t i = 0; i < an->n_bursts; i++) {
+        const vis_burst *b = &an->bursts[i];
+        fprintf(out, "%s\n    {\"top_time\": %" PRIu64 ", \"top_end\": %" PRIu64
+                     ", \"top_bytes\": %" PRIu64 ", \"level_bytes\": %" PRIu64
+                     ", \"height_bytes\": %" PRIu64 ", \"start\": %" PRIu64 ", \"end\": %" PRIu64
+                     ", \"duration\": %" PRIu64 ", \"snapshot\": ",
+                i ? "," : "", b->top_time, o->spans[b->top_span].end, b->top_B, b->level_B,
+                b->height_B, b->start, b->end, b->end - b->start);
+        if (b->snap == SIZE_MAX)
+            fputs("null", out);
+        else
+            fprintf(out, "%zu", b->snap);
+        fputs(", \"site\": ", out);
+        if (b->site == SIZE_MAX)
+            fputs("null", out);
+        else
+            vis_json_string(out, vis_site_name(p->site_info[b->site].label));
+        fprintf(out, ", \"site_bytes\": %" PRIu64 "}", b->site_B);
+    }
+    fputs(an->n_bursts ? "\n  ]" : "]", out);
 }
 
 /* The document's keys, without the closing brace, so the report page can
@@ -242,6 +306,7 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         fputs(n ? "\n  ]" : "]", out);
     }
     rss_json(out, p);
+    outline_json(out, p, an);
     fputs(",\n  \"marks\": [", out);
     for (size_t i = 0; i < p->n_marks; i++) {
         fprintf(out, "%s\n    {\"time\": %" PRIu64 ", \"label\": ", i ? "," : "", p->marks[i].time);

@@ -1,7 +1,8 @@
 /* summary.c: the text summary, what a bug report needs first (summary.h):
  * the profile's own numbers (command, duration, peak and its sites, the
- * heap limit, resident memory, phase marks, threads' stacks), then what
- * the analyses found (model/analysis.h). */
+ * true peak and the bursts of memtime's exact outline, the heap limit,
+ * resident memory, phase marks, threads' stacks), then what the analyses
+ * found (model/analysis.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -124,7 +125,43 @@ static void summary_rss(FILE *out, const vis_profile *p)
                 k->n_maps - shown, k->n_maps - shown == 1 ? "" : "s");
 }
 
-static void summary_head(FILE *out, const vis_profile *p, const vis_report_opts *o)
+/* The largest bursts of the exact outline (at most 5): when the top was,
+ * how far above the level before it rose, how long it stayed above half
+ * that, and the top site of a tree taken during it, if any. */
+static void summary_bursts(FILE *out, const vis_profile *p, const vis_analysis *an)
+{
+    char a[64], b[64], c[64], d[64];
+    if (!p->outline.present)
+        return;
+    if (an->n_bursts == 0) {
+        fprintf(out, "\nBursts (exact outline): none rose by 5%% of its maximum and came back "
+                     "down\n");
+        return;
+    }
+    fprintf(out, "\nBursts (exact outline; rises by 5%% of its maximum or more that came back "
+                 "down, largest first):\n");
+    for (size_t i = 0; i < an->n_bursts && i < 5; i++) {
+        const vis_burst *u = &an->bursts[i];
+        fprintf(out, "  at %10s  %10s above %10s  for %10s  ",
+                vis_fmt_time(a, sizeof a, p->unit, u->top_time),
+                vis_fmt_delta(b, sizeof b, u->height_B > INT64_MAX ? INT64_MAX : (int64_t)u->height_B),
+                vis_fmt_bytes(c, sizeof c, u->level_B),
+                vis_fmt_time(d, sizeof d, p->unit, u->end - u->start));
+        if (u->snap == SIZE_MAX)
+            fprintf(out, "no tree during it\n");
+        else if (u->site == SIZE_MAX)
+            fprintf(out, "snapshot %zu: no site\n", u->snap);
+        else
+            fprintf(out, "snapshot %zu: %s %s\n", u->snap, vis_fmt_bytes(a, sizeof a, u->site_B),
+                    p->site_info[u->site].full_name);
+    }
+    if (an->n_bursts > 5)
+        fprintf(out, "  ... %s%zu more\n", an->n_bursts == VIS_BURSTS_MAX ? "at least " : "",
+                an->n_bursts - 5);
+}
+
+static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an,
+                         const vis_report_opts *o)
 {
     char a[64], b[64], c[64], d[32];
     const vis_snapshot *last = &p->snaps[p->n_snaps - 1];
@@ -152,6 +189,17 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_report_opts 
         fprintf(out, "  Largest:    %s (%s B) at %s, snapshot %zu: more than at the peak the "
                 "file marks\n", vis_fmt_bytes(a, sizeof a, lg_total), vis_fmt_grouped(c, lg_total),
                 vis_fmt_time(b, sizeof b, p->unit, lg->time), p->largest);
+    }
+    const vis_outline_top *ot = &an->outline_top;
+    uint64_t lg_total = vis_snap_total(&p->snaps[p->largest]);
+    if (ot->span != SIZE_MAX && ot->bytes > lg_total) {
+        char e[64], f[64], g[32];
+        fprintf(out, "  True peak:  %s (%s B) in [%s, %s) by the exact outline: the samples' "
+                "peak misses %s (%s B)\n", vis_fmt_bytes(a, sizeof a, ot->bytes),
+                vis_fmt_grouped(c, ot->bytes), vis_fmt_time(b, sizeof b, p->unit, ot->start),
+                vis_fmt_time(e, sizeof e, p->unit, ot->end),
+                vis_fmt_bytes(f, sizeof f, ot->bytes - lg_total),
+                vis_fmt_grouped(g, ot->bytes - lg_total));
     }
     if (p->truncated)
         fprintf(out, "  Warning:    the file is cut short at line %zu; %zu complete "
@@ -235,6 +283,7 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_report_opts 
                     vis_fmt_bytes(a, sizeof a, p->threads[i].peak_B),
                     p->threads[i].name ? p->threads[i].name : "");
     }
+    summary_bursts(out, p, an);
 }
 
 /* The rows of g worth a short section: those that grew, steady ones first. */
@@ -343,6 +392,6 @@ static void summary_analysis(FILE *out, const vis_profile *p, const vis_analysis
 void vis_summary_write(FILE *out, const vis_profile *p, const vis_analysis *an,
                        const vis_report_opts *o)
 {
-    summary_head(out, p, o);
+    summary_head(out, p, an, o);
     summary_analysis(out, p, an, o->top_n);
 }
