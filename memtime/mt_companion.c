@@ -33,6 +33,9 @@ static const HChar* const record_names[] = {
    [MtRecRssPeak]         = "rss-peak",
    [MtRecRssMapping]      = "rss-mapping",
    [MtRecRssMappingFrame] = "rss-mapping-frame",
+   [MtRecOutline]         = "outline",
+   [MtRecOutlineBucket]   = "o",
+   [MtRecOutlineRss]      = "o-rss",
 };
 
 static const HChar* base_name(const HChar* path)

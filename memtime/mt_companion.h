@@ -47,6 +47,10 @@ typedef enum {
    MtRecRssMapping,      /* rss-mapping: anon=<B> file=<B> shmem=<B>
                             mappings=<n> <name>                       mt_rss */
    MtRecRssMappingFrame, /* rss-mapping-frame: <frame>                mt_rss */
+   MtRecOutline,         /* outline: width=<W> end=<T>            mt_outline */
+   MtRecOutlineBucket,   /* o: <start> <min> <max> <last> <heap_min>
+                            <heap_max> <heap_last>                mt_outline */
+   MtRecOutlineRss,      /* o-rss: <start> <min> <max> <last>     mt_outline */
 } MtRecord;
 
 /* Opens a rewrite of the companion of the profile at 'profile_path' (to

@@ -67,6 +67,11 @@
      list is exactly Massif's. With ms, samples while nothing is allocated
      (--sample-interval) and a final snapshot at exit. Each snapshot keeps
      its per-thread stacks and resident-memory reading; stacks:, rss:.
+     With ms, culling keeps the tops and bottoms of bursts, and a burst
+     above --burst-threshold of the peak gets a detailed snapshot.
+   - mt_outline.c: the exact outline: the lowest, highest and last totals
+     and resident-memory readings per bucket of time, kept at every
+     change, never culled; outline:, o:, o-rss:.
    - mt_rss.c: --rss=yes, the client's resident memory (anonymous, file,
      shared) read beside the heap at snapshots, and its peak; rss-peak:.
    - mt_stacks.c: --stacks=yes, per-thread low-water marks of SP kept by
@@ -115,6 +120,7 @@
 #include "mt_marks.h"
 #include "mt_monitor.h"
 #include "mt_options.h"
+#include "mt_outline.h"
 #include "mt_output.h"
 #include "mt_pages.h"
 #include "mt_rss.h"
@@ -325,8 +331,14 @@ static void mt_fini(Int exitcode)
    mt_output_write_final();
    mt_warn_fini();
    mt_unwind_print_stats();
-   if (VG_(clo_verbosity) > 1)
+   if (VG_(clo_verbosity) > 1) {
+      ULong width;
+      UInt n_used;
+      mt_outline_stats(&width, &n_used);
       VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());
+      VG_(dmsg)("memtime: outline: %u of %d buckets used, %llu %s wide\n",
+                n_used, MT_OUTLINE_BUCKETS, width, mt_time_unit_name());
+   }
    mt_rss_fini();
 }
 

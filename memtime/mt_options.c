@@ -24,6 +24,7 @@ Bool         clo_rss                = True;
 Int          clo_depth              = 30;
 double       clo_threshold          = 1.0;
 double       clo_peak_inaccuracy    = 1.0;
+double       clo_burst_threshold    = 10.0;
 MtTimeUnit   clo_time_unit          = TimeMS;   /* Massif's default is i */
 Int          clo_detailed_freq      = 10;
 Int          clo_max_snapshots      = 100;
@@ -33,6 +34,7 @@ MtTestPoint  clo_test_pause_point   = MtTestNone;
 const HChar* clo_test_pause_file    = NULL;
 const HChar* clo_test_log_file      = NULL;
 Int          clo_sample_interval_ms = 100;
+Int          clo_test_clock_speedup = 1;
 Bool         clo_known_alloc_fns    = True;
 /* Unset: decided by mt_options_check from the clock (mt_debuginfo.c). */
 static Bool  libc_inline_info_set   = False;
@@ -142,6 +144,11 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    }
    if VG_STR_CLO(arg, "--test-hook-log", clo_test_log_file)
       return True;
+   /* Hours of a run in minutes: the ms clock runs N times fast (samples,
+      rewrites and the back-offs keep the real clock). */
+   if VG_BINT_CLO(arg, "--test-hook-clock-speedup", clo_test_clock_speedup,
+                  1, 100000)
+      return True;
    /* A debugging option: it changes how fast, never what, so the profile
       does not record it. */
    if VG_XACT_CLO(arg, "--stack-cache=yes", clo_stack_cache, MtCacheYes)
@@ -183,6 +190,11 @@ Bool mt_process_cmd_line_option(const HChar* arg)
       if (clo_peak_inaccuracy < 0)
          VG_(fmsg_bad_option)(arg,
             "--peak-inaccuracy must not be negative\n");
+   }
+   else if VG_DBL_CLO (arg, "--burst-threshold", clo_burst_threshold) {
+      if (clo_burst_threshold < 0 || clo_burst_threshold > 100)
+         VG_(fmsg_bad_option)(arg,
+            "--burst-threshold must be a percentage, 0..100\n");
    }
    else if VG_XACT_CLO(arg, "--time-unit=i",   clo_time_unit, TimeI)  {}
    else if VG_XACT_CLO(arg, "--time-unit=ms",  clo_time_unit, TimeMS) {}
@@ -243,6 +255,9 @@ void mt_print_usage(void)
 "    --threshold=<m.n>         tree sites below this %% of the total are\n"
 "                              merged into one line [1.0]\n"
 "    --peak-inaccuracy=<m.n>   a new peak must beat the last by this %% [1.0]\n"
+"    --burst-threshold=<m.n>   with --time-unit=ms, a rise by this %% of the\n"
+"                              peak gets a detailed snapshot at its top;\n"
+"                              100: none [10.0]\n"
 "    --time-unit=i|ms|B        the clock: guest instructions, milliseconds,\n"
 "                              or bytes allocated plus freed [ms]\n"
 "    --detailed-freq=<N>       one snapshot in N carries a tree, 1..1000000 [10]\n"

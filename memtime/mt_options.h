@@ -23,11 +23,13 @@ extern Bool         clo_rss;             /* --rss (module mt_rss) */
 extern Int          clo_depth;           /* --depth */
 extern double       clo_threshold;       /* --threshold, percent */
 extern double       clo_peak_inaccuracy; /* --peak-inaccuracy, percent */
+extern double       clo_burst_threshold; /* --burst-threshold, percent (ms) */
 extern MtTimeUnit   clo_time_unit;       /* --time-unit */
 extern Int          clo_detailed_freq;   /* --detailed-freq */
 extern Int          clo_max_snapshots;   /* --max-snapshots */
 extern const HChar* clo_out_file;        /* --memtime-out-file / --massif-out-file */
 extern Int          clo_sample_interval_ms; /* --sample-interval (ms unit only) */
+extern Int          clo_test_clock_speedup; /* --test-hook-clock-speedup */
 extern Int          clo_flush_interval_ms;  /* --flush-interval: periodic rewrite */
 extern Bool         clo_known_alloc_fns;    /* --known-alloc-fns: strip the
                                                wrappers in mt_alloc_api.c */

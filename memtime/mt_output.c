@@ -39,6 +39,7 @@
 #include "mt_marks.h"
 #include "mt_msprint.h"
 #include "mt_options.h"
+#include "mt_outline.h"
 #include "mt_output.h"
 #include "mt_process.h"
 #include "mt_rss.h"
@@ -101,6 +102,12 @@ void mt_output_post_clo_init(void)
    }
 }
 
+/* The outline up to the time of this rewrite. */
+static void outline_companion(MtFile* c)
+{
+   mt_outline_companion(c, mt_snapshot_started() ? mt_time_now() : 0);
+}
+
 /* The companion's records, in the order a rewrite writes them (that of
    MtRecord in mt_companion.h): each module writes its own. 'due' says
    whether the module has something to record; a companion is written
@@ -118,6 +125,7 @@ static const struct {
    { mt_limit_any,         mt_limit_companion },      /* heap-limit: */
    { NULL,                 mt_snapshot_companion },   /* stacks:, rss: */
    { mt_rss_any,           mt_rss_companion_peak },   /* rss-peak: .. */
+   { mt_outline_any,       outline_companion },       /* outline: .. */
 };
 #define N_COMPANION_RECORDS \
    (sizeof companion_records / sizeof companion_records[0])

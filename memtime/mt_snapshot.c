@@ -16,8 +16,21 @@
      gap left, ignoring gaps between two uncullable snapshots (they would
      pin it forever).
    memtime's additions (ms unit only, so B and i stay identical): sampling
-   snapshots from the client-code hook, a final snapshot at exit, and a
-   minimum interval of at least 1 ms once culling has started. */
+   snapshots from the client-code hook, a final snapshot at exit, and:
+   - Culling that keeps the shape: each round removes the interior
+     snapshot whose removal changes the drawn line least (the smallest
+     triangle it makes with its neighbours, time by total: a snapshot in
+     the middle of a flat stretch first, the top of a burst or the bottom
+     between two last; ties by Massif's closest neighbours). The minimum
+     interval then grows with the run (its length over --max-snapshots,
+     at least 1 ms), as Massif's does, so culling stays rare.
+   - Burst tops: before a deallocation, a total that rose above the
+     lowest since the last burst by --burst-threshold percent of the peak
+     gets a detailed snapshot, at most one per half minimum interval, so
+     "what was that burst" has a tree; the next burst counts once the
+     total has come down by as much again.
+   Every change also goes to the exact outline (mt_outline.c), whatever
+   the unit: the snapshots are samples, the outline is not. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -25,6 +38,7 @@
 #include "pub_tool_xtree.h"
 
 #include "mt_options.h"
+#include "mt_outline.h"
 #include "mt_rss.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
@@ -73,6 +87,38 @@ static ULong wall_ms_of_last_snapshot = 0;
 static SizeT heap_szB_at_last_detailed = 0;
 static SizeT extra_szB_at_last_detailed = 0;
 
+/* Burst tracking (ms only, see the file comment). */
+static Bool  burst_armed = True;     /* waiting for the next burst */
+static SizeT burst_floor_szB = 0;    /* lowest total since armed */
+static SizeT burst_top_szB = 0;      /* total at the last burst snapshot */
+static Time  burst_time = -1;        /* time of the last burst snapshot */
+
+
+/* The rise that makes a burst: --burst-threshold percent of the peak so
+   far, at least one byte. */
+static SizeT burst_threshold_szB(void)
+{
+   SizeT t = (SizeT)(peak_snapshot_total_szB * clo_burst_threshold / 100);
+   return t > 0 ? t : 1;
+}
+
+/* After every change of the totals: the outline, and the burst state. */
+static void note_change(void)
+{
+   SizeT total = live_heap_szB + live_extra_szB + live_stacks_szB;
+   mt_outline_update(mt_time_now(), total, live_heap_szB + live_extra_szB);
+   if (clo_time_unit != TimeMS)
+      return;
+   if (burst_armed) {
+      if (total < burst_floor_szB)
+         burst_floor_szB = total;
+   } else if (total + burst_threshold_szB() <= burst_top_szB) {
+      /* Came down by a burst's height: the next rise is a new burst. */
+      burst_armed = True;
+      burst_floor_szB = total;
+   }
+}
+
 void mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB)
 {
    if (heap_delta_szB < 0)
@@ -83,6 +129,7 @@ void mt_mem_update_heap(SSizeT heap_delta_szB, SSizeT extra_delta_szB)
    live_extra_szB += extra_delta_szB;
    n_heap_changes++;
    mt_time_add_bytes(heap_delta_szB + extra_delta_szB);
+   note_change();
 }
 
 /* Applies a change of the stacks total (and counts it for time unit B). */
@@ -92,6 +139,8 @@ static void update_stacks(SSizeT delta_szB)
       tl_assert(live_stacks_szB >= (SizeT)-delta_szB);
    live_stacks_szB += delta_szB;
    mt_time_add_bytes(delta_szB);
+   if (delta_szB != 0)
+      note_change();
 }
 
 static SizeT total_szB(void)
@@ -127,6 +176,7 @@ static void refresh_stacks(void)
 void mt_snapshot_init(void)
 {
    Int i;
+   mt_outline_init();
    snapshots = VG_(malloc)("mt.snapshot.list",
                            sizeof(Snapshot) * clo_max_snapshots);
    for (i = 0; i < clo_max_snapshots; i++)
@@ -138,6 +188,23 @@ static Bool is_uncullable(Int i)
    return i == 0 || i == n_snapshots - 1 || snapshots[i].kind == MtPeak;
 }
 
+static double snap_total(const Snapshot* s)
+{
+   return (double)(s->heap_szB + s->heap_extra_szB + s->stacks_szB);
+}
+
+/* How much the line drawn through the snapshots changes when cur goes:
+   the area of the triangle prev-cur-next, time by total (ms only). */
+static double shape_loss(Int prev, Int cur, Int next)
+{
+   double dt1 = (double)(snapshots[cur].time - snapshots[prev].time);
+   double dt2 = (double)(snapshots[next].time - snapshots[prev].time);
+   double dv1 = snap_total(&snapshots[cur]) - snap_total(&snapshots[prev]);
+   double dv2 = snap_total(&snapshots[next]) - snap_total(&snapshots[prev]);
+   double a = dt1 * dv2 - dt2 * dv1;
+   return a < 0 ? -a : a;
+}
+
 /* Removes half of the list (see the file comment); returns the new
    minimum interval. O(N^2) with N <= 1000, and rare. */
 static Time cull_snapshots(void)
@@ -145,18 +212,28 @@ static Time cull_snapshots(void)
    Int n_to_delete = clo_max_snapshots / 2;
    Int d, i, j;
    Time min_span;
+   Bool by_shape = clo_time_unit == TimeMS;
 
    for (d = 0; d < n_to_delete; d++) {
       /* Walk the used entries as (prev, cur, next) triples; holes left by
          earlier deletions in this round are skipped. */
       Int prev = 0, cur, next, min_i = -1;
       Time min_timespan = MT_TIME_MAX;
+      double min_loss = 0;
       for (cur = 1; cur < clo_max_snapshots && snapshots[cur].kind == MtUnused; cur++) { }
       for (next = cur + 1; next < clo_max_snapshots && snapshots[next].kind == MtUnused; next++) { }
       while (next < clo_max_snapshots) {
          Time span = snapshots[next].time - snapshots[prev].time;
          tl_assert(span >= 0);
-         if (snapshots[cur].kind != MtPeak && span < min_timespan) {
+         if (snapshots[cur].kind != MtPeak && by_shape) {
+            double loss = shape_loss(prev, cur, next);
+            if (min_i == -1 || loss < min_loss
+                || (loss == min_loss && span < min_timespan)) {
+               min_loss = loss;
+               min_timespan = span;
+               min_i = cur;
+            }
+         } else if (snapshots[cur].kind != MtPeak && span < min_timespan) {
             min_timespan = span;
             min_i = cur;
          }
@@ -182,6 +259,12 @@ static Time cull_snapshots(void)
    }
    n_snapshots = i;
    tl_assert(n_snapshots > 1);
+
+   if (by_shape)
+      /* The list spans the run evenly whatever is kept: the next cull
+         comes when the run has grown by half. */
+      return (snapshots[n_snapshots - 1].time - snapshots[0].time)
+             / clo_max_snapshots;
 
    min_span = MT_TIME_MAX;
    for (i = 1; i < n_snapshots; i++) {
@@ -214,6 +297,9 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
    mt_rss_sample(&s->rss, now, live_heap_szB + live_extra_szB, detailed,
                  explicit_snapshot);
+   if (s->rss.valid)
+      mt_outline_rss(now, s->rss.anon_B + s->rss.file_B
+                          + s->rss.shmem_B);
 
    if (detailed) {
       n_snapshots_since_last_detailed = 0;
@@ -259,6 +345,29 @@ static Bool is_new_peak(void)
    return total_szB() > peak_snapshot_total_szB + excess_szB;
 }
 
+/* Before a deallocation (ms): the total is the top of a burst that has no
+   snapshot yet (see the file comment). */
+static Bool is_burst_top(Time now)
+{
+   SizeT total = total_szB();
+   SizeT rise = burst_threshold_szB();
+   if (clo_burst_threshold >= 100)
+      return False;
+   if (burst_armed ? total < burst_floor_szB + rise
+                   : total < burst_top_szB + rise)
+      return False;
+   /* At most one per half minimum interval, and never two in one ms. */
+   return burst_time < 0
+          || (now > burst_time && now - burst_time >= min_time_interval / 2);
+}
+
+static void note_burst_top(Time now)
+{
+   burst_armed = False;
+   burst_top_szB = total_szB();
+   burst_time = now;
+}
+
 void mt_snapshot_maybe(MtSnapshotKind kind)
 {
    Time now;
@@ -273,9 +382,13 @@ void mt_snapshot_maybe(MtSnapshotKind kind)
                     n_snapshots_since_last_detailed == clo_detailed_freq - 1);
    } else {
       tl_assert(kind == MtPeak);
-      if (!is_new_peak())
-         return;
-      take_snapshot(MtPeak, now, True);
+      if (is_new_peak()) {
+         take_snapshot(MtPeak, now, True);
+         note_burst_top(now);
+      } else if (clo_time_unit == TimeMS && is_burst_top(now)) {
+         take_snapshot(MtNormal, now, True);
+         note_burst_top(now);
+      }
    }
 }
 
@@ -302,7 +415,12 @@ void mt_snapshot_restart(void)
    min_time_interval = 0;
    earliest_next_snapshot_time = 0;
    n_snapshots_since_last_detailed = 0;
+   burst_armed = True;
+   burst_floor_szB = total_szB();
+   burst_time = -1;
    refresh_stacks();
+   mt_outline_restart(mt_time_now(), total_szB(),
+                      live_heap_szB + live_extra_szB);
    take_snapshot(MtNormal, mt_time_now(), True);
 }
 
@@ -379,8 +497,11 @@ void mt_snapshot_rss_at_exit(void)
    if (!s->rss.valid) {
       mt_rss_sample(&s->rss, s->time, live_heap_szB + live_extra_szB, True,
                     True);
-      if (s->rss.valid)
+      if (s->rss.valid) {
+         mt_outline_rss(s->time, s->rss.anon_B + s->rss.file_B
+                                 + s->rss.shmem_B);
          generation++;
+      }
    }
 }
 

@@ -180,7 +180,7 @@ Time mt_time_now(void)
 {
    switch (clo_time_unit) {
    case TimeI:  return guest_instrs_executed;
-   case TimeMS: return (Time)mt_time_wall_ms();
+   case TimeMS: return (Time)(mt_time_wall_ms() * clo_test_clock_speedup);
    case TimeB:  return (Time)total_allocs_deallocs_szB;
    }
    tl_assert2(0, "bad time unit");
