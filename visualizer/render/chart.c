@@ -919,8 +919,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     vis_chart_exactness(p, exact, sizeof exact);
     exact[0] = (char)(exact[0] - 'a' + 'A');      /* "Outline: ...", "Sampled: ..." */
     if (d->n_detailed)
-        snprintf(buf, sizeof buf, "%s. Between two trees a site never exceeds its larger value in them "
-                 "(0 where either shows none); a value holds until the next snapshot%s.", exact,
+        snprintf(buf, sizeof buf, "%s. Between two trees a site never exceeds its larger value in them; "
+                 "a value holds until the next snapshot%s.", exact,
                  outline ? " unless the outline shows it gone" : "");
     else
         snprintf(buf, sizeof buf, "%s. No snapshot has a tree: the heap is not broken down by site.",
