@@ -7,6 +7,8 @@
  *   pngcheck FILE row Y RRGGBB     -> the x ranges in row Y of that exact
  *                                     colour, "X0-X1 ..." (empty line if none)
  *   pngcheck FILE count RRGGBB     -> how many pixels have that colour
+ *   pngcheck FILE dump X0 Y0 X1 Y1 -> the rectangle's pixels, one row a line,
+ *                                     "RRGGBB RRGGBB ..." (inclusive bounds)
  * Exit status 0, or 1 with a message on stderr (unreadable file, bad args,
  * coordinates outside the image). */
 #include <png.h>
@@ -37,7 +39,7 @@ static unsigned coord(const char *s, unsigned lim, const char *what)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: pngcheck FILE size|at X Y|runs X Y0 Y1|row Y RRGGBB|count RRGGBB\n");
+        fprintf(stderr, "usage: pngcheck FILE size|at X Y|runs X Y0 Y1|row Y RRGGBB|count RRGGBB|dump X0 Y0 X1 Y1\n");
         return 1;
     }
     png_image img;
@@ -71,6 +73,12 @@ int main(int argc, char **argv)
                 printf("%u %u %06lX\n", start, y - 1, rgb(x, start));
                 start = y;
             }
+    } else if (!strcmp(cmd, "dump") && argc == 7) {
+        unsigned x0 = coord(argv[3], W, "x0"), y0 = coord(argv[4], H, "y0");
+        unsigned x1 = coord(argv[5], W, "x1"), y1 = coord(argv[6], H, "y1");
+        for (unsigned y = y0; y <= y1; y++)
+            for (unsigned x = x0; x <= x1; x++)
+                printf("%06lX%c", rgb(x, y), x == x1 ? '\n' : ' ');
     } else if (!strcmp(cmd, "row") && argc == 5) {
         unsigned y = coord(argv[3], H, "y");
         unsigned long want = strtoul(argv[4], NULL, 16);

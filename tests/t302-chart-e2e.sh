@@ -3,7 +3,8 @@
 # Massif (the oracle's own file) and under memtime when its tool is built;
 # memtime-vis draws each file, and the PNG's pixels must agree with the file:
 # the peak line at the snapshot with the largest total, the top-ranked
-# site's band at its detailed snapshots, the total line at every step.
+# site's band at its detailed snapshots, the total line at every step (at
+# every snapshot's own column for memtime's file, drawn from its outline).
 . "$(dirname "$0")/lib.sh"
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 command -v valgrind >/dev/null || plan_skip "valgrind not installed"
@@ -60,15 +61,23 @@ for tool in massif memtime; do
     [ "$c" = 4E79A7 ] || { bad=$((bad+1)); diag "t=$t x=$x y=$y got $c"; }
   done <"$T/$tool.snaps"
   check "$tool: cache_alloc's band where the file puts it ($n snapshots checked)" test "$n" -ge 5 -a "$bad" = 0
-  # The total line at the top of the stack at the same places.
+  # The total line at the top of the stack at the same places. Massif's
+  # file is drawn from its snapshots: the line holds each total until the
+  # next one. memtime's carries the exact outline, which the line follows
+  # between snapshots (t305), so there the line passes through each
+  # snapshot's total in the snapshot's own column.
   bad=0
   while read -r t tot site kind; do
     next=$(for x in $times; do [ "$x" -gt "$t" ] && { echo "$x"; break; }; done)
     [ -n "$next" ] || continue
     read -r xa _ <<<"$(map "$t" 0)"; read -r xb yt <<<"$(map "$next" "$tot")"
     [ $((xb - xa)) -ge 3 ] || continue
-    c=$("$PNGCHECK" "$T/$tool.png" at $(( (xa + xb) / 2 )) "$yt")
-    [ "$c" = 1A1A1A ] || bad=$((bad+1))
+    x=$(( (xa + xb) / 2 ))
+    [ $tool = memtime ] && x=$xa
+    c=$("$PNGCHECK" "$T/$tool.png" at "$x" "$yt")
+    # In its own column the peak's red line (test 9) stands over the total.
+    [ $tool = memtime ] && [ "$c" = D62728 ] && continue
+    [ "$c" = 1A1A1A ] || { bad=$((bad+1)); diag "t=$t x=$x y=$yt got $c"; }
   done <"$T/$tool.snaps"
   is "$bad" 0 "$tool: the total line at every snapshot's total"
   "$MT_VIS" "$out" --gnuplot "$T/$tool.gp" 2>/dev/null

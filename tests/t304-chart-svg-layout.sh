@@ -61,7 +61,8 @@ done
 check "width 1000: the title was shortened" sh -c "! grep -qF -- '--verbose --xy<' '$T/w1000.svg'"
 
 # The numbers drawn are the CSV's: the datablock's cumulative boundaries
-# are the CSV's parts (its non-zero columns) added up, snapshot by snapshot.
+# are the CSV's parts (its non-zero columns) added up, snapshot by snapshot,
+# and each column the plot draws ($cols) shows one snapshot's.
 vis "$T/long.massif" -o "$T/l.csv" --gnuplot "$T/l.gp"
 python3 - "$T/l.csv" "$T/l.gp" >"$T/data.diff" <<'PY'
 import csv, sys
@@ -80,6 +81,14 @@ for r, p, l in zip(rows, parts, new):
         bad.append('%s != %s' % (l, ' '.join(want)))
 if len(new) != len(rows):
     bad.append('%d rows for %d snapshots' % (len(new), len(rows)))
+# What the plot draws ($cols, one column a pixel, chart_data's rule): for a
+# file without an outline, every column's bands are a snapshot's numbers.
+text = open(sys.argv[2], encoding='utf-8').read()
+cols = text.split('$cols << EOD\n')[1].split('EOD\n')[0].split('\n')[:-1]
+snaps = {tuple(l.split()[1:]) for l in lines}
+odd = [c for c in cols if tuple(c.split()[1:-3]) not in snaps]
+if not cols or odd:
+    bad.append('%d of %d columns are no snapshot\'s numbers: %s' % (len(odd), len(cols), odd[:2]))
 print('\n'.join(bad[:5]), end='')
 PY
 check "the SVG's data are the CSV's numbers" test ! -s "$T/data.diff"

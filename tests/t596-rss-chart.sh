@@ -10,7 +10,7 @@
 # Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-plan 21
+plan 22
 FIX="$T/rss-chart.massif"
 cp "$MT_SRC/tests/data/rss-chart.massif" "$FIX"
 cp "$MT_SRC/tests/data/rss-chart.massif.memtime" "$FIX.memtime"
@@ -39,8 +39,11 @@ check "between the heap (8 MiB) and the RSS (32 MiB) a light purple tint ($tint)
 row=$("$PNGCHECK" "$T/main.png" row "$(ym 12)" $RSS_FILE)
 check "the file-backed part is a dashed line at 12 MiB after 500 ms (runs: $row)" \
   sh -c "[ \$(printf '%s\n' $row | awk -F- -v a=$(xt 550) -v b=$(xt 950) '\$1 >= a && \$2 <= b' | wc -l) -ge 5 ]"
-# The line is straight between readings: 10 MiB at 100 ms, 32 MiB at 500 ms.
-is "$(at main "$(xt 300)" "$(ym 21)")" $RSS "between two readings the line runs straight (21 MiB at 300 ms)"
+# Between readings the line holds the last one (a step), never a ramp: 10 MiB
+# from 100 ms until the reading at 500 ms, nothing at 21 MiB in between.
+is "$(at main "$(xt 300)" "$(ym 10)")" $RSS "between two readings the line holds the first (10 MiB at 300 ms)"
+isnt_rss=$(at main "$(xt 300)" "$(ym 21)")
+check "no ramp between the readings at 100 and 500 ms (21 MiB at 300 ms is $isnt_rss)" test "$isnt_rss" != $RSS
 
 # Without the companion the chart is the heap's alone, as before.
 MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" --no-companion "$FIX" -o "$T/none.png" 2>"$T/none.layout"

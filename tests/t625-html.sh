@@ -146,8 +146,8 @@ is "$(cdp errors)" 0 "no exception or console message while used"
 
 # ---- hostile names are text ----
 hc tags "$T/evil.html" >"$T/evil.tags"
-is "$(grep -E '^(img|svg|title|script) ' "$T/evil.tags" | tr '\n' ' ')" "script 2 title 1 " \
-  "evil: the file holds its two scripts and one title, no element from the names"
+is "$(grep -E '^(img|svg|title|script) ' "$T/evil.tags" | tr '\n' ' ')" "script 3 title 1 " \
+  "evil: the file holds its three scripts (data, columns, code) and one title, no element from the names"
 hc tags "$T/evil.dom" >"$T/evil.domtags"
 check "evil: after the script ran, no img element exists" sh -c "! grep -q '^img ' '$T/evil.domtags'"
 hc dom "$T/evil.dom" >"$T/evil.dom.txt"

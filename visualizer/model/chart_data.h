@@ -40,6 +40,88 @@ typedef struct {
     size_t n_detailed;     /* snapshots with a tree */
 } vis_chart_data;
 
+/* ---- one drawing rule for every chart: columns -------------------------
+ *
+ * Every chart draws time in pixel columns. Column k of ncol, on an axis
+ * from t0 (column 0) to t1 (column ncol - 1), holds the times whose
+ * position v = (t - t0) * (ncol - 1) / (t1 - t0) satisfies
+ * floor(v + off) == k: off = 0.5 is plot.h's rounding (the timeline, the
+ * diff chart, the HTML page), off = 0 the lanes' truncation (the process
+ * overview). A piece of time [start, end) covers every column its interval
+ * overlaps; an instant (start == end) the one column it falls in. */
+
+/* A stretch of time and the lowest, highest and last value in it: an
+ * outline span, an RSS bucket, or a snapshot or a reading (an instant). */
+typedef struct {
+    uint64_t start, end;        /* end == start: an instant */
+    uint64_t min_B, max_B, last_B;
+} vis_piece;
+
+/* What one column shows of a sequence of pieces. */
+typedef struct {
+    int has;                    /* some piece or a held value covers it */
+    uint64_t min_B, max_B;      /* the range in it, with the value entering
+                                   it from the left when one is held */
+    uint64_t last_B;            /* the value at its right edge */
+} vis_col;
+
+/* Fills cols[0..ncol) from pieces sorted by start, never overlapping. With
+ * hold, a piece's last value holds until the next piece (steps: between
+ * two readings the last one holds) and after the last piece up to column
+ * hold_to (inclusive); without, columns no piece covers stay empty. */
+void vis_columns(const vis_piece *pc, size_t n, double t0, double t1, size_t ncol, double off,
+                 int hold, long hold_to, vis_col *cols);
+
+/* The column of time t (unclamped), by the rule above. */
+long vis_column_of(double t0, double t1, size_t ncol, double off, double t);
+
+/* The exact outline's spans as pieces (total: heap + extra + stacks), or
+ * heap alone; NULL when the profile has none (*n = 0) or out of memory
+ * (*n = SIZE_MAX). The caller frees it. */
+vis_piece *vis_outline_pieces(const vis_profile *p, int heap_only, size_t *n);
+
+/* The snapshots' totals as instants: the samples' own outline. */
+vis_piece *vis_snapshot_pieces(const vis_profile *p, size_t *n);
+
+/* A timeline's columns: the bands from the trees, sampled, and the
+ * outline, exact when the profile has one.
+ *
+ * The top of column k is the highest value of the outline's spans that
+ * overlap it (out_top_B); where the column's lowest differs, the outline
+ * (the line) spans lo_B..hi_B. The bands are the snapshot in effect (the
+ * largest total among those falling in the column, else the last one
+ * before it), except where the outline contradicts it: a held step above
+ * the outline's highest in the column is not drawn; each band then shows
+ * what both samples around the column agree on (the smaller of its two
+ * values), and the stack is cut at the outline's top. Heap above the
+ * bands up to the outline's top (a burst no tree saw, or growth since the
+ * last sample) is outside_B, drawn distinctly. Without an outline the
+ * line and the top are the samples' (the old step rule) and outside_B is
+ * 0. */
+typedef struct {
+    size_t ncol, n_bands;
+    int exact;                  /* the profile has an outline */
+    uint64_t *band_B;           /* ncol * n_bands: each band's height */
+    uint64_t *outside_B;        /* ncol: above the bands, up to the top */
+    uint64_t *lo_B, *hi_B;      /* ncol: the outline's (the line's) range */
+    int *drawn;                 /* ncol: 0 before the first snapshot */
+    uint64_t max_B;             /* the highest value any column reaches */
+} vis_chart_cols;
+
+vis_chart_cols *vis_chart_cols_new(const vis_profile *p, const vis_chart_data *d, double t0,
+                                   double t1, size_t ncol);
+void vis_chart_cols_free(vis_chart_cols *c);
+
+/* The time axis a timeline draws: from the first snapshot (or 0) to the
+ * last snapshot or the outline's end, whichever is later. */
+void vis_chart_time_range(const vis_profile *p, double *t0, double *t1);
+
+/* The chart's footnote on what is exact and what is sampled:
+ * "outline: exact (every change, 4096 buckets of 8 ms); bands: 12 of 40
+ * snapshots with a tree, sampled", or, without an outline, "sampled:
+ * bursts between snapshots are not shown (N snapshots, M with a tree)". */
+void vis_chart_exactness(const vis_profile *p, char *buf, size_t n);
+
 /* Builds the bands of the top sites (top 0..VIS_TOP_MAX). Returns NULL with
  * err when out of memory or the profile has no snapshot. */
 vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, size_t errsz);

@@ -1,4 +1,5 @@
-/* rss_series.c: the resident-memory points the charts draw (rss_series.h). */
+/* rss_series.c: the resident-memory points and pieces the charts draw
+ * (rss_series.h). */
 #include "model/rss_series.h"
 
 #include <stdlib.h>
@@ -74,4 +75,30 @@ void vis_rss_series_free(vis_rss_series *s)
 {
     free(s->pts);
     memset(s, 0, sizeof *s);
+}
+
+vis_piece *vis_rss_pieces(const vis_profile *p, const vis_rss_series *s, int file_only, size_t *n)
+{
+    const vis_outline *o = &p->outline;
+    int buckets = !file_only && o->present && o->n_rss > 0;
+    size_t m = buckets ? o->n_rss : s->n;
+    *n = 0;
+    if (!m)
+        return NULL;
+    vis_piece *pc = malloc(m * sizeof *pc);
+    if (!pc) {
+        *n = SIZE_MAX;
+        return NULL;
+    }
+    for (size_t i = 0; i < m; i++) {
+        if (buckets) {
+            const vis_outline_rss *r = &o->rss[i];
+            pc[i] = (vis_piece){ r->start, r->end, r->min_B, r->max_B, r->last_B };
+        } else {
+            uint64_t v = file_only ? s->pts[i].file_B : s->pts[i].total_B;
+            pc[i] = (vis_piece){ s->pts[i].time, s->pts[i].time, v, v, v };
+        }
+    }
+    *n = m;
+    return pc;
 }

@@ -2,12 +2,16 @@
  * gnuplot) from the model's readings (memtime --rss=yes): every snapshot with
  * a reading, plus the RSS peak, which memtime keeps even when its snapshot was
  * culled, in time order. Between two readings the resident memory is not
- * known; the renderers hold the last reading, as they hold snapshots. */
+ * known; the renderers hold the last reading, as they hold snapshots (steps,
+ * never a ramp between two readings far apart). Where the companion has the
+ * outline's RSS buckets ("o-rss:", every reading of the run, also those of
+ * culled snapshots) the line is drawn from them instead: vis_rss_pieces. */
 #ifndef VIS_RSS_SERIES_H
 #define VIS_RSS_SERIES_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "model/chart_data.h"
 #include "model/profile.h"
 
 typedef struct {
@@ -29,5 +33,12 @@ typedef struct {
 /* Fills s from p. Returns 0, or -1 when out of memory (s then empty). */
 int vis_rss_series_build(const vis_profile *p, vis_rss_series *s);
 void vis_rss_series_free(vis_rss_series *s);
+
+/* The pieces (chart_data.h) the RSS line is drawn from: the outline's RSS
+ * buckets (lowest, highest and last reading in each) when the profile has
+ * them and file_only is 0, else s's readings as instants (file_only: their
+ * file-backed part). NULL with *n = 0 when there is nothing to draw, with
+ * *n = SIZE_MAX when out of memory. The caller frees it. */
+vis_piece *vis_rss_pieces(const vis_profile *p, const vis_rss_series *s, int file_only, size_t *n);
 
 #endif

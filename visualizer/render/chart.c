@@ -9,16 +9,22 @@
  * footnote stating how sites are held between detailed snapshots. The legend
  * sits right of the plot (below it on narrow images).
  *
- * The plot is a stacked step chart: pixel column c shows the snapshot in
- * effect there (a value holds until the next snapshot). When several
- * snapshots fall into one column the one with the largest total is drawn, so
- * no peak disappears at any width, and the total line spans all of them.
- * Heap the trees cannot attribute is hatched.
+ * The plot follows chart_data's one drawing rule per pixel column
+ * (vis_chart_cols): with memtime's exact outline a column's top is the
+ * highest total of the outline's buckets overlapping it, so a burst is a
+ * spike at its true height; the bands are the snapshot in effect (the
+ * largest total among those in the column, so no sampled peak disappears at
+ * any width), cut where the outline contradicts them, and heap the outline
+ * shows above them is hatched orange; the total line spans each column's
+ * lowest to highest. Without an outline it is the stacked step chart of the
+ * snapshots (a value holds until the next). Heap the trees cannot attribute
+ * is hatched grey.
  *
  * With memtime's resident-memory readings (--rss=yes) the program's RSS is a
- * line over the stack (straight between readings: they are samples), its
- * file-backed part a dashed line when it matters, and the room between the heap's total
- * and the RSS line is tinted: memory the heap does not explain.
+ * line over the stack (each reading held until the next, by the same column
+ * rule; from the outline's RSS buckets when the file has them), its
+ * file-backed part a dashed line when it matters, and the room between the
+ * heap's top and the RSS line is tinted: memory the heap does not explain.
  *
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
@@ -38,6 +44,7 @@
 #include "base/units.h"
 #include "model/chart_data.h"
 #include "model/growth.h"
+#include "model/outline.h"
 #include "model/profile.h"
 #include "model/rss_series.h"
 #include "base/units.h"
@@ -50,6 +57,10 @@
 #define COLOUR_RSS_FILE 0x9C4DCC
 #define ALPHA_RSS_GAP  48          /* the tint between heap and RSS */
 #define COLOUR_HATCH_BG 0xF2F2F2
+/* Heap the exact outline shows above the sampled bands: a burst no tree
+ * saw, growth since the last sample. A warm hatch no band uses. */
+#define COLOUR_OUTSIDE    0xD9703C
+#define COLOUR_OUTSIDE_BG 0xFBE3D6
 
 void vis_chart_opts_default(vis_chart_opts *o)
 {
@@ -95,6 +106,8 @@ typedef struct {
     vis_scale yscale, tscale;
     double tstep;
     vis_rss_series rss;        /* resident memory, n == 0 without readings */
+    vis_chart_cols *cols;      /* per plot column: the one drawing rule */
+    char foot[2][1024];        /* the footnote's two lines, for the layout */
     char **layout_out;         /* where to describe the layout, or NULL */
     const vis_growth *growth;  /* --growth, or NULL */
 } chart;
@@ -169,8 +182,14 @@ static void choose_scales(chart *c)
     for (size_t i = 0; i < p->n_snaps; i++)       /* robust to a wrong peak */
         if ((double)vis_snap_total(&p->snaps[i]) > peak_B)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
+    if ((double)vis_outline_max(&p->outline).bytes > peak_B)   /* the exact outline's */
+        peak_B = (double)vis_outline_max(&p->outline).bytes;
     if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
         peak_B = (double)c->rss.max_total_B;
+    if (c->rss.n && p->outline.present)          /* and its buckets */
+        for (size_t i = 0; i < p->outline.n_rss; i++)
+            if ((double)p->outline.rss[i].max_B > peak_B)
+                peak_B = (double)p->outline.rss[i].max_B;
     if (limit_drawn(p, peak_B))                   /* and the heap limit */
         peak_B = fmax(peak_B, (double)p->limit.bytes);
     /* An empty or tiny profile still gets an axis in whole bytes: at least
@@ -185,13 +204,7 @@ static void choose_scales(chart *c)
     c->ystep_B = step;
     c->ymax_B = ceil(peak_B * 1.05 / step) * step;
 
-    double tlast = (double)p->snaps[p->n_snaps - 1].time;
-    double tfirst = (double)p->snaps[0].time;
-    /* Start where the profile starts: 0 for a process profiled from its
-     * start (as Massif's times do), the fork for a forked child's (its
-     * times are on its parent's clock). */
-    c->t0 = tfirst > 0 ? tfirst : 0;
-    c->t1 = tlast > c->t0 ? tlast : c->t0 + 1;
+    vis_chart_time_range(p, &c->t0, &c->t1);
     c->tscale = vis_time_scale(p->unit, c->t1);
     c->tstep = vis_nice_step((c->t1 - c->t0) / c->tscale.div, 10) * c->tscale.div;
 }
@@ -251,157 +264,99 @@ static void draw_x_axis(chart *c)
 
 /* ---- data ------------------------------------------------------------------- */
 
-/* Per pixel column: the snapshot drawn (largest total among those falling
- * in the column, else the one held from the left) and the total line's
- * vertical extent. */
-static int draw_bands(chart *c)
+/* Per pixel column, by chart_data's one rule (vis_chart_cols): the bands,
+ * heap above them up to the outline's top (hatched in its own colour), and
+ * the total line over the column's range: the exact outline's lowest to
+ * highest, or the samples'. One pixel wide, so a burst of any brevity is a
+ * spike one or two columns wide at its true height. */
+static void draw_bands(chart *c)
 {
-    const vis_profile *p = c->p;
     const vis_chart_data *d = c->d;
-    int ncol = c->x1 - c->x0 + 1;
-    size_t *best = malloc(ncol * sizeof *best);
-    size_t *last = malloc(ncol * sizeof *last);
-    if (!best || !last) {
-        free(best);
-        free(last);
-        return -1;
-    }
-    for (int k = 0; k < ncol; k++)
-        best[k] = last[k] = SIZE_MAX;
-    for (size_t i = 0; i < p->n_snaps; i++) {
-        int k = x_of(c, (double)p->snaps[i].time) - c->x0;
-        if (k < 0)
-            k = 0;
-        if (k >= ncol)
-            k = ncol - 1;
-        if (best[k] == SIZE_MAX || vis_snap_total(&p->snaps[i]) > vis_snap_total(&p->snaps[best[k]]))
-            best[k] = i;
-        last[k] = i;
-    }
-    size_t held = SIZE_MAX;
-    int prev_y = -1;
-    for (int k = 0; k < ncol; k++) {
-        size_t show = best[k] != SIZE_MAX ? best[k] : held;
-        if (show == SIZE_MAX)
+    const vis_chart_cols *k = c->cols;
+    for (size_t i = 0; i < k->ncol; i++) {
+        if (!k->drawn[i])
             continue;                       /* before the first snapshot */
-        int x = c->x0 + k;
-        double cum = 0;
+        int x = c->x0 + (int)i;
+        uint64_t cum = 0;
         int ybot = c->y1;
-        for (size_t b = 0; b < d->n_bands; b++) {
-            cum += vis_chart_value(d, show, b);
-            int ytop = y_of(c, cum);
-            if (ytop < ybot && d->bands[b].kind == VIS_BAND_UNATTRIBUTED)
+        for (size_t b = 0; b <= d->n_bands; b++) {
+            int outside = b == d->n_bands;
+            cum += outside ? k->outside_B[i] : k->band_B[i * d->n_bands + b];
+            int ytop = y_of(c, (double)cum);
+            if (ytop < ybot && outside)
+                vis_canvas_hatch(c->cv, x, ytop + 1, x + 1, ybot + 1, COLOUR_OUTSIDE,
+                                 COLOUR_OUTSIDE_BG, px(c, 8), px(c, 2));
+            else if (ytop < ybot && d->bands[b].kind == VIS_BAND_UNATTRIBUTED)
                 vis_canvas_hatch(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour,
                                  COLOUR_HATCH_BG, px(c, 8), px(c, 2));
             else if (ytop < ybot)
                 vis_canvas_fill(c->cv, x, ytop + 1, x + 1, ybot + 1, d->bands[b].colour, 255);
             ybot = ytop;
         }
-        /* Total line: from the value entering the column through every
-         * snapshot inside it; 2 px thick both ways. */
-        int ylo = prev_y >= 0 ? prev_y : y_of(c, (double)vis_snap_total(&p->snaps[show]));
-        int yhi = ylo;
-        if (best[k] != SIZE_MAX) {
-            size_t from = held == SIZE_MAX ? best[k] : held + 1;
-            for (size_t i = from; i <= last[k]; i++) {
-                int y = y_of(c, (double)vis_snap_total(&p->snaps[i]));
-                if (y < yhi) yhi = y;
-                if (y > ylo) ylo = y;
-            }
-            held = last[k];
-        }
-        vis_canvas_fill(c->cv, x - 1, yhi - 1, x + 1, ylo + 1, COLOUR_TOTAL, 255);
-        prev_y = y_of(c, (double)vis_snap_total(&p->snaps[held]));
     }
-    free(best);
-    free(last);
-    return 0;
+    /* The line over the bands, 2 px thick where it runs flat. */
+    for (size_t i = 0; i < k->ncol; i++) {
+        if (!k->drawn[i])
+            continue;
+        int x = c->x0 + (int)i;
+        int yhi = y_of(c, (double)k->hi_B[i]), ylo = y_of(c, (double)k->lo_B[i]);
+        vis_canvas_fill(c->cv, x, yhi - 1, x + 1, ylo + 1, COLOUR_TOTAL, 255);
+    }
 }
 
 /* ---- resident memory ------------------------------------------------------ */
-
-static double rss_value(const vis_rss_point *q, int file_only)
-{
-    return (double)(file_only ? q->file_B : q->total_B);
-}
 
 static int clamp_x(const chart *c, int x)
 {
     return x < c->x0 ? c->x0 : x > c->x1 ? c->x1 : x;
 }
 
-/* Heap totals held per column, walked left to right (the snapshot in
- * effect at a column: the last one at or before it). */
-typedef struct {
-    const chart *c;
-    size_t j;
-} heap_walk;
-
-static double heap_at_column(heap_walk *w, int x)
-{
-    const vis_profile *p = w->c->p;
-    while (w->j + 1 < p->n_snaps && clamp_x(w->c, x_of(w->c, (double)p->snaps[w->j + 1].time)) <= x)
-        w->j++;
-    return (double)vis_snap_total(&p->snaps[w->j]);
-}
-
-/* Readings are samples, not steps: the line runs straight from one to the
- * next (what lies between is not known, and a held reading would lag behind
- * a growing heap), with a dot on each reading when they are sparse enough to
- * tell apart. Calls each column's span [yhi, ylo] of the line. The tint
- * between the heap's total and the RSS, where the RSS is above it, comes
- * first (gap = 1), the lines after the grid (gap = 0). */
+/* The RSS per column (rss_series.h: the outline's RSS buckets, else the
+ * readings), by the one column rule: each reading holds until the next
+ * (steps; what lies between is not known, and a ramp between two readings
+ * far apart would show a climb that never happened), a column with
+ * readings spans their range. With a dot on each reading when they are
+ * sparse enough to tell apart. The tint between the heap's top and the RSS,
+ * where the RSS is above it, comes first (gap = 1), the lines after the
+ * grid (gap = 0). */
 static void draw_rss(chart *c, int gap, int file_only, vis_rgb colour, int thick, int dashed)
 {
     const vis_rss_series *s = &c->rss;
     if (s->n == 0)
         return;
+    size_t n = 0, ncol = c->cols->ncol;
+    vis_piece *pc = vis_rss_pieces(c->p, s, file_only, &n);
+    vis_col *col = n && n != SIZE_MAX ? calloc(ncol, sizeof *col) : NULL;
+    if (!col) {
+        free(pc);
+        return;
+    }
+    vis_columns(pc, n, c->t0, c->t1, ncol, 0.5, 1, (long)ncol - 1, col);
     int on = px(c, 8), off = px(c, 5);
     long phase = 0;
-    int prev_y = -1;
-    heap_walk hw = { c, 0 };
-    for (size_t k = 0; k < s->n; k++) {
-        int xa = clamp_x(c, x_of(c, (double)s->pts[k].time));
-        double va = rss_value(&s->pts[k], file_only);
-        size_t nk = k + 1 < s->n ? k + 1 : k;
-        int xb = clamp_x(c, x_of(c, (double)s->pts[nk].time));
-        double vb = rss_value(&s->pts[nk], file_only);
-        /* Column xa belongs to this segment's start; the next segment
-         * starts at xb, so this one stops short of it (the last one draws
-         * its single column). */
-        int xlast = nk == k ? xa : xb - 1;
-        for (int x = xa; x <= xlast || (x == xa && xb == xa); x++) {
-            double v = xb > xa ? va + (vb - va) * (double)(x - xa) / (double)(xb - xa) : va;
-            int y = y_of(c, v);
-            if (gap) {
-                int yh = y_of(c, heap_at_column(&hw, x));
-                if (y < yh)
-                    vis_canvas_fill(c->cv, x, y, x + 1, yh, COLOUR_RSS, ALPHA_RSS_GAP);
-                continue;
-            }
-            int ylo = prev_y < 0 ? y : prev_y, yhi = ylo;
-            if (y > ylo) ylo = y;
-            if (y < yhi) yhi = y;
-            if (xb == xa && nk != k) {        /* both readings in this column */
-                int yb = y_of(c, vb);
-                if (yb > ylo) ylo = yb;
-                if (yb < yhi) yhi = yb;
-                y = yb;
-            }
-            if (!dashed || phase % (on + off) < on)
-                vis_canvas_fill(c->cv, x - thick / 2, yhi - thick / 2, x - thick / 2 + thick,
-                                ylo - thick / 2 + thick, colour, 255);
-            phase += 1 + (ylo - yhi);
-            prev_y = y;
-            if (xb == xa)
-                break;
+    for (size_t i = 0; i < ncol; i++) {
+        if (!col[i].has)
+            continue;
+        int x = c->x0 + (int)i;
+        int yhi = y_of(c, (double)col[i].max_B), ylo = y_of(c, (double)col[i].min_B);
+        if (gap) {
+            int yh = c->cols->drawn[i] ? y_of(c, (double)c->cols->hi_B[i]) : c->y1;
+            if (yhi < yh)
+                vis_canvas_fill(c->cv, x, yhi, x + 1, yh, COLOUR_RSS, ALPHA_RSS_GAP);
+            continue;
         }
+        if (!dashed || phase % (on + off) < on)
+            vis_canvas_fill(c->cv, x - thick / 2, yhi - thick / 2, x - thick / 2 + thick,
+                            ylo - thick / 2 + thick, colour, 255);
+        phase += 1 + (ylo - yhi);
     }
-    if (gap || dashed || (size_t)(c->x1 - c->x0) < s->n * 10)
-        return;
-    for (size_t k = 0; k < s->n; k++)
-        vis_canvas_disc(c->cv, clamp_x(c, x_of(c, (double)s->pts[k].time)),
-                        y_of(c, rss_value(&s->pts[k], file_only)), px(c, 3), colour, 255);
+    int instants = n && pc[0].end == pc[0].start;
+    if (!gap && !dashed && instants && (size_t)(c->x1 - c->x0) >= n * 10)
+        for (size_t i = 0; i < n; i++)
+            vis_canvas_disc(c->cv, clamp_x(c, x_of(c, (double)pc[i].start)),
+                            y_of(c, (double)pc[i].max_B), px(c, 3), colour, 255);
+    free(pc);
+    free(col);
 }
 
 /* ---- annotations (peak, marks) --------------------------------------------------- */
@@ -527,9 +482,16 @@ static int legend_rss_rows(const chart *c)
     return c->rss.n ? 2 + (c->rss.show_file ? 1 : 0) : 0;
 }
 
+/* A row for heap outside the samples, with the exact outline. */
+static int legend_outside_rows(const chart *c)
+{
+    return c->p->outline.present && c->p->outline.n ? 1 : 0;
+}
+
 static int legend_rows(const chart *c)
 {
-    return (int)c->d->n_bands + 1 + legend_rss_rows(c);   /* + the total line */
+    /* + the total line */
+    return (int)c->d->n_bands + 1 + legend_outside_rows(c) + legend_rss_rows(c);
 }
 
 static int legend_row_h(chart *c)
@@ -595,6 +557,21 @@ static void draw_growth_tags(chart *c)
     }
 }
 
+/* The outside-the-samples row's numbers: at the peak snapshot's column
+ * and the largest over the columns. */
+static void outside_numbers(const chart *c, uint64_t v[2])
+{
+    const vis_chart_cols *k = c->cols;
+    const vis_profile *p = c->p;
+    long pk = x_of(c, (double)p->snaps[p->peak < p->n_snaps ? p->peak : 0].time) - c->x0;
+    v[0] = v[1] = 0;
+    if (pk >= 0 && (size_t)pk < k->ncol)
+        v[0] = k->outside_B[pk];
+    for (size_t i = 0; i < k->ncol; i++)
+        if (k->outside_B[i] > v[1])
+            v[1] = k->outside_B[i];
+}
+
 static void draw_legend(chart *c, legend_box lb)
 {
     const vis_chart_data *d = c->d;
@@ -625,9 +602,16 @@ static void draw_legend(chart *c, legend_box lb)
         const char *label;
         uint64_t v[2];
         const vis_growth_row *grow = NULL;   /* a "grows" tag before the label */
-        int rss_row = r - (int)d->n_bands - 1;   /* >= 0: a resident-memory row */
+        int out_row = legend_outside_rows(c) && r == (int)d->n_bands + 1;
+        int rss_row = r - (int)d->n_bands - 1 - legend_outside_rows(c);   /* >= 0: RSS */
         const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
-        if (rss_row == 0) {
+        if (out_row) {
+            label = "above the samples (exact outline; no tree saw it)";
+            outside_numbers(c, v);
+            vis_canvas_hatch(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_OUTSIDE, COLOUR_OUTSIDE_BG,
+                             px(c, 8), px(c, 2));
+            vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
+        } else if (rss_row == 0) {
             label = "resident memory (RSS) at its peak";
             v[0] = v[1] = rq->total_B;
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 2, cx + sw, cy + sw / 2 + 2, COLOUR_RSS, 255);
@@ -645,6 +629,8 @@ static void draw_legend(chart *c, legend_box lb)
             label = "total (heap + extra + stacks)";
             v[0] = vis_snap_total(&p->snaps[p->peak < p->n_snaps ? p->peak : 0]);
             v[1] = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
+            if (vis_outline_max(&p->outline).bytes > v[1])     /* the true highest */
+                v[1] = vis_outline_max(&p->outline).bytes;
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_TOTAL, 255);
         } else {
             const vis_band *b = &d->bands[r - 1];
@@ -693,6 +679,8 @@ static void draw_legend(chart *c, legend_box lb)
  *   layout peak X           : the peak line's column
  *   layout mark K X LABEL
  *   layout annot K LEVEL LX W : label K's row, left edge and width (0 = peak)
+ *   layout exact E          : 1: drawn from the exact outline, 0: samples
+ *   layout footnote I TEXT  : the footnote's line I (0, 1), before fitting
  *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
  * Returns a newly allocated string, NULL when out of memory. */
 static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_box lb)
@@ -705,6 +693,7 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
     fprintf(f, "layout plot %d %d %d %d\n", c->x0, c->y0, c->x1, c->y1);
     fprintf(f, "layout x %.17g %.17g\n", c->t0, c->t1);
     fprintf(f, "layout y %.17g\n", c->ymax_B);
+    fprintf(f, "layout exact %d\n", c->cols->exact);
     int sw = px(c, 14);
     int colw = (lb.w + (lb.cols > 1 ? px(c, 32) : 0)) / lb.cols - (lb.cols > 1 ? px(c, 32) : 0);
     int room = colw - sw - px(c, 8) - 2 * (vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10));
@@ -722,6 +711,8 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
             fprintf(f, "layout mark %zu %d %s\n", i - 1, a[i].x, c->p->marks[i - 1].label);
         fprintf(f, "layout annot %zu %d %d %d\n", i, a[i].level, a[i].lx, a[i].w);
     }
+    for (int i = 0; i < 2; i++)
+        fprintf(f, "layout footnote %d %s\n", i, c->foot[i]);
     if (c->rss.n)
         fprintf(f, "layout rsspeak %d %d\n", a[n_annot - 1].x,
                 y_of(c, (double)c->rss.pts[c->rss.peak].total_B));
@@ -870,11 +861,13 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     /* Plot: grid, bands and total, grid over bands, axes, annotations. */
     draw_y_axis(c, 0);
     draw_x_axis(c);
-    if (draw_bands(c)) {
+    c->cols = vis_chart_cols_new(p, c->d, c->t0, c->t1, (size_t)(c->x1 - c->x0 + 1));
+    if (!c->cols) {
         snprintf(err, errsz, "out of memory");
         free(a);
         return -1;
     }
+    draw_bands(c);
     draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
     draw_y_axis(c, 1);
     if (c->rss.show_file)
@@ -921,18 +914,25 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int hatched = 0;
     for (size_t b = 0; b < d->n_bands; b++)
         hatched |= d->bands[b].kind == VIS_BAND_UNATTRIBUTED;
-    char line2[1024];
+    char line2[1024], exact[256];
+    int outline = p->outline.present && p->outline.n;
+    vis_chart_exactness(p, exact, sizeof exact);
+    exact[0] = (char)(exact[0] - 'a' + 'A');      /* "Outline: ...", "Sampled: ..." */
     if (d->n_detailed)
-        snprintf(buf, sizeof buf, "Sites are measured at the %zu of %zu snapshots with a tree; between two "
-                 "trees a site never exceeds its larger value in them, and is 0 where either shows it "
-                 "holding nothing. Steps: a value holds until the next snapshot.",
-                 d->n_detailed, p->n_snaps);
+        snprintf(buf, sizeof buf, "%s. Between two trees a site never exceeds its larger value in them; "
+                 "a value holds until the next snapshot%s.", exact,
+                 outline ? " unless the outline shows it gone" : "");
     else
-        snprintf(buf, sizeof buf, "No snapshot has a tree: the heap is not broken down by site. Steps: a "
-                 "value holds until the next snapshot.");
-    snprintf(line2, sizeof line2, "%s%s%s", c->rss.n ? "RSS: readings joined by straight lines.  " : "", hatched ? "Hatched: heap the trees cannot attribute; for more "
-             "trees profile with --detailed-freq=1 (memtime's own files have one whenever a sample saw "
-             "the heap change).  " : "", p->path ? p->path : "");
+        snprintf(buf, sizeof buf, "%s. No snapshot has a tree: the heap is not broken down by site.",
+                 exact);
+    snprintf(line2, sizeof line2, "%s%s%s%s", c->rss.n ? (outline && p->outline.n_rss ?
+             "RSS: every reading, lowest to highest per bucket, held between them.  " :
+             "RSS: readings, each held until the next.  ") : "",
+             outline ? "Orange hatch: heap the exact outline shows above the samples.  " : "",
+             hatched ? "Grey hatch: heap the trees cannot attribute (more trees: --detailed-freq=1).  "
+             : "", p->path ? p->path : "");
+    snprintf(c->foot[0], sizeof c->foot[0], "%s", buf);
+    snprintf(c->foot[1], sizeof c->foot[1], "%s", line2);
     int fy = H - c->pad / 2 - 2 * line_h(c, c->fs_small) + ascent(c, c->fs_small);
     vis_font_fit_words(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
     vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, VIS_COLOUR_MUTED);
@@ -981,6 +981,7 @@ int vis_chart_write_png(const vis_profile *p, const vis_chart_opts *o,
     vis_font_free(c.bold);
     vis_font_free(c.reg);
     vis_chart_data_free((vis_chart_data *)c.d);
+    vis_chart_cols_free(c.cols);
     vis_rss_series_free(&c.rss);
     if (rc != 0 && o->layout) {
         free(*o->layout);

@@ -1,7 +1,8 @@
 /* diff_chart.c: the diff chart (see diff_chart.h). Layout, top to bottom:
  * title, the two totals over time (OLD grey, NEW orange; x is time since
- * the start, or since the alignment mark), then one bar per changed site,
- * from a zero line, with its name and difference. */
+ * the start, or since the alignment mark; each drawn by chart_data's
+ * column rule, from the exact outline when the profile has one), then one
+ * bar per changed site, from a zero line, with its name and difference. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "base/units.h"
 #include "render/chart.h"
 #include "render/diff_chart.h"
+#include "model/chart_data.h"
+#include "model/outline.h"
 #include "render/plot.h"
 
 
@@ -40,20 +43,33 @@ static int yb(const dc *c, double b)
     return vis_plot_y(c->y0, c->y1, c->ymax, b);
 }
 
-/* One profile's total as a step line, shifted by align. */
-static void total_line(dc *c, const vis_profile *p, uint64_t align, vis_rgb colour)
+/* One profile's total, shifted by align, by chart_data's column rule: the
+ * exact outline's range in each column when the profile has one (a burst
+ * between snapshots is a spike at its height), else the snapshots held as
+ * steps up to the last. 2 px thick where it runs flat. */
+static int total_line(dc *c, const vis_profile *p, uint64_t align, vis_rgb colour)
 {
-    int px = -1, py = 0;
-    for (size_t i = 0; i < p->n_snaps; i++) {
-        double t = (double)p->snaps[i].time - (double)align;
-        int x = xt(c, t), y = yb(c, (double)vis_snap_total(&p->snaps[i]));
-        if (px >= 0) {
-            vis_canvas_hline(c->cv, px, x, py, 2, colour, 255);
-            vis_canvas_vline(c->cv, x, py < y ? py : y, py < y ? y : py, 2, colour, 255);
-        }
-        px = x;
-        py = y;
+    size_t ncol = (size_t)(c->x1 - c->x0 + 1), n = 0;
+    double t0 = c->t0 + (double)align, t1 = c->t1 + (double)align;
+    int exact = p->outline.present && p->outline.n;
+    vis_piece *pc = exact ? vis_outline_pieces(p, 0, &n) : vis_snapshot_pieces(p, &n);
+    vis_col *col = calloc(ncol, sizeof *col);
+    if (n == SIZE_MAX || !col) {
+        free(pc);
+        free(col);
+        return -1;
     }
+    long last = vis_column_of(t0, t1, ncol, 0.5, (double)p->snaps[p->n_snaps - 1].time);
+    vis_columns(pc, n, t0, t1, ncol, 0.5, !exact, last, col);
+    for (size_t k = 0; k < ncol; k++)
+        if (col[k].has) {
+            int x = c->x0 + (int)k;
+            int yhi = yb(c, (double)col[k].max_B), ylo = yb(c, (double)col[k].min_B);
+            vis_canvas_fill(c->cv, x, yhi - 1, x + 1, ylo + 1, colour, 255);
+        }
+    free(pc);
+    free(col);
+    return 0;
 }
 
 int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vis_diff *d,
@@ -102,6 +118,13 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
         for (size_t i = 0; i < p->n_snaps; i++)
             if ((double)vis_snap_total(&p->snaps[i]) > c.ymax)
                 c.ymax = (double)vis_snap_total(&p->snaps[i]);
+        if ((double)vis_outline_max(&p->outline).bytes > c.ymax)   /* the exact outline's */
+            c.ymax = (double)vis_outline_max(&p->outline).bytes;
+        if (vis_outline_has(p)) {       /* and its time */
+            double e = (double)p->outline.spans[p->outline.n - 1].end - (double)al[k];
+            if (e > hi)
+                hi = e;
+        }
     }
     c.ymax *= 1.08;
     c.t0 = lo;
@@ -130,8 +153,13 @@ int vis_diff_chart_png(const vis_profile *old, const vis_profile *new_, const vi
                   c.y1 + 40, buf, VIS_COLOUR_MUTED);
     if (align_label)
         vis_canvas_vdash(c.cv, xt(&c, 0), c.y0, c.y1, 1, 6, 4, VIS_COLOUR_MARK, 220);
-    total_line(&c, old, align_old, C_OLD);
-    total_line(&c, new_, align_new, C_NEW);
+    if (total_line(&c, old, align_old, C_OLD) || total_line(&c, new_, align_new, C_NEW)) {
+        snprintf(err, errsz, "out of memory");
+        vis_font_free(c.reg);
+        vis_font_free(c.bold);
+        vis_canvas_free(c.cv);
+        return -1;
+    }
     /* Legend, top left of the plot. */
     vis_canvas_fill(c.cv, c.x0 + 12, c.y0 + 8, c.x0 + 32, c.y0 + 11, C_OLD, 255);
     vis_font_draw(c.cv, c.reg, fs, c.x0 + 40, c.y0 + 15, "OLD total", VIS_COLOUR_TEXT);

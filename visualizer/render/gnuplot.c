@@ -3,18 +3,26 @@
  * who want SVG, PDF or their own styling. The bands are chart_data's, the
  * same numbers as the PNG.
  *
- * The script is self-contained: the data sits inline in a datablock, as
- * already-stepped rows (each snapshot's values hold until the next snapshot's
- * time, where a second row at the same time starts the new values), one
- * column per cumulative band boundary, in bytes. The layout is the PNG's:
+ * The script is self-contained: the data sits inline in datablocks. What
+ * it plots is chart_data's one drawing rule (vis_chart_cols, the PNG's and
+ * the HTML page's), evaluated for as many columns as the plot is pixels
+ * wide: $cols holds each column's left and right edge with its cumulative
+ * band boundaries, the top of the memory above the samples (the exact
+ * outline's highest) and the outline's lowest and highest, in bytes; so
+ * a burst between snapshots is a spike at its true height and a sampled
+ * step never holds above the outline. $data keeps the snapshots' own rows
+ * (the CSV's numbers, already stepped: each holds until the next
+ * snapshot's time, where a second row starts the new values). The layout is the PNG's:
  * the plot keeps a fixed share of the width, long names and titles are cut
  * to fit instead. The output file and its format are
  * variables with defaults, so one script also renders elsewhere:
  *   gnuplot -e 'out="timeline.pdf"' timeline.gp
- * With memtime's resident-memory readings a second datablock holds them: the
- * RSS (and its file-backed part when it matters) as lines through the
- * readings, and a light tint from the RSS line down, drawn first so the
- * opaque bands cover it: what shows is the RSS the heap does not explain. */
+ * With memtime's resident-memory readings $rss holds them, and $rsscols
+ * the line per column by the same rule (the outline's RSS buckets when
+ * the file has them): each reading held until the next, never a ramp; the
+ * file-backed part ($filecols) dashed when it matters, and a light tint
+ * from the RSS line down, drawn first so the opaque bands cover it: what
+ * shows is the RSS the heap does not explain. */
 #include "render/chart.h"
 
 #include <errno.h>
@@ -30,6 +38,7 @@
 #include "base/outfile.h"
 #include "base/units.h"
 #include "model/chart_data.h"
+#include "model/outline.h"
 #include "model/rss_series.h"
 
 /* Writes s as a gnuplot double-quoted string: backslash and quote escaped,
@@ -132,18 +141,61 @@ static void cut_middle(const char *s, size_t max, char *out, size_t outsz)
  * gnuplot sets `out`; its extension picks the terminal unless `fmt` is set.
  * The data are the model's series in bytes and the file's time unit (the
  * CSV's numbers), cumulated per band; the plot scales them. */
+/* Per-column values for one datablock: the columns' edges and the numbers. */
+typedef struct {
+    size_t ncol;
+    vis_col *c;                 /* ncol, from vis_columns */
+    uint64_t max_B;
+} col_line;
+
+/* A column's left and right edge in time, inside [t0, t1]. */
+static void col_edges(double t0, double t1, size_t ncol, size_t k, double e[2])
+{
+    double dt = ncol > 1 ? (t1 - t0) / (double)(ncol - 1) : t1 - t0;
+    e[0] = t0 + ((double)k - 0.5) * dt;
+    e[1] = t0 + ((double)k + 0.5) * dt;
+    for (int i = 0; i < 2; i++)
+        e[i] = e[i] < t0 ? t0 : e[i] > t1 ? t1 : e[i];
+}
+
+/* A datablock of a line per column: "time min max", at both edges. */
+static void put_col_line(FILE *f, const char *name, const col_line *l, double t0, double t1,
+                         double tdiv, double ydiv)
+{
+    fprintf(f, "\n$%s << EOD\n", name);
+    for (size_t k = 0; k < l->ncol; k++) {
+        if (!l->c[k].has)
+            continue;
+        double e[2];
+        col_edges(t0, t1, l->ncol, k, e);
+        for (int i = 0; i < 2; i++)
+            fprintf(f, "%.17g %.17g %.17g\n", e[i] / tdiv, (double)l->c[k].min_B / ydiv,
+                    (double)l->c[k].max_B / ydiv);
+    }
+    fprintf(f, "EOD\n");
+}
+
 static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
-                         const vis_rss_series *rss, const vis_chart_opts *o,
-                         const char *default_out)
+                         const vis_rss_series *rss, const vis_chart_cols *cols,
+                         const col_line *rcols, const col_line *fcols,
+                         const vis_chart_opts *o, const char *default_out)
 {
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
     uint64_t heap_peak_B = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
     uint64_t peak_B = heap_peak_B;          /* the y range: the heap's total and the RSS */
     if (rss->max_total_B > peak_B)
         peak_B = rss->max_total_B;
-    double tlast = (double)p->snaps[p->n_snaps - 1].time;
+    if (cols->max_B > peak_B)               /* the exact outline's highest */
+        peak_B = cols->max_B;
+    if (rcols && rcols->max_B > peak_B)     /* the RSS buckets' */
+        peak_B = rcols->max_B;
+    double tfirst, tlast;
+    vis_chart_time_range(p, &tfirst, &tlast);
     vis_scale ys = vis_bytes_scale(peak_B >= 8 ? (double)peak_B : 8);
     vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
+    char exact[256];
+    vis_chart_exactness(p, exact, sizeof exact);
+    exact[0] = (char)(exact[0] - 'a' + 'A');
     char ttitle[96], bytes[32], when[48], buf[2048], cut[2048];
     vis_time_title(p->unit, ts, ttitle, sizeof ttitle);
     vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
@@ -204,10 +256,11 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "set label 6 \"[value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
                "tc rgb \"#666666\" front noenhanced\n", KEY_L + 0.005, PLOT_T - 0.01);
     /* The footnote: what the hatch is and how to get more trees. */
-    snprintf(buf, sizeof buf, "%s%s", p->n_detailed
-             ? "Sites are measured at snapshots with a tree; between two trees a site never exceeds its "
-               "larger value in them. Hatched: heap the trees cannot attribute (more trees: "
-               "--detailed-freq=1). " : "No snapshot has a tree: the heap is not broken down by site. ",
+    snprintf(buf, sizeof buf, "%s. %s%s%s", exact, p->n_detailed
+             ? "Between two trees a site never exceeds its larger value in them. Hatched grey: heap the "
+               "trees cannot attribute (more trees: --detailed-freq=1). "
+             : "No snapshot has a tree: the heap is not broken down by site. ",
+             cols->exact ? "Hatched orange: heap the exact outline shows above the samples. " : "",
              p->path ? p->path : "");
     cut_words(buf, chars_fitting(o->width, 0.97, 8), cut, sizeof cut);
     fprintf(f, "set label 5 ");
@@ -216,8 +269,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "set grid ytics lc rgb \"#e2e2e2\" lt 1\n"
                "set border 3\nset tics nomirror\nset style fill solid 1.0 noborder\n"
                "ydiv = %.17g\ntdiv = %.17g\n"
-               "set xrange [0:%.17g]\nset yrange [0:%.17g]\n\n",
-            ys.div, ts.div, (tlast > 0 ? tlast : 1) / ts.div, (double)(peak_B >= 8 ? peak_B : 8) * 1.08 / ys.div);
+               "set xrange [%.17g:%.17g]\nset yrange [0:%.17g]\n\n",
+            ys.div, ts.div, tfirst / ts.div, tlast / ts.div, (double)(peak_B >= 8 ? peak_B : 8) * 1.08 / ys.div);
 
     /* The peak: a red line up to the total and a labelled point. */
     double tp = (double)pk->time / ts.div, vp = (double)vis_snap_total(pk) / ys.div;
@@ -277,12 +330,38 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
             fputc('\n', f);
         }
     }
-    fprintf(f, "EOD\n\nplot \\\n");
+    fprintf(f, "EOD\n");
+    /* The columns the plot draws: left and right edge of each, time in
+     * the file's unit, then bytes: 0, the bands' cumulative boundaries,
+     * the top (above the samples), the outline's lowest and highest. */
+    fprintf(f, "\n# cols: %zu columns from %.17g to %.17g\n$cols << EOD\n", cols->ncol, tfirst, tlast);
+    for (size_t k = 0; k < cols->ncol; k++) {
+        if (!cols->drawn[k])
+            continue;
+        double e[2];
+        col_edges(tfirst, tlast, cols->ncol, k, e);
+        for (int i = 0; i < 2; i++) {
+            uint64_t cum = 0;
+            fprintf(f, "%.17g 0", e[i]);
+            for (size_t b = 0; b < nb; b++) {
+                cum += cols->band_B[k * nb + b];
+                fprintf(f, " %" PRIu64, cum);
+            }
+            fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", cum + cols->outside_B[k],
+                    cols->lo_B[k], cols->hi_B[k]);
+        }
+    }
+    fprintf(f, "EOD\n");
+    if (rcols)
+        put_col_line(f, "rsscols", rcols, tfirst, tlast, ts.div, ys.div);
+    if (fcols)
+        put_col_line(f, "filecols", fcols, tfirst, tlast, ts.div, ys.div);
+    fprintf(f, "\nplot \\\n");
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
         vis_fmt_bytes(bytes, sizeof bytes, q->total_B > q->heap_B ? q->total_B - q->heap_B : 0);
         snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
-        fprintf(f, "  $rss using 1:2 with filledcurves y1=0 fc rgb \"#6a1b9a\" "
+        fprintf(f, "  $rsscols using 1:3 with filledcurves y1=0 fc rgb \"#6a1b9a\" "
                    "fs transparent solid 0.19 noborder title ");
         put_str(f, buf);
         fprintf(f, ", \\\n");
@@ -293,27 +372,40 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
         if (strlen(buf) > key_chars)     /* the value goes before the name does */
             cut_middle(d->bands[b].label, key_chars, buf, sizeof buf);
-        fprintf(f, "  $data using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#%06X\"%s title ",
+        fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#%06X\"%s title ",
                 b + 2, b + 3, (unsigned)d->bands[b].colour,
                 d->bands[b].kind == VIS_BAND_UNATTRIBUTED ? " fs transparent pattern 5" : "");
         put_str(f, buf);
         fprintf(f, ", \\\n");
     }
-    vis_fmt_bytes(bytes, sizeof bytes, heap_peak_B);
-    snprintf(buf, sizeof buf, "total (heap + extra + stacks)  [%s]", bytes);
-    fprintf(f, "  $data using ($1/tdiv):($%zu/ydiv) with lines lc rgb \"#1a1a1a\" lw 2 title ", nb + 2);
+    if (cols->exact) {
+        fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#d9703c\" "
+                   "fs transparent pattern 4 title \"above the samples (exact outline; no tree saw it)\", \\\n",
+                nb + 2, nb + 3);
+    }
+    /* The outline: its range in each column, and its top as a line. */
+    fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#1a1a1a\" "
+               "notitle, \\\n", nb + 4, nb + 5);
+    vis_fmt_bytes(bytes, sizeof bytes, heap_peak_B > cols->max_B ? heap_peak_B : cols->max_B);
+    snprintf(buf, sizeof buf, "total (heap + extra + stacks)%s  [%s]",
+             cols->exact ? ", the exact outline" : "", bytes);
+    /* Thin with the outline: a burst is a spike a pixel wide, and spikes
+     * every few pixels must not merge into a block. */
+    fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv) with lines lc rgb \"#1a1a1a\" lw %d title ", nb + 5,
+            cols->exact ? 1 : 2);
     put_str(f, buf);
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
         if (rss->show_file) {
             vis_fmt_bytes(bytes, sizeof bytes, q->file_B);
             snprintf(buf, sizeof buf, "file-backed part of the RSS  [%s at the RSS peak]", bytes);
-            fprintf(f, ", \\\n  $rss using 1:3 with lines dt 2 lc rgb \"#9c4dcc\" lw 2 title ");
+            fprintf(f, ", \\\n  $filecols using 1:3 with lines dt 2 lc rgb \"#9c4dcc\" lw 2 title ");
             put_str(f, buf);
         }
         vis_fmt_bytes(bytes, sizeof bytes, q->total_B);
         snprintf(buf, sizeof buf, "resident memory (RSS)  [peak %s]", bytes);
-        fprintf(f, ", \\\n  $rss using 1:2 with linespoints lc rgb \"#6a1b9a\" lw 3 pt 7 ps 0.4 title ");
+        fprintf(f, ", \\\n  $rsscols using 1:2:3 with filledcurves fc rgb \"#6a1b9a\" notitle");
+        fprintf(f, ", \\\n  $rsscols using 1:3 with lines lc rgb \"#6a1b9a\" lw 3 title ");
         put_str(f, buf);
     }
     fprintf(f, "\n");
@@ -324,6 +416,8 @@ typedef struct {
     const vis_profile *p;
     const vis_chart_data *d;
     const vis_rss_series *rss;
+    const vis_chart_cols *cols;
+    const col_line *rcols, *fcols;
     const vis_chart_opts *o;
     const char *default_out;
 } script;
@@ -333,7 +427,7 @@ static int write_script_to(FILE *f, void *ctx, char *err, size_t errsz)
     const script *s = ctx;
     (void)err;
     (void)errsz;
-    write_script(f, s->p, s->d, s->rss, s->o, s->default_out);
+    write_script(f, s->p, s->d, s->rss, s->cols, s->rcols, s->fcols, s->o, s->default_out);
     return 0;
 }
 
@@ -353,8 +447,38 @@ static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
         vis_chart_data_free(d);
         return -1;
     }
-    script s = { p, d, &rss, o, default_out };
-    int rc = vis_out_write(path, "w", write_script_to, &s, err, errsz);
+    /* As many columns as the plot is pixels wide on the PNG and SVG
+     * terminals. */
+    double t0, t1;
+    vis_chart_time_range(p, &t0, &t1);
+    size_t ncol = (size_t)(o->width * (PLOT_R - PLOT_L));
+    vis_chart_cols *cols = vis_chart_cols_new(p, d, t0, t1, ncol);
+    col_line lines[2] = { { ncol, NULL, 0 }, { ncol, NULL, 0 } };
+    int ok = cols != NULL;
+    for (int i = 0; i < 2 && ok && rss.n; i++) {
+        size_t n = 0;
+        vis_piece *pc = vis_rss_pieces(p, &rss, i, &n);
+        lines[i].c = calloc(ncol, sizeof *lines[i].c);
+        ok = n != SIZE_MAX && lines[i].c;
+        if (ok) {
+            vis_columns(pc, n, t0, t1, ncol, 0.5, 1, (long)ncol - 1, lines[i].c);
+            for (size_t k = 0; k < ncol; k++)
+                if (lines[i].c[k].has && lines[i].c[k].max_B > lines[i].max_B)
+                    lines[i].max_B = lines[i].c[k].max_B;
+        }
+        free(pc);
+    }
+    int rc = -1;
+    if (!ok) {
+        snprintf(err, errsz, "out of memory");
+    } else {
+        script s = { p, d, &rss, cols, rss.n ? &lines[0] : NULL,
+                     rss.n && rss.show_file ? &lines[1] : NULL, o, default_out };
+        rc = vis_out_write(path, "w", write_script_to, &s, err, errsz);
+    }
+    free(lines[0].c);
+    free(lines[1].c);
+    vis_chart_cols_free(cols);
     vis_chart_data_free(d);
     vis_rss_series_free(&rss);
     return rc;

@@ -1,11 +1,93 @@
 /* html.c: the report page's frame (html.h). Everything the page shows comes
- * from the JSON document (json.c, escaped for a <script> element: no '<',
+ * from the JSON documents (json.c, escaped for a <script> element: no '<',
  * '>', '&', U+2028/9 reaches the page raw), so no name from the profile is
  * ever written here as markup; the script inserts names as text. The page
- * forbids every network request by its Content-Security-Policy. */
+ * forbids every network request by its Content-Security-Policy.
+ *
+ * The timeline's columns come from here, not from the script: chart_data's
+ * one drawing rule (vis_chart_cols, the PNG's) evaluated for the page's
+ * plot, one column per unit of its SVG's width, in a second document
+ * (#memtime-columns, numbers only), so the page and the PNG draw the same
+ * shape from the exact outline by the same code. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "html_assets.h"
+#include "model/rss_series.h"
 #include "render/html.h"
+#include "render/json.h"
+
+/* The timeline's plot in the page's SVG coordinates (report.js draws its
+ * axes around these): a viewBox 1000 wide, the plot from x 78 to 984. */
+#define PLOT_X0 78
+#define PLOT_X1 984
+
+/* #memtime-columns: {"x0", "x1", "t0", "t1", "max", "exact", "footnote",
+ * "cols": [[lo, hi, outside, band0, band1, ...] or 0 where nothing is
+ * drawn, one per column], "rss": [[min, max] or 0, ...] or null}. */
+static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d)
+{
+    double t0, t1;
+    size_t ncol = PLOT_X1 - PLOT_X0 + 1;
+    vis_chart_time_range(p, &t0, &t1);
+    vis_chart_cols *c = vis_chart_cols_new(p, d, t0, t1, ncol);
+    vis_rss_series rss;
+    if (!c || vis_rss_series_build(p, &rss) != 0) {
+        vis_chart_cols_free(c);
+        return -1;
+    }
+    size_t n_rss = 0;
+    vis_piece *rp = vis_rss_pieces(p, &rss, 0, &n_rss);
+    vis_col *rc = n_rss && n_rss != SIZE_MAX ? calloc(ncol, sizeof *rc) : NULL;
+    if (n_rss == SIZE_MAX || (n_rss && !rc)) {
+        free(rp);
+        vis_rss_series_free(&rss);
+        vis_chart_cols_free(c);
+        return -1;
+    }
+    char foot[512];
+    vis_chart_exactness(p, foot, sizeof foot);
+    uint64_t max = c->max_B;
+    fprintf(out, "{\"x0\": %d, \"x1\": %d, \"t0\": %.17g, \"t1\": %.17g, \"exact\": %d, \"footnote\": ",
+            PLOT_X0, PLOT_X1, t0, t1, c->exact);
+    vis_json_string(out, foot);
+    fputs(",\n\"cols\": [", out);
+    for (size_t k = 0; k < ncol; k++) {
+        fputs(k ? (k % 8 ? "," : ",\n") : "", out);
+        if (!c->drawn[k]) {
+            fputc('0', out);
+            continue;
+        }
+        fprintf(out, "[%" PRIu64 ",%" PRIu64 ",%" PRIu64, c->lo_B[k], c->hi_B[k], c->outside_B[k]);
+        for (size_t b = 0; b < c->n_bands; b++)
+            fprintf(out, ",%" PRIu64, c->band_B[k * c->n_bands + b]);
+        fputc(']', out);
+    }
+    fputs("],\n\"rss\": ", out);
+    if (rc) {
+        vis_columns(rp, n_rss, t0, t1, ncol, 0.5, 1, (long)ncol - 1, rc);
+        fputc('[', out);
+        for (size_t k = 0; k < ncol; k++) {
+            fputs(k ? (k % 8 ? "," : ",\n") : "", out);
+            if (rc[k].has) {
+                fprintf(out, "[%" PRIu64 ",%" PRIu64 "]", rc[k].min_B, rc[k].max_B);
+                if (rc[k].max_B > max)
+                    max = rc[k].max_B;
+            } else {
+                fputc('0', out);
+            }
+        }
+        fputc(']', out);
+    } else {
+        fputs("null", out);
+    }
+    fprintf(out, ",\n\"max\": %" PRIu64 "}\n", max);
+    free(rc);
+    free(rp);
+    vis_rss_series_free(&rss);
+    vis_chart_cols_free(c);
+    return 0;
+}
 
 int vis_html_write(FILE *out, const vis_profile *p, const vis_analysis *an,
                    const vis_chart_data *d, FILE *in,
@@ -24,6 +106,11 @@ int vis_html_write(FILE *out, const vis_profile *p, const vis_analysis *an,
           out);
     if (vis_json_report(out, p, an, d, in, o, err, errsz) != 0)
         return -1;
+    fputs("</script>\n<script id=\"memtime-columns\" type=\"application/json\">\n", out);
+    if (columns_json(out, p, d) != 0) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
     fputs("</script>\n<script>\n", out);
     fputs(vis_html_js, out);
     fputs("</script>\n</body>\n</html>\n", out);

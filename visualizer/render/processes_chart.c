@@ -1,11 +1,17 @@
-/* processes_chart.c: the all-processes chart (processes_chart.h). */
+/* processes_chart.c: the all-processes chart (processes_chart.h). Each
+ * lane is drawn by chart_data's one column rule, from the process's exact
+ * outline when its companion has one. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "base/canvas.h"
 #include "base/font.h"
 #include "base/png_file.h"
 #include "base/units.h"
 #include "render/chart.h"
 #include "render/processes_chart.h"
+#include "model/chart_data.h"
+#include "model/outline.h"
 
 /* Room above and below the lanes (title, time axis), and the thinnest lane
  * that still holds its label: more processes make the image taller, up to
@@ -24,6 +30,35 @@ static const vis_rgb bg = VIS_COLOUR_BG, ink = 0x202020, grid = 0xDDDDDD, band =
 static int lane_x(int x0, int x1, long long t_end, double t)
 {
     return x0 + (int)((x1 - x0) * t / (double)t_end);
+}
+
+/* A lane's band, by chart_data's column rule on the lanes' axis (columns
+ * truncated, off = 0): each column as high as the most the process held in
+ * it, from its exact outline when it has one (a burst is a spike), else its
+ * snapshots, each held until the next, the last one for its own column. */
+static int lane(vis_canvas *cv, const vis_profile *p, long long shift, long long t_end, int x0,
+                int x1, int ybase, int hmax, uint64_t peak)
+{
+    size_t ncol = (size_t)(x1 - x0 + 1), n = 0;
+    double t0 = (double)-shift, t1 = (double)(t_end - shift);
+    int exact = vis_outline_has(p);
+    vis_piece *pc = exact ? vis_outline_pieces(p, 0, &n) : vis_snapshot_pieces(p, &n);
+    vis_col *col = calloc(ncol, sizeof *col);
+    if (n == SIZE_MAX || !col) {
+        free(pc);
+        free(col);
+        return -1;
+    }
+    long last = vis_column_of(t0, t1, ncol, 0, (double)p->snaps[p->n_snaps - 1].time);
+    vis_columns(pc, n, t0, t1, ncol, 0, !exact, last, col);
+    for (size_t k = 0; k < ncol; k++) {
+        int h = col[k].has ? (int)((double)hmax * (double)col[k].max_B / (double)peak) : 0;
+        if (h > 0)
+            vis_canvas_fill(cv, x0 + (int)k, ybase - h, x0 + (int)k + 1, ybase, band, 255);
+    }
+    free(pc);
+    free(col);
+    return 0;
 }
 
 /* One lane per process, in start order, on one time axis: the lane's
@@ -59,6 +94,8 @@ int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *
             t_end = ps->procs[i].abs_end;
         if (ps->procs[i].peak_B > peak)
             peak = ps->procs[i].peak_B;
+        if (vis_outline_max(&ps->procs[i].profile->outline).bytes > peak)   /* its true top */
+            peak = vis_outline_max(&ps->procs[i].profile->outline).bytes;
     }
     int x0 = width * 30 / 100, x1 = width - 40, y_top = 60;
     char buf[512], t1[64], t2[64];
@@ -75,16 +112,11 @@ int vis_procs_write_png(const vis_procs *ps, int width, int height, const char *
         /* Its life: a thin line from start to end under the band. */
         vis_canvas_fill(cv, lane_x(x0, x1, t_end, (double)q->abs_start), ly1 - 1,
                         lane_x(x0, x1, t_end, (double)q->abs_end) + 1, ly1 + 2, life, 255);
-        for (size_t k = 0; k < p->n_snaps; k++) {
-            double ta = (double)(shift + (long long)p->snaps[k].time);
-            double tb = k + 1 < p->n_snaps ? (double)(shift + (long long)p->snaps[k + 1].time) : ta;
-            int xa = lane_x(x0, x1, t_end, ta);
-            int xb = lane_x(x0, x1, t_end, tb);
-            if (xb <= xa)
-                xb = xa + 1;
-            int h = (int)((double)(ly1 - ly0 - 2) * (double)vis_snap_total(&p->snaps[k]) / (double)peak);
-            if (h > 0)
-                vis_canvas_fill(cv, xa, ly1 - h, xb, ly1, band, 255);
+        if (lane(cv, p, shift, t_end, x0, x1, ly1, ly1 - ly0 - 2, peak) != 0) {
+            snprintf(err, errsz, "out of memory");
+            vis_font_free(f);
+            vis_canvas_free(cv);
+            return -1;
         }
         char pid[24], fitted[256];
         snprintf(pid, sizeof pid, "%lld", q->pid);

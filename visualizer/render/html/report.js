@@ -6,6 +6,8 @@
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("memtime-data").textContent);
+  /* The timeline's columns, by the PNG's drawing rule (html.c). */
+  var C = JSON.parse(document.getElementById("memtime-columns").textContent);
   var app = document.getElementById("app");
   var SVGNS = "http://www.w3.org/2000/svg";
   var S = D.timeline.snapshots, B = D.timeline.bands;
@@ -97,9 +99,9 @@
 
   /* ---- the timeline ---- */
   var tl = section("Timeline", "timeline");
-  var W = 1000, H = 390, ML = 78, MR = 16, MT = 34, MB = 34;
-  var t0 = S[0].time, t1 = S[S.length - 1].time;
-  var ymax = 1;
+  var W = 1000, H = 390, ML = C.x0, MR = W - C.x1, MT = 34, MB = 34;
+  var t0 = C.t0, t1 = C.t1;
+  var ymax = Math.max(1, C.max);
   S.forEach(function (s) { ymax = Math.max(ymax, s.total_bytes); });
   var rss = D.rss && D.rss.readings.length ? D.rss.readings : null;
   if (rss) rss.forEach(function (r) { ymax = Math.max(ymax, r.total_bytes); });
@@ -114,7 +116,16 @@
   var wrap = add(tl, el("div", { "class": "chart-wrap" }));
   var svg = add(wrap, sv("svg", { "class": "timeline", viewBox: "0 0 " + W + " " + H, tabindex: "0",
     role: "slider", "aria-label": "Memory over time; arrow keys move between snapshots",
-    "aria-valuemin": "0", "aria-valuemax": String(S.length - 1) }));
+    "aria-valuemin": "0", "aria-valuemax": String(S.length - 1),
+    /* The mapping, for whoever measures the drawing (t626). */
+    "data-x0": C.x0, "data-x1": C.x1, "data-t0": t0, "data-t1": t1, "data-y0": MT, "data-y1": H - MB,
+    "data-ymax": ymax, "data-exact": C.exact }));
+  /* The hatch of memory above the samples (the PNG's orange hatch). */
+  var defs = add(svg, sv("defs"));
+  var pat = add(defs, sv("pattern", { id: "outside-hatch", width: 6, height: 6,
+    patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }));
+  add(pat, sv("rect", { width: 6, height: 6, fill: "#fbe3d6" }));
+  add(pat, sv("rect", { width: 2, height: 6, fill: "#d9703c" }));
   var g = add(svg, sv("g", { "class": "axis" }));
   /* Round ticks in the unit of the top (1, 2, 2.5 or 5 times a power of ten
    * KiB, MiB...), about five of them. */
@@ -133,24 +144,41 @@
       t1 > t0 ? fmtT(Math.round(tt)) : ""));
   }
   add(g, sv("line", { x1: ML, x2: W - MR, y1: Y(0), y2: Y(0) }));
-  /* Stacked bands, bottom first, each a polygon between its lower and upper edge. */
-  var cum = S.map(function () { return 0; });
+  /* The columns, one SVG unit wide each (html.c: the PNG's rule for this
+   * plot): each band stacked bottom first, the memory above the samples up
+   * to the outline's top, and the outline (the total line) over the
+   * column's lowest to highest, so a burst is a spike at its true height. */
+  function colRect(k, ytop, ybot) {
+    return "M" + (C.x0 + k) + " " + ytop.toFixed(1) + "h1V" + ybot.toFixed(1) + "h-1Z";
+  }
+  var bandD = B.map(function () { return []; }), outD = [], lineD = [];
+  C.cols.forEach(function (c, k) {
+    if (!c) return;
+    var cum = 0;
+    for (var b = 0; b < B.length; b++) {
+      var v = c[3 + b];
+      if (v > 0) bandD[b].push(colRect(k, Y(cum + v), Y(cum)));
+      cum += v;
+    }
+    if (c[2] > 0) outD.push(colRect(k, Y(cum + c[2]), Y(cum)));
+    lineD.push(colRect(k, Y(c[1]) - 1, Y(c[0]) + 1));
+  });
   B.forEach(function (band, b) {
-    var up = [], lo = [];
-    S.forEach(function (s, i) {
-      lo.push(X(i).toFixed(1) + "," + Y(cum[i]).toFixed(1));
-      cum[i] += s.bands[b];
-      up.push(X(i).toFixed(1) + "," + Y(cum[i]).toFixed(1));
-    });
-    var p = add(svg, sv("polygon", { points: up.concat(lo.reverse()).join(" "), fill: band.colour,
-      "fill-opacity": band.kind === "unattributed" ? "0.45" : "1" }));
+    var p = add(svg, sv("path", { "class": "band", d: bandD[b].join(""), fill: band.colour,
+      "fill-opacity": band.kind === "unattributed" ? "0.45" : "1", "shape-rendering": "crispEdges" }));
     add(p, sv("title", null, band.name));
   });
-  add(svg, sv("polyline", { "class": "total", points: S.map(function (s, i) {
-    return X(i).toFixed(1) + "," + Y(s.total_bytes).toFixed(1); }).join(" ") }));
-  if (rss) {
-    add(svg, sv("polyline", { "class": "rssline", points: rss.map(function (r) {
-      return XT(r.time).toFixed(1) + "," + Y(r.total_bytes).toFixed(1); }).join(" ") }));
+  if (outD.length) {
+    var po = add(svg, sv("path", { "class": "outside", d: outD.join(""), fill: "url(#outside-hatch)",
+      "shape-rendering": "crispEdges" }));
+    add(po, sv("title", null, "above the samples: the exact outline, no tree saw it"));
+  }
+  add(svg, sv("path", { "class": "outline", d: lineD.join(""), "shape-rendering": "crispEdges" }));
+  /* Resident memory: each reading held until the next (steps), per column. */
+  if (C.rss) {
+    var rd = [];
+    C.rss.forEach(function (r, k) { if (r) rd.push(colRect(k, Y(r[1]) - 1, Y(r[0]) + 1)); });
+    add(svg, sv("path", { "class": "rssline", d: rd.join(""), "shape-rendering": "crispEdges" }));
   }
   if (showLimit) {
     var yl = Y(HL.bytes);
@@ -180,7 +208,21 @@
     add(li, el("span", { "class": "swatch", style: "background:" + band.colour }));
     add(li, el("span", null, band.name));
   });
-  if (rss) add(add(legend, el("li")), el("span", null, "dashed: resident memory (RSS)"));
+  var liT = add(legend, el("li"));
+  add(liT, el("span", { "class": "swatch", style: "background:currentColor;height:3px" }));
+  add(liT, el("span", null, "total (heap + extra + stacks)" + (C.exact ? ": the exact outline" : "")));
+  if (C.exact) {
+    var liO = add(legend, el("li"));
+    add(liO, el("span", { "class": "swatch outside-swatch" }));
+    add(liO, el("span", null, "above the samples (exact outline; no tree saw it)"));
+  }
+  if (C.rss) {
+    var liR = add(legend, el("li"));
+    add(liR, el("span", { "class": "swatch", style: "background:var(--rss);height:3px" }));
+    add(liR, el("span", null, "resident memory (RSS), each reading held until the next"));
+  }
+  add(tl, el("p", { "class": "note", id: "chart-footnote" }, C.footnote.charAt(0).toUpperCase() +
+    C.footnote.slice(1) + "."));
   var ctl = add(tl, el("p", { "class": "controls" }));
   var bPrev = add(ctl, el("button", { type: "button" }, "\u2190 previous snapshot"));
   var bNext = add(ctl, el("button", { type: "button" }, "next snapshot \u2192"));
