@@ -389,6 +389,10 @@ int vis_cli_parse(vis_options *o, int argc, char **argv, char *err, size_t errsz
     o->group = (vis_group_opts){ VIS_GROUP_AUTO, o->ns_depth ? (unsigned)o->ns_depth : 1,
                                  o->rep.threshold, vis_cli_given(o, "threshold"),
                                  o->keep_wrappers };
+    /* Two runs are compared group by group: a group below the threshold in
+     * one and above it in the other would show as new or gone. */
+    if (o->cmd != VIS_CMD_SHOW && !o->group.threshold_given)
+        o->group.threshold = 0;
     if (o->group_by && vis_group_by_parse(o->group_by, &o->group.by) != 0)
         return usage(&c, "--group-by expects site, function, file, object, crate, namespace "
                      "or auto, got '%s'", o->group_by);

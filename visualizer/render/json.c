@@ -6,9 +6,12 @@
 #include <string.h>
 #include "base/utf8.h"
 #include "model/chart_data.h"
+#include "model/groups.h"
 #include "model/sites.h"
 #include "model/pruned_tree.h"
 #include "render/json.h"
+
+static void grouping(FILE *out, const vis_profile *p);
 
 void vis_json_string(FILE *out, const char *str)
 {
@@ -201,7 +204,7 @@ static void outline_json(FILE *out, const vis_profile *p, const vis_analysis *an
         if (b->site == SIZE_MAX)
             fputs("null", out);
         else
-            vis_json_string(out, vis_site_name(p->site_info[b->site].label));
+            vis_json_string(out, p->site_info[b->site].full_name);
         fprintf(out, ", \"site_bytes\": %" PRIu64 "}", b->site_B);
     }
     fputs(an->n_bursts ? "\n  ]" : "]", out);
@@ -229,6 +232,7 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
     fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
             p->end_record == VIS_END_RECORD_EXIT ? "\"exit\"" : p->end_record == VIS_END_RECORD_EXEC ? "\"exec\""
             : p->end_record == VIS_END_RECORD_RUNNING ? "\"none\"" : "null");
+    grouping(out, p);
     if (p->limit.present) {
         fprintf(out, "  \"heap_limit\": {\"bytes\": %" PRIu64 ", \"action\": \"%s\", \"time\": ",
                 p->limit.bytes, vis_limit_action_name(p->limit.action));
@@ -251,8 +255,11 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         fprintf(out, "%zu, \"sites\": [", p->peak_tree_snap);
         for (size_t i = 0; i < t->n_sites; i++) {
             fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
-            vis_json_string(out, vis_site_name(t->sites[i].label));
-            fprintf(out, ", \"bytes\": %" PRIu64 "}", t->sites[i].bytes);
+            /* The full name: two sites that read the same carry their address. */
+            const vis_site *st = &t->sites[i];
+            vis_json_string(out, st->id < p->n_site_info ? p->site_info[st->id].full_name
+                                                         : vis_site_name(st->label));
+            fprintf(out, ", \"bytes\": %" PRIu64 "}", st->bytes);
         }
         fprintf(out, "%s]},\n", t->n_sites ? "\n  " : "");
     }
@@ -314,6 +321,26 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         fputc('}', out);
     }
     fputs(p->n_marks ? "\n  ]" : "]", out);
+}
+
+/* "grouping": how the sites are grouped and the allocation wrappers found
+ * (groups.h). */
+static void grouping(FILE *out, const vis_profile *p)
+{
+    const vis_grouping *gr = &p->grouping;
+    fprintf(out, "  \"grouping\": {\"by\": \"%s\", \"by_default\": %s, \"threshold\": %.2f, "
+                 "\"from_detail\": %s, \"wrappers\": [",
+            vis_group_by_name(gr->applied ? gr->by : VIS_GROUP_SITE), gr->by_auto ? "true" : "false",
+            gr->threshold, gr->from_detail ? "true" : "false");
+    for (size_t k = 0; k < gr->n_wrappers; k++) {
+        const vis_wrapper *w = &gr->wrappers[k];
+        fprintf(out, "%s\n    {\"function\": ", k ? "," : "");
+        vis_json_string(out, vis_site_name(w->label));
+        fprintf(out, ", \"bytes\": %" PRIu64 ", \"callers\": %zu, \"by_name\": %s, "
+                     "\"callers_are_sites\": %s}", w->bytes, w->n_callers,
+                w->by_name ? "true" : "false", w->split ? "true" : "false");
+    }
+    fprintf(out, "%s]},\n", gr->n_wrappers ? "\n  " : "");
 }
 
 void vis_json_profile(FILE *out, const vis_profile *p, const vis_analysis *an)

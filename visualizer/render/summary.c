@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/units.h"
+#include "model/groups.h"
 #include "model/sites.h"
 #include "render/growth_text.h"
 #include "render/summary.h"
@@ -25,6 +26,7 @@ static const char *unit_name(vis_unit u)
 /* --------------------------------------------------------------- summary */
 
 /* memtime --heap-limit: the limit, when it was reached and what followed. */
+static void summary_wrappers(FILE *out, const vis_profile *p);
 static void summary_limit(FILE *out, const vis_profile *p)
 {
     char a[64], b[64];
@@ -213,12 +215,27 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     } else {
         const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
         uint64_t total = vis_snap_total(t);
+        const vis_grouping *gr = &p->grouping;
+        int groups = gr->applied && gr->by != VIS_GROUP_SITE;
+        char what[96];
+        if (groups)
+            snprintf(what, sizeof what, "groups by %s%s", vis_group_by_name(gr->by),
+                     gr->by_auto ? " (the default for this program; --group-by)" : "");
+        else
+            snprintf(what, sizeof what, "allocation sites");
+        if (gr->applied)
+            fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
+                    "merge (--threshold)\n", groups ? "by " : "by site",
+                    groups ? vis_group_by_name(gr->by) : "",
+                    gr->from_detail ? "from memtime's unpruned detail"
+                                    : "from the file's trees (what Massif merged stays "
+                                      "\"in N places\")", gr->threshold);
         if (p->peak_tree_snap == p->peak)
-            fprintf(out, "Top allocation sites at the peak (snapshot %zu, %s):\n",
+            fprintf(out, "Top %s at the peak (snapshot %zu, %s):\n", what,
                     p->peak, vis_fmt_bytes(a, sizeof a, total));
         else
-            fprintf(out, "The peak has no tree. Top allocation sites at snapshot %zu "
-                    "(%s at %s), %s:\n", p->peak_tree_snap,
+            fprintf(out, "The peak has no tree. Top %s at snapshot %zu "
+                    "(%s at %s), %s:\n", what, p->peak_tree_snap,
                     vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time),
                     p->peak_tree_snap == p->peak_marked ? "marked as the peak in the file"
                                                         : "the largest detailed one");
@@ -239,10 +256,11 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     s->id < p->n_site_info ? p->site_info[s->id].full_name : vis_site_name(s->label));
         }
         if (n_rest)
-            fprintf(out, "      %10s %5.1f%%  %zu more site%s\n", vis_fmt_bytes(a, sizeof a, rest),
+            fprintf(out, "      %10s %5.1f%%  %zu more %s%s\n", vis_fmt_bytes(a, sizeof a, rest),
                     total ? 100.0 * (double)rest / (double)total : 0.0, n_rest,
-                    n_rest == 1 ? "" : "s");
+                    groups ? "group" : "site", n_rest == 1 ? "" : "s");
     }
+    summary_wrappers(out, p);
 
     /* Big phases the peak list misses: sites that held at least 5% of the
      * peak at some point, by the ranking (largest first). */
@@ -284,6 +302,33 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     p->threads[i].name ? p->threads[i].name : "");
     }
     summary_bursts(out, p, an);
+}
+
+/* The allocation wrappers the grouping found (groups.h). */
+static void summary_wrappers(FILE *out, const vis_profile *p)
+{
+    const vis_grouping *gr = &p->grouping;
+    char a[32];
+    if (!gr->n_wrappers)
+        return;
+    fprintf(out, "Allocation wrappers found (a known name, or at least %d callers, none above "
+            "%d%%, nothing of their own):\n", VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
+    for (size_t k = 0; k < gr->n_wrappers; k++) {
+        const vis_wrapper *w = &gr->wrappers[k];
+        char callers[48];
+        if (w->n_callers)
+            snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
+                     w->n_callers == 1 ? "" : "s");
+        else
+            snprintf(callers, sizeof callers, "its callers not in the file");
+        fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
+                vis_site_name(w->label), callers,
+                w->by_name ? "known by name" : "by its shape",
+                w->split ? "its callers are the sites (--keep-wrappers keeps it)"
+                : p->detail.present ? "kept (--keep-wrappers)"
+                : "kept: the profile has no detail of its callers (memtime's companion has it; "
+                  "or profile with --alloc-fn=NAME)");
+    }
 }
 
 /* The rows of g worth a short section: those that grew, steady ones first. */

@@ -1,0 +1,106 @@
+/* groups-unit.c: the group keys of memtime-vis (visualizer/model/groups.h)
+ * on labels whose answers are known, one TAP line each. Built by
+ * t615-group-by.sh against the visualizer's own sources. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/groups.h"
+
+static int n_test, n_fail;
+
+static void expect(const char *what, char *got, const char *want)
+{
+    n_test++;
+    int ok = got && !strcmp(got, want);
+    if (!ok)
+        n_fail++;
+    printf("%s %d - %s: '%s'%s%s%s\n", ok ? "ok" : "not ok", n_test, what, got ? got : "(null)",
+           ok ? "" : " (wanted '", ok ? "" : want, ok ? "" : "')");
+    free(got);
+}
+
+static void expect_int(const char *what, int got, int want)
+{
+    n_test++;
+    if (got != want)
+        n_fail++;
+    printf("%s %d - %s: %d (wanted %d)\n", got == want ? "ok" : "not ok", n_test, what, got, want);
+}
+
+int main(void)
+{
+    /* function */
+    expect("function: C with a line", vis_key_function("0x4005E4: make_node (tree.c:12)"), "make_node");
+    expect("function: Rust hash dropped",
+           vis_key_function("0x1: alloc::raw_vec::finish_grow::h0123456789abcdef (in /usr/lib/librustc_driver-4c3beb7552356b6f.so)"),
+           "alloc::raw_vec::finish_grow");
+    expect("function: unnamed keeps its label",
+           vis_key_function("0x6DADBF: ??? called by f (in /usr/bin/postgres)"),
+           "0x6DADBF: ??? called by f (in /usr/bin/postgres)");
+    expect("function: C++ arguments kept", vis_key_function("0x2: llvm::foo(int) (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"),
+           "llvm::foo(int)");
+    /* object */
+    expect("object: Rust build hash", vis_key_object("0x1: f (in /usr/lib/librustc_driver-4c3beb7552356b6f.so)"),
+           "librustc_driver.so");
+    expect("object: so version", vis_key_object("0x1: f (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"), "libLLVM-14.so");
+    expect("object: libc", vis_key_object("0x1: malloc (in /usr/lib/x86_64-linux-gnu/libc.so.6)"), "libc.so");
+    expect("object: executable", vis_key_object("0x1: my_malloc (in /usr/sbin/mariadbd)"), "mariadbd");
+    expect("object: source line only", vis_key_object("0x1: main (prog.c:3)"), "(debug info: no object)");
+    expect("object: nothing", vis_key_object("0x1: main"), "(\?\?\?)");
+    /* file */
+    expect("file", vis_key_file("0x1: main (prog.c:3)"), "prog.c");
+    expect("file: object instead", vis_key_file("0x1: f (in /lib/libz.so.1)"), "(in libz.so)");
+    /* crate */
+    expect("crate: plain path", vis_key_crate("0x1: rustc_middle::ty::context::TyCtxt::mk_ty (in /x/librustc_driver-1234567890abcdef.so)"),
+           "rustc_middle");
+    expect("crate: inherent impl", vis_key_crate("0x1: <rustc_arena::DroplessArena>::grow (in /x/a.so)"), "rustc_arena");
+    expect("crate: trait impl, self type's crate",
+           vis_key_crate("0x1: <rustc_middle::ty::Ty as core::fmt::Display>::fmt::h0123456789abcdef (in /x/a.so)"),
+           "rustc_middle");
+    expect("crate: trait impl on a primitive, the trait's",
+           vis_key_crate("0x1: <u8 as alloc::slice::hack::ConvertVec>::to_vec (in /x/a.so)"), "alloc");
+    expect("crate: trait impl on a slice, the trait's",
+           vis_key_crate("0x1: <[T] as alloc::borrow::ToOwned>::to_owned (in /x/a.so)"), "alloc");
+    expect("crate: reference looked through",
+           vis_key_crate("0x1: <&mut serde_json::ser::Serializer<W> as serde::Serializer>::serialize_str (in /x/a)"),
+           "serde_json");
+    expect("crate: generic self type",
+           vis_key_crate("0x1: <alloc::vec::Vec<T,A> as core::clone::Clone>::clone (in /x/a)"), "alloc");
+    expect("crate: closure", vis_key_crate("0x1: rustc_interface::passes::analysis::{{closure}} (in /x/a)"), "rustc_interface");
+    expect("crate: v0 disambiguator", vis_key_crate("0x1: hashbrown[5e2a1b7c]::raw::RawTable<T>::reserve_rehash (in /x/a)"),
+           "hashbrown");
+    expect("crate: generic args in first segment",
+           vis_key_crate("0x1: smallvec::SmallVec<A>::try_grow (in /x/a)"), "smallvec");
+    expect("crate: C++ outermost namespace",
+           vis_key_crate("0x1: llvm::PassManager::run(llvm::Module&) (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"), "llvm");
+    expect("crate: C function: its object", vis_key_crate("0x1: xmlStrdup (in /usr/lib/libxml2.so.2)"), "(in libxml2.so)");
+    expect("crate: unnamed: its object", vis_key_crate("0x1: ??? (in /usr/lib/libLLVM-14.so.1)"), "(in libLLVM-14.so)");
+    /* namespace */
+    expect("namespace depth 1", vis_key_namespace("0x1: llvm::sys::Memory::allocate(unsigned long) (in /l.so)", 1), "llvm");
+    expect("namespace depth 2", vis_key_namespace("0x1: llvm::sys::Memory::allocate(unsigned long) (in /l.so)", 2), "llvm::sys");
+    expect("namespace: return type and templates",
+           vis_key_namespace("0x1: void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int const&) (vec.h:4)", 2),
+           "std::vector");
+    expect("namespace: deeper than the symbol",
+           vis_key_namespace("0x1: app::net::Conn::read() (conn.cc:5)", 9), "app::net::Conn");
+    expect("namespace: anonymous",
+           vis_key_namespace("0x1: (anonymous namespace)::Parser::parse() (p.cc:5)", 1), "(anonymous namespace)");
+    expect("namespace: C function", vis_key_namespace("0x1: main (prog.c:3)", 1), "(debug info: no object)");
+    expect("namespace: operator new", vis_key_namespace("0x1: operator new(unsigned long) (in /usr/lib/libstdc++.so.6.0.30)", 1),
+           "(in libstdc++.so)");
+    expect("namespace: Rust impl",
+           vis_key_namespace("0x1: <rustc_arena::DroplessArena>::grow (in /x/a.so)", 2), "rustc_arena::DroplessArena");
+    /* kinds and wrappers */
+    expect_int("kind: C", vis_symbol_kind("0x1: main (prog.c:3)"), VIS_SYM_C);
+    expect_int("kind: C++", vis_symbol_kind("0x1: a::b(int) (x.cc:1)"), VIS_SYM_CXX);
+    expect_int("kind: Rust", vis_symbol_kind("0x1: a::b (x.rs:1)"), VIS_SYM_RUST);
+    expect_int("kind: Rust impl", vis_symbol_kind("0x1: <a::B as c::D>::f (x.rs:1)"), VIS_SYM_RUST);
+    expect_int("kind: unnamed", vis_symbol_kind("0x1: ??? (in /x)"), VIS_SYM_UNNAMED);
+    expect_int("wrapper: my_malloc", vis_wrapper_name("0x1: my_malloc (in /usr/sbin/mariadbd)"), 1);
+    expect_int("wrapper: g_malloc", vis_wrapper_name("0x1: g_malloc (in /lib/libglib-2.0.so.0)"), 1);
+    expect_int("wrapper: arena grow", vis_wrapper_name("0x1: <rustc_arena::DroplessArena>::grow (in /x)"), 1);
+    expect_int("wrapper: Vec grow is not an arena", vis_wrapper_name("0x1: alloc::vec::Vec<T>::grow (in /x)"), 0);
+    expect_int("wrapper: main is not", vis_wrapper_name("0x1: main (prog.c:3)"), 0);
+    printf("1..%d\n", n_test);
+    return n_fail != 0;
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# t615-group-by: memtime-vis --group-by, the view's --threshold and the
+# allocation wrappers found (model/groups.h), on a profile crafted by
+# tests/detail-gen.py whose every group is known by construction (Rust
+# crates of our own with impls, closures, hashes and v0 disambiguators, C++
+# namespaces, C libraries, an unnamed function, my_malloc with 50 callers):
+#  - the keys of single labels (tests/groups-unit.c, built against the
+#    visualizer's sources under the sanitizers);
+#  - every grouping's bytes per group at the peak in --json, and at every
+#    detailed snapshot in the CSV series, equal the generator's answers
+#    (checked by a python reader that shares nothing with the C code);
+#  - the wrapper's callers are the sites, my_malloc is listed in the
+#    summary and the JSON; --keep-wrappers keeps it as a site;
+#  - --threshold=P merges exactly the groups below P% into one line;
+#  - without the detail (--no-companion) the file's "in N places" stays;
+#  - no two groups print as the same text; diff and check group alike;
+#  - the companion's detail records are checked (bad ones: one line).
+. "$(dirname "$0")/lib.sh"
+plan 23
+cd "$T" || exit 1
+B=$MT_BUILD
+
+# 1. The keys of single labels.
+if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsanitize=address,undefined \
+     -I "$MT_SRC/visualizer" -I "$B/visualizer" -I "$B" "$MT_SRC/tests/groups-unit.c" \
+     "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/sites.c" \
+     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" -o unit 2>unit.err &&
+   ./unit >unit.out 2>&1; then
+  ok "group keys: $(grep -c '^ok' unit.out) labels with known keys"
+else
+  not_ok "group keys"; diag "$(cat unit.err; grep -v '^ok' unit.out)"
+fi
+
+python3 "$MT_SRC/tests/detail-gen.py" p.out ans.json || exit 1
+
+# 2. Every grouping at the peak (JSON) and at every detailed snapshot (CSV).
+cat >oracle.py <<'PY'
+import csv, json, sys
+ans = json.load(open(sys.argv[1]))
+group, mode, path = sys.argv[2], sys.argv[3], sys.argv[4]
+want_by_snap = ans[group]
+if mode == 'json':
+    d = json.load(open(path))
+    snap = str(d['peak']['sites_snapshot'])
+    got = {s['site']: s['bytes'] for s in d['peak']['sites']}
+    if len(got) != len(d['peak']['sites']):
+        sys.exit('two sites print as the same text')
+    want = {k: v for k, v in want_by_snap[snap].items() if v}
+    if got != want:
+        sys.exit('snapshot %s: got %s, want %s' % (snap, sorted(got.items()), sorted(want.items())))
+else:
+    rows = list(csv.reader(open(path)))
+    head = rows[0]
+    checked = 0
+    for r in rows[1:]:
+        snap = r[0]
+        if snap not in want_by_snap:
+            continue
+        want = want_by_snap[snap]
+        for k, name in enumerate(head[3:head.index('other')], start=3):
+            if name not in want:
+                sys.exit('column %r is not a group' % name)
+            if int(r[k]) != want[name]:
+                sys.exit('snapshot %s, %s: %s, want %s' % (snap, name, r[k], want[name]))
+            checked += 1
+        # The rest (other) is every group not shown.
+        shown = set(head[3:head.index('other')])
+        rest = sum(v for n, v in want.items() if n not in shown)
+        if int(r[head.index('other')]) != rest:
+            sys.exit('snapshot %s: other %s, want %s' % (snap, r[head.index('other')], rest))
+    if checked == 0:
+        sys.exit('no group column checked')
+PY
+for g in function object crate namespace site; do
+  vis --json --group-by=$g --threshold=0 p.out >$g.json 2>err
+  check "--group-by=$g: every group's bytes at the peak, as constructed" python3 oracle.py ans.json $g json $g.json
+done
+vis --json --group-by=namespace --namespace-depth=2 --threshold=0 p.out >ns2.json 2>err
+check "--group-by=namespace --namespace-depth=2: app::net, std::vector, ..." python3 oracle.py ans.json namespace2 json ns2.json
+for g in crate object; do
+  vis --group-by=$g --threshold=0 --top=20 p.out -o $g.csv 2>err
+  check "--group-by=$g: the CSV series at every detailed snapshot, as constructed" python3 oracle.py ans.json $g csv $g.csv
+done
+
+# 3. The default: Rust holds most of the named heap -> crate.
+vis --json p.out >auto.json
+is "$(python3 -c 'import json,sys; g=json.load(open("auto.json"))["grouping"]; print(g["by"], g["by_default"])')" \
+   "crate True" "the default grouping of a Rust-heavy profile is crate, and says so"
+
+# 4. The wrapper.
+vis --summary-only --group-by=function p.out >sum.txt
+check "the summary lists my_malloc as a wrapper whose callers are the sites" \
+  grep -q 'my_malloc (in /opt/app/bin/noded): 50 callers, known by name; its callers are the sites' sum.txt
+check "my_malloc is not a site; its callers are" \
+  python3 -c 'import json; s=[x["site"] for x in json.load(open("function.json"))["peak"]["sites"]]; assert not any("my_malloc" in x for x in s) and "caller_49" in s'
+vis --json --group-by=function --keep-wrappers --threshold=0 p.out >keep.json
+check "--keep-wrappers: my_malloc is a site holding all its callers' bytes" \
+  python3 -c 'import json; d=json.load(open("keep.json")); s={x["site"]: x["bytes"] for x in d["peak"]["sites"]}; assert s["my_malloc"] == sum((k+1)*100*4 for k in range(50)), s; assert not any(x.startswith("caller_") for x in s)'
+
+# 5. The view's threshold.
+vis --json --group-by=function --threshold=5 p.out >t5.json
+check "--threshold=5: the groups below 5% of the heap are one line with their sum" python3 - ans.json t5.json <<'PY'
+import json, sys
+ans = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+snap = str(d['peak']['sites_snapshot']); want = ans['function'][snap]
+heap = d['peak']['heap_bytes']
+small = {k: v for k, v in want.items() if v and v * 100 < 5 * heap}
+big = {k: v for k, v in want.items() if v * 100 >= 5 * heap}
+got = {s['site']: s['bytes'] for s in d['peak']['sites']}
+line = 'in %d groups below the view\'s threshold (5.00%%)' % len(small)
+assert got.pop(line) == sum(small.values()), (line, got)
+assert got == big, (got, big)
+PY
+
+# 6. Without the detail: the file's top level, its remainder as it was.
+vis --json --no-companion --group-by=crate p.out >nodetail.json
+check "without detail: groups from the file's trees, Massif's 'in N places' kept" python3 - nodetail.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = {x['site']: x['bytes'] for x in d['peak']['sites']}
+assert d['grouping']['from_detail'] is False
+assert any(k.startswith('in ') and 'places' in k for k in s), s
+assert s['alpha'] == 4 * 420000 and s['app'] == 4 * 200000, s
+PY
+vis --summary-only --no-companion p.out >nd.txt
+check "without detail: my_malloc is found by name and kept, the summary says why" \
+  grep -q "my_malloc (in /opt/app/bin/noded): its callers not in the file, known by name; kept" nd.txt
+
+# 7. Distinct labels in every section.
+vis --group-by=function --threshold=0 --top=50 p.out >full.txt
+check "no two lines of the peak list print the same name" bash -c \
+  "sed -n '/^Top groups/,/^\$/p' full.txt | grep -E '^ +[0-9]+\\.' | sed -E 's/^ +[0-9]+\\. +[^ ]+ [^ ]+ +[^ ]+ +//' | sort | uniq -d | grep -q . && exit 1 || exit 0"
+
+# 8. diff and check group alike.
+python3 "$MT_SRC/tests/detail-gen.py" q.out ans2.json 2 || exit 1
+vis diff --group-by=crate --json q.out p.out >diff.json 2>err
+check "diff --group-by=crate: crate alpha halves, the others do not change" python3 - diff.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = json.dumps(d)
+assert '"alpha"' in text and 'alpha::store' not in text, text[:400]
+PY
+vis check --group-by=crate --baseline=p.out --max-increase=10 q.out >check.txt 2>&1
+is "$? $(grep -c alpha check.txt)" "3 1" "check --baseline: the increase is told by crate (alpha)"
+vis --group-by=nonsense p.out >/dev/null 2>err
+is "$?" 2 "--group-by=nonsense is a usage error"
+
+# 9. Bad detail records: one line, FILE:LINE: expected ..., found ...
+bad() {  # NAME LINE...: the generated companion with LINE... appended
+  local name=$1; shift
+  cp p.out $name.out; cp p.out.memtime $name.out.memtime
+  printf '%s\n' "$@" >>$name.out.memtime
+  vis --summary-only $name.out >/dev/null 2>$name.err
+  echo "$? $(cat $name.err)"
+}
+n=$(($(wc -l <p.out.memtime) + 1))
+is "$(bad frameorder 'frame: 900 x')" \
+   "1 memtime-vis: frameorder.out.memtime:$n: expected frame id $(grep -c '^frame:' p.out.memtime) (ids count from 0 in order), found 'frame: 900 x' (use --no-companion to ignore it)" \
+   "a frame id out of order"
+is "$(bad depth 'dtree: snapshot=1 time=1000 1.0.10 3.1.5')" \
+   "1 memtime-vis: depth.out.memtime:$n: expected node depths from 1, each at most one below the node before and at most the detail's depth 2, found 'dtree: snapshot=1 time=1000 1.0.10 3.1.5' (use --no-companion to ignore it)" \
+   "a node two levels below the one before"
+PY_DT=$(grep '^dtree: snapshot=1 ' p.out.memtime)
+is "$(bad bytes 'dtree: snapshot=2 time=2000 1.0.10 2.1.11')" \
+   "1 memtime-vis: bytes.out.memtime:$n: expected a node's callers holding together at most its bytes, found 'dtree: snapshot=2 time=2000 1.0.10 2.1.11' (use --no-companion to ignore it)" \
+   "callers holding more than their site"
+finish
