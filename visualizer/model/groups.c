@@ -719,7 +719,8 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     for (size_t k = 0; k < es->n; k++)
         if (!es->e[k].below && !(es->e[k].label = key_of(g, es->e[k].label)))
             return -1;
-    qsort(es->e, es->n, sizeof *es->e, by_label_ptr);
+    if (es->n > 1)
+        qsort(es->e, es->n, sizeof *es->e, by_label_ptr);
     vis_site *out = calloc(es->n + 1, sizeof *out);
     if (!out)
         return -1;
@@ -756,7 +757,8 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         out[kept++] = (vis_site){ small_B, (char *)l, 1, SIZE_MAX };
         n = kept;
     }
-    qsort(out, n, sizeof *out, by_bytes);
+    if (n > 1)
+        qsort(out, n, sizeof *out, by_bytes);
     free(s->sites);
     s->sites = out;
     s->n_sites = n;
@@ -867,9 +869,12 @@ vis_group_by vis_group_auto(const vis_profile *p)
 {
     uint64_t b[4] = { 0, 0, 0, 0 };
     size_t snap = p->peak_tree_snap;
-    if (snap == SIZE_MAX)
+    /* Without memtime's detail, Massif's own sites: a regrouping of the
+     * pruned top level would leave what matters in "in N places", and the
+     * summary stays comparable with ms_print's. */
+    if (snap == SIZE_MAX || !p->detail.present || !p->detail.n_trees)
         return VIS_GROUP_SITE;
-    const vis_dtree *t = p->detail.present ? tree_of(p, snap) : NULL;
+    const vis_dtree *t = tree_of(p, snap);
     if (t) {
         for (size_t j = 0; j < t->n; j++)
             if (t->nodes[j].depth == 1)

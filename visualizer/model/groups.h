@@ -79,9 +79,10 @@ typedef struct {
 #define VIS_WRAPPER_MIN_CALLERS 8
 #define VIS_WRAPPER_MAX_SHARE 50
 
-/* The default grouping: crate when Rust functions hold the most of the
- * named heap at the peak's tree (and at least a quarter of it), namespace
- * when C++ functions do, else site. */
+/* The default grouping: for a profile with memtime's detail, crate when
+ * Rust functions hold the most of the named heap at the peak's tree (and
+ * at least a quarter of it), namespace when C++ functions do, else site;
+ * without detail (Massif's files, older memtime) site. */
 vis_group_by vis_group_auto(const vis_profile *p);
 
 /* Regroups p (see the file's comment) and ranks its sites again; fills
