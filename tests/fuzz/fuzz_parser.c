@@ -18,6 +18,7 @@
 #include "model/outline.h"
 #include "model/stacks.h"
 #include "read/companion.h"
+#include "model/groups.h"
 #include "read/massif.h"
 #include "render/report.h"
 #include "render/summary.h"
@@ -75,6 +76,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         vis_outline_index_free(x);
         if (rc != 0) {
+            vis_profile_free(p);
+            p = NULL;
+        }
+    }
+    if (p) {
+        /* The regrouping of the (checked) detail: each run a grouping picked
+         * by the input's size, so every one is reached. */
+        vis_group_opts g = { (vis_group_by)(size % 7), 1 + (unsigned)(size % 3), 1.0, 0,
+                             (int)(size / 7 % 2) };
+        if (vis_profile_regroup(p, &g) != 0) {
             vis_profile_free(p);
             p = NULL;
         }
