@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# t616-group-real: --group-by on real programs under memtime whose heap at
+# the peak is known by construction: a Rust program built from crates of
+# our own (tests/progs/rust_crates: alpha holds 300000 B, beta 200000 B)
+# at --group-by=crate and function, and a C++ program with nested
+# namespaces (tests/progs/ns_layers.cc) at --group-by=namespace, depths 1
+# and 2. The bytes are read from --json by python and compared with the
+# programs' own constants.
+. "$(dirname "$0")/lib.sh"
+plan 7
+cd "$T" || exit 1
+
+# The C++ program.
+P=$(build_prog ns_layers.cc) || { not_ok "build ns_layers.cc"; exit 1; }
+memtime -q --memtime-out-file=ns.out "$P" 2>err
+check "memtime profiles ns_layers" test -s ns.out
+groups() {  # FILE ARGS...: "key=bytes" of the peak's groups, sorted
+  local f=$1; shift
+  vis --json "$@" "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["sites"], key=lambda s: s["site"])
+               if not s["site"].startswith("in ") and not s["site"].startswith("(in ")))'
+}
+is "$(groups ns.out --group-by=namespace)" \
+   "(anonymous namespace)=60000 (debug info: no object)=40000 net=200000 store=500000" \
+   "namespace depth 1: store 500000, net 200000, the anonymous namespace, a C function by its object"
+is "$(groups ns.out --group-by=namespace --namespace-depth=2)" \
+   "(anonymous namespace)=60000 (debug info: no object)=40000 net::http=120000 net::tls=80000 store::cache=200000 store::disk=300000" \
+   "namespace depth 2: store::disk 300000, store::cache 200000, net::http 120000, net::tls 80000"
+
+# The Rust program.
+RUSTC=$(test_rustc)
+if [ -z "$RUSTC" ]; then
+  skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
+  skip "no rustc"; skip "no rustc"; skip "no rustc"
+  finish; exit
+fi
+src=$MT_SRC/tests/progs/rust_crates
+# opt-level 0: Debian's rustc 1.63 inlines Store::fill into main at 1 despite
+# #[inline(never)], and the site is then main's.
+r() { "$RUSTC" --edition 2021 -g -C opt-level=0 "$@" 2>>rustc.err; }
+r --crate-type=rlib --crate-name alpha "$src/alpha.rs" && r --crate-type=rlib --crate-name beta "$src/beta.rs" &&
+  r --extern alpha=libalpha.rlib --extern beta=libbeta.rlib -L . -o crates "$src/main.rs"
+check "rustc builds the program from its three crates" test -x crates
+memtime -q --memtime-out-file=rs.out ./crates >run.txt 2>err
+is "$(cat run.txt)" "300000 25000 1000" "the program runs under memtime"
+is "$(groups rs.out --group-by=crate | tr ' ' '\n' | grep -E '^(alpha|beta)=' | tr '\n' ' ')" \
+   "alpha=300000 beta=200000 " "crate: alpha holds 300000 B, beta 200000 B"
+is "$(groups rs.out --group-by=function | tr ' ' '\n' | grep -E '^(alpha|beta)::' | tr '\n' ' ')" \
+   "alpha::Store::fill=300000 beta::codec::frame=200000 " "function: alpha::Store::fill and beta::codec::frame, without locations"
+finish
