@@ -32,7 +32,8 @@ bench_giant() {
   # The tool's own memory per block at the high, from one extra run each.
   if [ -z "$MEMTIME_NA" ]; then
     for v in no yes; do
-      own=$($MEMTIME -v --compact-heap=$v --memtime-out-file="$BENCH_WORK/own.prof" $PROGS/giant_heap "$blocks" 2>&1 >/dev/null \
+      # -v -v: $MEMTIME has -q, which the first -v only undoes.
+      own=$($MEMTIME -v -v --compact-heap=$v --memtime-out-file="$BENCH_WORK/own.prof" $PROGS/giant_heap "$blocks" 2>&1 >/dev/null \
             | sed -n 's/.*memtime: own memory for them: .*, \([0-9]*\) bytes per block at the high$/\1/p')
       note giant "giant_heap $blocks blocks" "--compact-heap=$v: ${own:-?} bytes of the tool's own records per block at the high (memtime -v)"
     done
