@@ -20,6 +20,7 @@ Bool         clo_heap               = True;
 SSizeT       clo_heap_admin         = 8;
 Bool         clo_stacks             = False;
 Bool         clo_pages_as_heap      = False;
+Bool         clo_compact_heap       = False;
 Bool         clo_rss                = True;
 Int          clo_depth              = 30;
 double       clo_threshold          = 1.0;
@@ -170,6 +171,7 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--heap-admin",    clo_heap_admin, 0, 1024) {}
    else if VG_BOOL_CLO(arg, "--stacks",        clo_stacks) {}
    else if VG_BOOL_CLO(arg, "--pages-as-heap", clo_pages_as_heap) {}
+   else if VG_BOOL_CLO(arg, "--compact-heap", clo_compact_heap) {}
    else if VG_BOOL_CLO(arg, "--rss",           clo_rss) {}
    else if VG_BINT_CLO(arg, "--depth",         clo_depth, 1, MT_MAX_DEPTH) {}
    else if VG_STR_CLO (arg, "--alloc-fn",      tmp_str) {
@@ -242,6 +244,10 @@ void mt_print_usage(void)
 "    --stacks=no|yes           also measure every thread's stack [no]\n"
 "    --pages-as-heap=no|yes    count mmap/mremap/brk pages instead of\n"
 "                              malloc blocks [no]\n"
+"    --compact-heap=no|yes     blocks up to 1 KB in memtime's slabs, 8 bytes\n"
+"                              of bookkeeping each (giant heaps); their extra\n"
+"                              bytes lack the 16-byte remainders Valgrind's\n"
+"                              arena leaves now and then [no]\n"
 "    --rss=no|yes              also record the program's resident memory\n"
 "                              (anonymous, file, shared) in the companion [yes]\n"
 "    --depth=<number>          frames kept per allocation stack, 1..200 [30]\n"
