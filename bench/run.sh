@@ -4,7 +4,7 @@
 # the same run, the ratios against the reference, and whether the project's
 # target is met. See bench/README.md for what each benchmark measures.
 #
-#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [defaults] [heap] [stacks] [rewrite] [vis] [clock]
+#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [defaults] [heap] [stacks] [rewrite] [vis] [clock] [giant]
 #
 # Builds the tree into _build/bench (-O2 -g, no sanitizers) and runs the tool
 # from there (VALGRIND_LIB=_build/bench/memtime/inplace), never an installed copy.
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --reps=*) BENCH_REPS=${1#--reps=} ;;
     --keep) KEEP=1 ;;
     --head) HEAD=1 ;;
-    defaults|heap|stacks|rewrite|vis|clock) names+=("$1") ;;
+    defaults|heap|stacks|rewrite|vis|clock|giant) names+=("$1") ;;
     -h|--help) usage 0 ;;
     *) echo "bench/run.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -119,6 +119,7 @@ build_workload alloc_heavy "$BENCH_SRC/progs/alloc_heavy.c"
 build_workload compute_heavy "$BENCH_SRC/progs/compute_heavy.c"
 build_workload fib "$BENCH_SRC/progs/fib.c" -pthread
 build_workload malloc_loop "$BENCH_SRC/progs/malloc_loop.c"
+build_workload giant_heap "$BENCH_SRC/progs/giant_heap.c"
 build_workload threads4 "$BENCH_SRC/progs/threads4.c" -pthread
 build_workload deep_recursion "$BENCH_SRC/progs/deep_recursion.c"
 build_workload gen-json "$BENCH_SRC/progs/gen-json.c"

@@ -23,33 +23,198 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 
+#include "mt_blocks.h"
 #include "mt_compat.h"
 #include "mt_counts.h"
 #include "mt_heap.h"
 #include "mt_limit.h"
 #include "mt_options.h"
+#include "mt_slab.h"
 #include "mt_output.h"
 #include "mt_snapshot.h"
 #include "mt_tree.h"
 
-/* One live block. The first two fields are the core's VgHashNode. */
-typedef struct _MtBlock {
-   struct _MtBlock* next;
-   Addr             data;
-   SizeT            req_szB;
-   SizeT            slop_szB;
-   Xecu             where;     /* its stack (mt_tree.h) */
-   ThreadId         tid;       /* who allocated it (temporaries, mt_counts.h) */
-} MtBlock;
+/* Where a block's record is. By default, in the core's hash table, a
+   48-byte node each, as before --compact-heap existed (its speed and
+   memory are the reference the option is measured against). Under
+   --compact-heap=yes, a small plain malloc's record lives in its slab
+   slot (mt_slab.c) and every other one in mt_blocks.c's table, which
+   grows without a pause. The table is searched before the slabs: a
+   custom allocator's block recorded at the start of a malloc'd pool is
+   the latest record there, and the latest is the one found, as in
+   Massif. */
+typedef struct _MtNode {
+   struct _MtNode* next;    /* the first two fields are VgHashNode */
+   Addr            key;
+   SizeT           req_szB;
+   SizeT           slop_szB;
+   Xecu            where;
+   ThreadId        tid;
+} MtNode;
 
-static PoolAlloc*   block_pool = NULL;
-static VgHashTable* live_blocks = NULL;
+static void node_to_rec(const MtNode* n, MtBlockRec* r)
+{
+   r->addr     = n->key;
+   r->req_szB  = n->req_szB;
+   r->slop_szB = n->slop_szB;
+   r->where    = n->where;
+   r->tid      = n->tid;
+}
+
+static PoolAlloc*   node_pool;
+static VgHashTable* nodes;
+
+static Bool find_rec(Addr a, MtBlockRec* r, Bool* in_slab)
+{
+   *in_slab = False;
+   if (!clo_compact_heap) {
+      MtNode* n = VG_(HT_lookup)(nodes, a);
+      if (n == NULL)
+         return False;
+      node_to_rec(n, r);
+      return True;
+   }
+   if (mt_blocks_lookup(a, r))
+      return True;
+   *in_slab = True;
+   return mt_slab_get(a, r);
+}
+
+/* Removes a's record (a slab block stays allocated, without one). */
+static Bool take_rec(Addr a, MtBlockRec* r, Bool* in_slab)
+{
+   *in_slab = False;
+   if (!clo_compact_heap) {
+      MtNode* n = VG_(HT_remove)(nodes, a);
+      if (n == NULL)
+         return False;
+      node_to_rec(n, r);
+      VG_(freeEltPA)(node_pool, n);
+      return True;
+   }
+   if (mt_blocks_remove(a, r))
+      return True;
+   if (!mt_slab_get(a, r))
+      return False;
+   mt_slab_unset(a);
+   *in_slab = True;
+   return True;
+}
+
+static void store_rec(const MtBlockRec* r, Bool in_slab)
+{
+   if (!clo_compact_heap) {
+      MtNode* n = VG_(allocEltPA)(node_pool);
+      n->key      = r->addr;
+      n->req_szB  = r->req_szB;
+      n->slop_szB = r->slop_szB;
+      n->where    = r->where;
+      n->tid      = r->tid;
+      VG_(HT_add_node)(nodes, n);
+   } else if (in_slab) {
+      mt_slab_set(r);
+   } else {
+      mt_blocks_insert(r);
+   }
+}
+
+/* The client's memory for a block: under --compact-heap=yes a slab slot
+   for a small request at the arena's own alignment (not when pages are
+   the heap), else the core's client arena, as Massif. A slot's usable
+   size is what the arena gives when it splits a free block to fit; the
+   arena sometimes hands out 16 bytes more (a remainder under its minimum
+   block), which only the arena itself can know: that is why the default
+   keeps the arena and Massif's extra bytes exactly. */
+static void* get_block(ThreadId tid, SizeT req_szB, SizeT align,
+                       SizeT* usable, Bool* in_slab)
+{
+   SizeT a = align ? align : VG_(clo_alignment);
+   void* p;
+   *in_slab = clo_compact_heap && req_szB <= MT_SLAB_MAX_REQ && a == 16
+              && !clo_pages_as_heap && mt_slab_tid_fits(tid);
+   if (*in_slab) {
+      *usable = mt_slab_usable(req_szB);
+      return mt_slab_alloc(req_szB);
+   }
+   p = VG_(cli_malloc)(a, req_szB);
+   if (p != NULL)
+      *usable = VG_(cli_malloc_usable_size)(p);
+   return p;
+}
+
+static void put_block(void* p)
+{
+   if (mt_slab_contains((Addr)p))
+      (void)mt_slab_free((Addr)p);
+   else
+      VG_(cli_free)(p);
+}
+
+/* The tool's own memory per live block, for -v: sampled when the count
+   of live blocks reaches a new high every 65536 blocks (the stats are a
+   few additions), and at exit. */
+static ULong n_live, max_live, own_at_max;
+
+/* The hash table's share: a node each and a bucket (a pointer) per
+   node at most (the core grows the bucket array with the nodes). */
+static ULong hash_bytes(void)
+{
+   UInt n = VG_(HT_count_nodes)(nodes);
+   return (ULong)n * (sizeof(MtNode) + sizeof(void*));
+}
+
+static ULong own_bytes(void)
+{
+   ULong recs, slots, table, slab_live, slab_client, slab_own, slabs;
+   mt_blocks_stats(&recs, &slots, &table);
+   mt_slab_stats(&slab_live, &slab_client, &slab_own, &slabs);
+   return table + slab_own + hash_bytes();
+}
+
+static void count_live(Int delta)
+{
+   n_live += (ULong)(Long)delta;
+   if (n_live > max_live) {
+      max_live = n_live;
+      if ((max_live & 0xFFFF) == 0)
+         own_at_max = own_bytes();
+   }
+}
+
+void mt_heap_print_stats(void)
+{
+   ULong recs, slots, table, slab_live, slab_client, slab_own, slabs;
+   ULong own = own_bytes();
+   mt_blocks_stats(&recs, &slots, &table);
+   mt_slab_stats(&slab_live, &slab_client, &slab_own, &slabs);
+   VG_(umsg)("memtime: blocks: %llu live at exit, at most %llu at once\n",
+             n_live, max_live);
+   VG_(umsg)("memtime: own memory for them: %llu bytes at exit "
+             "(%llu.%llu bytes per block)%s",
+             own, n_live ? own / n_live : 0,
+             n_live ? own * 10 / n_live % 10 : 0, max_live >= 0x10000 ? "" : "\n");
+   if (max_live >= 0x10000)
+      VG_(umsg)(", %llu bytes per block at the high\n",
+                own_at_max / (max_live & ~(ULong)0xFFFF));
+   if (!clo_compact_heap)
+      VG_(umsg)("memtime: hash table: %u blocks, %lu bytes a node and up "
+                "to %lu a bucket\n", VG_(HT_count_nodes)(nodes),
+                (UWord)sizeof(MtNode), (UWord)sizeof(void*));
+   VG_(umsg)("memtime: table: %llu blocks in %llu slots of %lu bytes "
+             "(load %llu%%), %llu bytes\n", recs, slots,
+             (UWord)sizeof(MtBlockRec), slots ? recs * 100 / slots : 0, table);
+   VG_(umsg)("memtime: slabs: %llu blocks, %llu slabs of 64 KB "
+             "(%llu MB of client memory), records and descriptors %llu "
+             "bytes\n", slab_live, slabs, slab_client >> 20, slab_own);
+}
 
 void mt_heap_init(void)
 {
-   block_pool  = VG_(newPA)(sizeof(MtBlock), 1000, VG_(malloc),
-                            "mt.heap.blocks", VG_(free));
-   live_blocks = VG_(HT_construct)("memtime's live blocks");
+   node_pool = VG_(newPA)(sizeof(MtNode), 1000, VG_(malloc),
+                          "mt.heap.blocks", VG_(free));
+   nodes     = VG_(HT_construct)("memtime's live blocks");
+   mt_blocks_init();
+   mt_slab_init();
 }
 
 /* Bytes of allocator bookkeeping charged per block: --heap-admin, none
@@ -69,28 +234,29 @@ static void check_limit(void)
    }
 }
 
-/* Records p (already allocated) as live, charged to tid's stack. */
+/* Records p (already allocated; in a slab slot if in_slab) as live,
+   charged to tid's stack. */
 static void* record_block(ThreadId tid, void* p, SizeT req_szB,
-                          SizeT slop_szB, Bool exclude_first_entry,
-                          Bool maybe_snapshot)
+                          SizeT slop_szB, Bool in_slab,
+                          Bool exclude_first_entry, Bool maybe_snapshot)
 {
-   MtBlock* b = VG_(allocEltPA)(block_pool);
-   b->data     = (Addr)p;
-   b->req_szB  = req_szB;
-   b->slop_szB = slop_szB;
-   b->where    = 0;
-   b->tid      = tid;
-   VG_(HT_add_node)(live_blocks, b);
+   MtBlockRec b;
+   b.addr     = (Addr)p;
+   b.req_szB  = req_szB;
+   b.slop_szB = slop_szB;
+   b.where    = 0;
+   b.tid      = tid;
+   if (clo_heap)
+      b.where = mt_tree_add(tid, req_szB, exclude_first_entry);
+   store_rec(&b, in_slab);
+   count_live(+1);
 
-   if (clo_heap) {
-      b->where = mt_tree_add(tid, req_szB, exclude_first_entry);
-      if (!mt_tree_is_ignored(b->where)) {
-         mt_counts_alloc(b->where, tid, (Addr)p, req_szB);
-         mt_mem_update_heap(req_szB, admin_szB() + slop_szB);
-         if (maybe_snapshot)
-            mt_snapshot_maybe(MtNormal);
-         check_limit();
-      }
+   if (clo_heap && !mt_tree_is_ignored(b.where)) {
+      mt_counts_alloc(b.where, tid, (Addr)p, req_szB);
+      mt_mem_update_heap(req_szB, admin_szB() + slop_szB);
+      if (maybe_snapshot)
+         mt_snapshot_maybe(MtNormal);
+      check_limit();
    }
    return p;
 }
@@ -98,22 +264,23 @@ static void* record_block(ThreadId tid, void* p, SizeT req_szB,
 /* Forgets p; False if p was not a live block (a bogus free). */
 static Bool unrecord_block(void* p, Bool maybe_snapshot)
 {
-   MtBlock* b = VG_(HT_remove)(live_blocks, (UWord)p);
-   if (b == NULL)
+   MtBlockRec b;
+   Bool       in_slab;
+   if (!take_rec((Addr)p, &b, &in_slab))
       return False;
+   count_live(-1);
 
-   if (clo_heap && !mt_tree_is_ignored(b->where)) {
+   if (clo_heap && !mt_tree_is_ignored(b.where)) {
       /* Coming down from a possible peak: check it first. */
       if (maybe_snapshot)
          mt_snapshot_maybe(MtPeak);
-      mt_mem_update_heap(-(SSizeT)b->req_szB,
-                         -admin_szB() - (SSizeT)b->slop_szB);
-      mt_tree_sub(b->where, b->req_szB);
-      mt_counts_free(b->where, b->tid, b->data, b->req_szB);
+      mt_mem_update_heap(-(SSizeT)b.req_szB,
+                         -admin_szB() - (SSizeT)b.slop_szB);
+      mt_tree_sub(b.where, b.req_szB);
+      mt_counts_free(b.where, b.tid, b.addr, b.req_szB);
       if (maybe_snapshot)
          mt_snapshot_maybe(MtNormal);
    }
-   VG_(freeEltPA)(block_pool, b);
    return True;
 }
 
@@ -121,48 +288,49 @@ static void* alloc_and_record(ThreadId tid, SizeT req_szB, SizeT align,
                               Bool zero, Bool exclude_first_entry)
 {
    void* p;
-   SizeT slop_szB;
+   SizeT usable, slop_szB;
+   Bool  in_slab;
    if ((SSizeT)req_szB < 0)
       return NULL;   /* huge requests fail, as in Massif */
-   p = VG_(cli_malloc)(align ? align : VG_(clo_alignment), req_szB);
+   p = get_block(tid, req_szB, align, &usable, &in_slab);
    if (p == NULL)
       return NULL;
-   slop_szB = VG_(cli_malloc_usable_size)(p) - req_szB;
+   slop_szB = usable - req_szB;
    if (clo_heap && mt_limit_refuse(req_szB + admin_szB() + slop_szB)) {
-      VG_(cli_free)(p);
+      put_block(p);
       return NULL;
    }
    if (zero)
       VG_(memset)(p, 0, req_szB);
-   return record_block(tid, p, req_szB, slop_szB, exclude_first_entry, True);
+   return record_block(tid, p, req_szB, slop_szB, in_slab,
+                       exclude_first_entry, True);
 }
 
 static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
                            SizeT align, Bool exclude_first_entry)
 {
-   MtBlock* b;
-   void*    p_new;
-   SizeT    old_req_szB, old_slop_szB, new_slop_szB;
-   Xecu     old_where;
-   Bool     ignored = False;
+   MtBlockRec b;
+   void*      p_new;
+   SizeT      old_req_szB, old_slop_szB, new_slop_szB, usable;
+   Xecu       old_where;
+   Bool       ignored = False, in_slab, new_in_slab;
 
    if (p_old == NULL)
       return alloc_and_record(tid, new_req_szB, align, False,
                               exclude_first_entry);
    if (new_req_szB == 0) {
       if (unrecord_block(p_old, True))
-         VG_(cli_free)(p_old);
+         put_block(p_old);
       return NULL;
    }
 
-   b = VG_(HT_remove)(live_blocks, (UWord)p_old);
-   if (b == NULL)
+   if (!take_rec((Addr)p_old, &b, &in_slab))
       return NULL;   /* a bogus realloc */
-   old_req_szB  = b->req_szB;
-   old_slop_szB = b->slop_szB;
+   old_req_szB  = b.req_szB;
+   old_slop_szB = b.slop_szB;
 
    if (clo_heap) {
-      if (!mt_tree_is_ignored(b->where)) {
+      if (!mt_tree_is_ignored(b.where)) {
          if (new_req_szB < old_req_szB)   /* effectively a deallocation */
             mt_snapshot_maybe(MtPeak);
       } else {
@@ -172,56 +340,64 @@ static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
    if (clo_heap && !ignored && new_req_szB > old_req_szB
        && mt_limit_refuse(new_req_szB - old_req_szB)) {
       /* Refused as a failed realloc: the old block stays live. */
-      VG_(HT_add_node)(live_blocks, b);
+      store_rec(&b, in_slab);
       return NULL;
    }
 
    if (new_req_szB <= old_req_szB + old_slop_szB
        && (align == 0 || (Addr)p_old % align == 0)) {
       p_new = p_old;
+      new_in_slab = in_slab;
       new_slop_szB = old_slop_szB + (old_req_szB - new_req_szB);
    } else {
       if ((SSizeT)new_req_szB < 0)
          p_new = NULL;
       else
-         p_new = VG_(cli_malloc)(align ? align : VG_(clo_alignment),
-                                 new_req_szB);
+         p_new = get_block(tid, new_req_szB, align, &usable, &new_in_slab);
       if (p_new == NULL) {
          /* realloc failed: the old block is untouched and still live. */
-         VG_(HT_add_node)(live_blocks, b);
+         store_rec(&b, in_slab);
          return NULL;
       }
       VG_(memcpy)(p_new, p_old, old_req_szB + old_slop_szB < new_req_szB
                                 ? old_req_szB + old_slop_szB : new_req_szB);
-      VG_(cli_free)(p_old);
-      new_slop_szB = VG_(cli_malloc_usable_size)(p_new) - new_req_szB;
+      put_block(p_old);
+      new_slop_szB = usable - new_req_szB;
    }
 
-   b->data     = (Addr)p_new;
-   b->req_szB  = new_req_szB;
-   b->slop_szB = new_slop_szB;
-   old_where   = b->where;
-   b->where    = 0;
+   b.addr     = (Addr)p_new;
+   b.req_szB  = new_req_szB;
+   b.slop_szB = new_slop_szB;
+   old_where  = b.where;
+   b.where    = 0;
    if (clo_heap) {
-      b->where = mt_tree_add(tid, new_req_szB, exclude_first_entry);
-      if (!ignored && !mt_tree_is_ignored(b->where)) {
+      b.where = mt_tree_add(tid, new_req_szB, exclude_first_entry);
+      if (!ignored && !mt_tree_is_ignored(b.where)) {
          mt_tree_sub(old_where, old_req_szB);
       } else {
          ignored = True;
          /* A block first allocated under an ignored function stays
             ignored, whoever reallocs it. */
-         if (!mt_tree_is_ignored(b->where) && mt_tree_is_ignored(old_where))
-            b->where = old_where;
+         if (!mt_tree_is_ignored(b.where) && mt_tree_is_ignored(old_where))
+            b.where = old_where;
       }
    }
-   VG_(HT_add_node)(live_blocks, b);
 
    if (clo_heap && !ignored) {
       /* Counted as heaptrack does: a free of the old block, then an
          allocation of the new size at the realloc's stack. */
-      mt_counts_free(old_where, b->tid, (Addr)p_old, old_req_szB);
-      mt_counts_alloc(b->where, tid, (Addr)p_new, new_req_szB);
-      b->tid = tid;
+      mt_counts_free(old_where, b.tid, (Addr)p_old, old_req_szB);
+      mt_counts_alloc(b.where, tid, (Addr)p_new, new_req_szB);
+      b.tid = tid;
+   }
+   /* A slab slot's record holds a thread id below 65536; a block moved
+      or resized by a thread beyond that is only possible out of a slab
+      (get_block checks), and in place it keeps its allocator's. */
+   if (new_in_slab && !mt_slab_tid_fits(b.tid))
+      b.tid = 1;
+   store_rec(&b, new_in_slab);
+
+   if (clo_heap && !ignored) {
       mt_mem_update_heap((SSizeT)new_req_szB - (SSizeT)old_req_szB,
                          (SSizeT)new_slop_szB - (SSizeT)old_slop_szB);
       mt_snapshot_maybe(MtNormal);
@@ -258,7 +434,7 @@ static void* mt_calloc(ThreadId tid, SizeT m, SizeT szB)
 static void mt_free(ThreadId tid, void* p)
 {
    if (unrecord_block(p, True))
-      VG_(cli_free)(p);
+      put_block(p);
 }
 
 static void mt_delete_aligned(ThreadId tid, void* p, SizeT alignB)
@@ -307,14 +483,14 @@ Bool mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
    switch (arg[0]) {
    case VG_USERREQ__MALLOCLIKE_BLOCK:
-      record_block(tid, (void*)arg[1], arg[2], 0, False, True);
+      record_block(tid, (void*)arg[1], arg[2], 0, False, False, True);
       *ret = 0;
       return True;
    case VG_USERREQ__RESIZEINPLACE_BLOCK:
       /* Massif's semantics: a free then a new block at the resizer's
          stack. Unknown blocks are recorded anyway, as Massif does. */
       unrecord_block((void*)arg[1], True);
-      record_block(tid, (void*)arg[1], arg[3], 0, False, True);
+      record_block(tid, (void*)arg[1], arg[3], 0, False, False, True);
       *ret = 0;
       return True;
    case VG_USERREQ__FREELIKE_BLOCK:
@@ -343,7 +519,7 @@ void* mt_heap_alloc_replaced(ThreadId tid, SizeT req_szB, SizeT align)
 void mt_heap_free(ThreadId tid, void* p)
 {
    if (p != NULL && unrecord_block(p, True))
-      VG_(cli_free)(p);
+      put_block(p);
 }
 
 void* mt_heap_realloc(ThreadId tid, void* p, SizeT new_req_szB, SizeT align,
@@ -352,10 +528,11 @@ void* mt_heap_realloc(ThreadId tid, void* p, SizeT new_req_szB, SizeT align,
    SizeT old_req_szB = 0;
    void* p_new;
    if (p != NULL) {
-      MtBlock* b = VG_(HT_lookup)(live_blocks, (UWord)p);
-      if (b == NULL)
+      MtBlockRec b;
+      Bool       in_slab;
+      if (!find_rec((Addr)p, &b, &in_slab))
          return NULL;
-      old_req_szB = b->req_szB;
+      old_req_szB = b.req_szB;
    }
    p_new = realloc_block(tid, p, new_req_szB, align, False);
    if (p_new != NULL && zero && new_req_szB > old_req_szB)
@@ -365,27 +542,31 @@ void* mt_heap_realloc(ThreadId tid, void* p, SizeT new_req_szB, SizeT align,
 
 Bool mt_heap_resize_in_place(ThreadId tid, void* p, SizeT new_req_szB)
 {
-   MtBlock* b = VG_(HT_lookup)(live_blocks, (UWord)p);
-   if (b == NULL || new_req_szB == 0
-       || new_req_szB > b->req_szB + b->slop_szB)
+   MtBlockRec b;
+   Bool       in_slab;
+   if (!find_rec((Addr)p, &b, &in_slab) || new_req_szB == 0
+       || new_req_szB > b.req_szB + b.slop_szB)
       return False;
    return realloc_block(tid, p, new_req_szB, 0, False) == p;
 }
 
 SizeT mt_heap_usable_size(void* p)
 {
-   MtBlock* b = VG_(HT_lookup)(live_blocks, (UWord)p);
-   return b ? b->req_szB + b->slop_szB : 0;
+   MtBlockRec b;
+   Bool       in_slab;
+   return find_rec((Addr)p, &b, &in_slab) ? b.req_szB + b.slop_szB : 0;
 }
 
 Bool mt_heap_is_block(void* p)
 {
-   return VG_(HT_lookup)(live_blocks, (UWord)p) != NULL;
+   MtBlockRec b;
+   Bool       in_slab;
+   return find_rec((Addr)p, &b, &in_slab);
 }
 
 void mt_heap_record(ThreadId tid, Addr a, SizeT szB, Bool maybe_snapshot)
 {
-   record_block(tid, (void*)a, szB, 0, False, maybe_snapshot);
+   record_block(tid, (void*)a, szB, 0, False, False, maybe_snapshot);
 }
 
 Bool mt_heap_unrecord(Addr a, Bool maybe_snapshot)

@@ -13,6 +13,9 @@
 /* Set-up, called by mt_main.c. */
 void  mt_heap_init(void);            /* pre_clo_init: block table */
 void  mt_heap_pre_clo_init(void);    /* registers the malloc replacement */
+/* -v at exit: live blocks, the tool's own memory per block, the table's
+   load, the slabs. */
+void  mt_heap_print_stats(void);
 /* VALGRIND_MALLOCLIKE_BLOCK and friends; False for other requests. */
 Bool  mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);
 

@@ -37,6 +37,8 @@
      block keeps its requested size, slop and stack; VALGRIND_MALLOCLIKE_
      BLOCK and friends report custom allocators' blocks. It tells the
      snapshot list, the counts and the heap limit of every change.
+     Records live in mt_blocks.c's table, a compact heap's small blocks
+     in mt_slab.c's slabs (both under Base).
    Output
    - mt_output.c: when and under which name the profile is written: at
      exit (deaths by signal included), before exec, and periodically
@@ -89,6 +91,12 @@
    - mt_msprint.c: prints a snapshot and its tree in Massif's format, byte
      for byte as the core does.
    Base
+   - mt_slab.c: --compact-heap=yes: the client's small blocks (up to
+     1 KB), in 64 KB slabs of one size each, with an 8-byte record per
+     slot beside them: no header, no table entry.
+   - mt_blocks.c: the table of the other live blocks, open addressing
+     keyed by address, 32 bytes a record, grown a few slots per operation
+     (no pause).
    - mt_file.c: the one writer of files: temporary name, every write
      checked, fsync, rename only after a complete write, special paths
      written in place; the profile, the companion and vgdb's files all go
@@ -338,6 +346,7 @@ static void mt_fini(Int exitcode)
       VG_(dmsg)("memtime: %llu kernel clock reads\n", mt_time_n_clock_reads());
       VG_(dmsg)("memtime: outline: %u of %d buckets used, %llu %s wide\n",
                 n_used, MT_OUTLINE_BUCKETS, width, mt_time_unit_name());
+      mt_heap_print_stats();
    }
    mt_rss_fini();
 }

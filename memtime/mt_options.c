@@ -20,6 +20,9 @@ Bool         clo_heap               = True;
 SSizeT       clo_heap_admin         = 8;
 Bool         clo_stacks             = False;
 Bool         clo_pages_as_heap      = False;
+/* Unset: decided by mt_options_check from the clock (mt_heap.c). */
+static Bool  compact_heap_set       = False;
+Bool         clo_compact_heap       = False;
 Bool         clo_rss                = True;
 Int          clo_depth              = 30;
 double       clo_threshold          = 1.0;
@@ -170,6 +173,9 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    else if VG_BINT_CLO(arg, "--heap-admin",    clo_heap_admin, 0, 1024) {}
    else if VG_BOOL_CLO(arg, "--stacks",        clo_stacks) {}
    else if VG_BOOL_CLO(arg, "--pages-as-heap", clo_pages_as_heap) {}
+   else if VG_BOOL_CLO(arg, "--compact-heap", clo_compact_heap) {
+      compact_heap_set = True;
+   }
    else if VG_BOOL_CLO(arg, "--rss",           clo_rss) {}
    else if VG_BINT_CLO(arg, "--depth",         clo_depth, 1, MT_MAX_DEPTH) {}
    else if VG_STR_CLO (arg, "--alloc-fn",      tmp_str) {
@@ -242,6 +248,11 @@ void mt_print_usage(void)
 "    --stacks=no|yes           also measure every thread's stack [no]\n"
 "    --pages-as-heap=no|yes    count mmap/mremap/brk pages instead of\n"
 "                              malloc blocks [no]\n"
+"    --compact-heap=no|yes     blocks up to 1 KB in memtime's slabs, 8 bytes\n"
+"                              of bookkeeping each (giant heaps); their extra\n"
+"                              bytes lack the 16-byte remainders Valgrind's\n"
+"                              arena leaves now and then\n"
+"                              [yes with --time-unit=ms, no with i and B]\n"
 "    --rss=no|yes              also record the program's resident memory\n"
 "                              (anonymous, file, shared) in the companion [yes]\n"
 "    --depth=<number>          frames kept per allocation stack, 1..200 [30]\n"
@@ -304,6 +315,11 @@ void mt_options_check(void)
       libc's inlined frames as Massif's do (see mt_debuginfo.c). */
    if (!libc_inline_info_set)
       clo_libc_inline_info = clo_time_unit != TimeMS;
+   /* The same for the heap's bookkeeping: memtime's own compact slabs
+      and table with ms, the core's arena (Massif's extra bytes to the
+      byte) with i and B. */
+   if (!compact_heap_set)
+      clo_compact_heap = clo_time_unit == TimeMS;
 }
 
 const HChar* mt_time_unit_name(void)

@@ -18,17 +18,21 @@
    memtime's additions (ms unit only, so B and i stay identical): sampling
    snapshots from the client-code hook, a final snapshot at exit, and:
    - Culling that keeps the shape: each round removes the interior
-     snapshot whose removal changes the drawn line least (the smallest
-     triangle it makes with its neighbours, time by total: a snapshot in
-     the middle of a flat stretch first, the top of a burst or the bottom
-     between two last; ties by Massif's closest neighbours). The minimum
+     snapshot whose removal loses least: the triangle it makes with its
+     neighbours, time by total (what the drawn line loses: the top of a
+     burst or the bottom between two lose much), plus its neighbours' span
+     times 2% of the largest total (what the coverage loses, as Massif's
+     closest neighbours: so a flat stretch or a steady slope keeps evenly
+     spaced trees, its snapshots going first where they are densest),
+     four times that for a snapshot with a tree. The minimum
      interval then grows with the run (its length over --max-snapshots,
      at least 1 ms), as Massif's does, so culling stays rare.
    - Burst tops: before a deallocation, a total that rose above the
      lowest since the last burst by --burst-threshold percent of the peak
      gets a detailed snapshot, at most one per half minimum interval, so
      "what was that burst" has a tree; the next burst counts once the
-     total has come down by as much again.
+     total has come down by as much again, and then the next snapshot
+     has a tree too (the burst's end).
    Every change also goes to the exact outline (mt_outline.c), whatever
    the unit: the snapshots are samples, the outline is not. */
 #include "pub_tool_basics.h"
@@ -92,6 +96,7 @@ static Bool  burst_armed = True;     /* waiting for the next burst */
 static SizeT burst_floor_szB = 0;    /* lowest total since armed */
 static SizeT burst_top_szB = 0;      /* total at the last burst snapshot */
 static Time  burst_time = -1;        /* time of the last burst snapshot */
+static Bool  burst_end_due = False;  /* the burst came down: a tree next */
 
 
 /* The rise that makes a burst: --burst-threshold percent of the peak so
@@ -113,9 +118,12 @@ static void note_change(void)
       if (total < burst_floor_szB)
          burst_floor_szB = total;
    } else if (total + burst_threshold_szB() <= burst_top_szB) {
-      /* Came down by a burst's height: the next rise is a new burst. */
+      /* Came down by a burst's height: the next rise is a new burst, and
+         the next snapshot has a tree (without one, the tree at the top
+         would stand for the time after the burst too). */
       burst_armed = True;
       burst_floor_szB = total;
+      burst_end_due = burst_time >= 0;
    }
 }
 
@@ -193,16 +201,22 @@ static double snap_total(const Snapshot* s)
    return (double)(s->heap_szB + s->heap_extra_szB + s->stacks_szB);
 }
 
-/* How much the line drawn through the snapshots changes when cur goes:
-   the area of the triangle prev-cur-next, time by total (ms only). */
-static double shape_loss(Int prev, Int cur, Int next)
+/* What is lost when cur goes (ms only): the area of the triangle
+   prev-cur-next, time by total (the span times cur's distance from the
+   line through its neighbours: what the drawn line loses), plus the span
+   times a floor of 'floor_B' (what the timeline's coverage loses: a
+   snapshot on a straight slope still carries a tree, and without the
+   floor a steady leak would lose every tree of minutes). */
+static double shape_loss(Int prev, Int cur, Int next, double floor_B)
 {
    double dt1 = (double)(snapshots[cur].time - snapshots[prev].time);
    double dt2 = (double)(snapshots[next].time - snapshots[prev].time);
    double dv1 = snap_total(&snapshots[cur]) - snap_total(&snapshots[prev]);
    double dv2 = snap_total(&snapshots[next]) - snap_total(&snapshots[prev]);
    double a = dt1 * dv2 - dt2 * dv1;
-   return a < 0 ? -a : a;
+   double loss = (a < 0 ? -a : a) + dt2 * floor_B;
+   /* A tree is worth keeping: a snapshot without one goes first. */
+   return snapshots[cur].xt != NULL ? 4 * loss : loss;
 }
 
 /* Removes half of the list (see the file comment); returns the new
@@ -213,6 +227,15 @@ static Time cull_snapshots(void)
    Int d, i, j;
    Time min_span;
    Bool by_shape = clo_time_unit == TimeMS;
+   double floor_B = 0;
+
+   if (by_shape) {
+      /* The floor: 2% of the largest total listed. */
+      for (i = 0; i < n_snapshots; i++)
+         if (snap_total(&snapshots[i]) > floor_B)
+            floor_B = snap_total(&snapshots[i]);
+      floor_B /= 50;
+   }
 
    for (d = 0; d < n_to_delete; d++) {
       /* Walk the used entries as (prev, cur, next) triples; holes left by
@@ -226,7 +249,7 @@ static Time cull_snapshots(void)
          Time span = snapshots[next].time - snapshots[prev].time;
          tl_assert(span >= 0);
          if (snapshots[cur].kind != MtPeak && by_shape) {
-            double loss = shape_loss(prev, cur, next);
+            double loss = shape_loss(prev, cur, next, floor_B);
             if (min_i == -1 || loss < min_loss
                 || (loss == min_loss && span < min_timespan)) {
                min_loss = loss;
@@ -376,6 +399,11 @@ void mt_snapshot_maybe(MtSnapshotKind kind)
    refresh_stacks();
    now = mt_time_now();
    if (kind == MtNormal) {
+      if (burst_end_due && now > burst_time) {
+         burst_end_due = False;
+         take_snapshot(MtNormal, now, True);
+         return;
+      }
       if (now < earliest_next_snapshot_time)
          return;
       take_snapshot(MtNormal, now,
@@ -418,6 +446,7 @@ void mt_snapshot_restart(void)
    burst_armed = True;
    burst_floor_szB = total_szB();
    burst_time = -1;
+   burst_end_due = False;
    refresh_stacks();
    mt_outline_restart(mt_time_now(), total_szB(),
                       live_heap_szB + live_extra_szB);
