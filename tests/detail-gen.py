@@ -50,6 +50,13 @@ SITES = [
      2500,
      'void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>(int const&)',
      'libsvc.so', 'std', 'std', 'std::vector'),
+    # Two functions whose names shortened for a legend read the same.
+    ('app::db::Cursor<app::db::Row<std::basic_string<char>, long> >::fetch(unsigned long) (in %s)' % SVC,
+     50000, 'app::db::Cursor<app::db::Row<std::basic_string<char>, long> >::fetch(unsigned long)',
+     'libsvc.so', 'app', 'app', 'app::db'),
+    ('app::db::Cursor<app::db::Column<std::basic_string<char>, double> >::fetch(unsigned long) (in %s)' % SVC,
+     40000, 'app::db::Cursor<app::db::Column<std::basic_string<char>, double> >::fetch(unsigned long)',
+     'libsvc.so', 'app', 'app', 'app::db'),
     ('inflateInit2_ (in %s)' % ZLIB, 2000, 'inflateInit2_', 'libz.so', '(in libz.so)',
      '(in libz.so)', '(in libz.so)'),
     ('deflateInit2_ (in %s)' % ZLIB, 1500, 'deflateInit2_', 'libz.so', '(in libz.so)',

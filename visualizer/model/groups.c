@@ -5,6 +5,7 @@
  * A label is Valgrind's text for a frame: "0xADDR: " then the function as
  * the demangler wrote it, then " (file:line)" or " (in /path/object)".
  * The keys are read from that text alone; nothing here looks at a binary. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -930,6 +931,50 @@ static int regroup_counts(rg *g)
     return 0;
 }
 
+static int by_name_ptr(const void *a, const void *b)
+{
+    return strcmp(**(char **const *)a, **(char **const *)b);
+}
+
+/* Groups have no address to tell two shortened names apart (sites.c gives
+ * sites theirs): a group whose short name reads as another's shows its
+ * whole key, which is its own. */
+static int distinct_names(vis_profile *p)
+{
+    size_t n = p->n_site_info;
+    if (n < 2)
+        return 0;
+    char ***by = malloc(n * sizeof *by);
+    unsigned char *dup = calloc(n, 1);
+    if (!by || !dup) {
+        free(by);
+        free(dup);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        by[k] = &p->site_info[k].name;
+    qsort(by, n, sizeof *by, by_name_ptr);
+    for (size_t k = 1; k < n; k++)
+        if (!strcmp(*by[k], *by[k - 1]))
+            dup[k] = dup[k - 1] = 1;
+    int rc = 0;
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        if (!dup[k])
+            continue;
+        vis_site_info *si = (vis_site_info *)((char *)by[k] - offsetof(vis_site_info, name));
+        char *whole = strdup(si->full_name);
+        if (!whole)
+            rc = -1;
+        else {
+            free(si->name);
+            si->name = whole;
+        }
+    }
+    free(by);
+    free(dup);
+    return rc;
+}
+
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
@@ -975,6 +1020,8 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
         goto out;
     gr->applied = 1;
     rc = vis_profile_rank_sites(p);
+    if (rc == 0 && g.by != VIS_GROUP_SITE)
+        rc = distinct_names(p);
 out:
     free(g.wrapper);
     pmap_free(&g.keys);
