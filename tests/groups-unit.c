@@ -75,6 +75,16 @@ int main(void)
            vis_key_crate("0x1: llvm::PassManager::run(llvm::Module&) (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"), "llvm");
     expect("crate: C function: its object", vis_key_crate("0x1: xmlStrdup (in /usr/lib/libxml2.so.2)"), "(in libxml2.so)");
     expect("crate: unnamed: its object", vis_key_crate("0x1: ??? (in /usr/lib/libLLVM-14.so.1)"), "(in libLLVM-14.so)");
+    expect("crate: unnamed told by its caller: the caller's",
+           vis_key_crate("0x1: ??? called by <rustc_middle::ty::context::TyCtxt>::get_attrs (in /usr/lib/librustc_driver-4c3beb7552356b6f.so)"),
+           "rustc_middle");
+    expect("crate: unnamed told by a C caller: the object",
+           vis_key_crate("0x1: ??? called by foo_open (in /usr/lib/libfoo.so.2)"), "(in libfoo.so)");
+    expect("namespace: unnamed told by its caller",
+           vis_key_namespace("0x1: ??? called by llvm::FPPassManager::runOnFunction(llvm::Function&) (in /l/libLLVM-14.so.1)", 1),
+           "llvm");
+    expect_int("kind: unnamed told by a C++ caller",
+               vis_symbol_kind("0x1: ??? called by llvm::A::b(int) (in /l/libLLVM-14.so.1)"), VIS_SYM_CXX);
     /* namespace */
     expect("namespace depth 1", vis_key_namespace("0x1: llvm::sys::Memory::allocate(unsigned long) (in /l.so)", 1), "llvm");
     expect("namespace depth 2", vis_key_namespace("0x1: llvm::sys::Memory::allocate(unsigned long) (in /l.so)", 2), "llvm::sys");

@@ -96,6 +96,21 @@ static int unnamed_fn(const parts *p)
     return p->fn_len == 0 || (p->fn_len >= 3 && !strncmp(p->fn, "???", 3));
 }
 
+/* An unnamed function told by its caller ("??? called by f", sites.h) is
+ * grouped as the caller is for the keys read from the function's name
+ * (crate, namespace): the caller's code is what a person acts on. Moves
+ * p->fn to the caller; returns whether there was one. */
+static int to_caller(parts *p)
+{
+    static const char by[] = "??? called by ";
+    size_t n = sizeof by - 1;
+    if (p->fn_len <= n || strncmp(p->fn, by, n) != 0)
+        return 0;
+    p->fn += n;
+    p->fn_len -= n;
+    return 1;
+}
+
 static char *dup_n(const char *s, size_t n)
 {
     char *o = malloc(n + 1);
@@ -367,6 +382,7 @@ int vis_rust_crate(const char *fn, char *out, size_t cap)
 vis_sym_kind vis_symbol_kind(const char *label)
 {
     parts p = split(label);
+    to_caller(&p);
     if (unnamed_fn(&p))
         return VIS_SYM_UNNAMED;
     const char *name;
@@ -381,6 +397,7 @@ vis_sym_kind vis_symbol_kind(const char *label)
 char *vis_key_crate(const char *label)
 {
     parts p = split(label);
+    to_caller(&p);
     if (unnamed_fn(&p))
         return object_fallback(&p);
     char *fn = dup_n(p.fn, p.fn_len);
@@ -399,6 +416,7 @@ char *vis_key_crate(const char *label)
 char *vis_key_namespace(const char *label, unsigned depth)
 {
     parts p = split(label);
+    to_caller(&p);
     if (unnamed_fn(&p) || depth == 0)
         return object_fallback(&p);
     const char *name;

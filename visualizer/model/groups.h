@@ -40,7 +40,9 @@ char *vis_key_file(const char *label);
 char *vis_key_object(const char *label);
 /* The crate of a Rust symbol (the first path segment of the code that runs,
  * see vis_rust_crate), or for a C++ symbol its outermost namespace; a C
- * function or an unnamed one: "(in OBJECT)" (vis_key_object in parentheses). */
+ * function or an unnamed one: "(in OBJECT)" (vis_key_object in parentheses).
+ * An unnamed function told by its caller ("??? called by f") counts as f,
+ * here, in vis_key_namespace and in vis_symbol_kind. */
 char *vis_key_crate(const char *label);
 /* A C++ (or Rust) symbol's leading `depth` scopes ("llvm", "llvm::sys");
  * a symbol without scopes: "(in OBJECT)". */
