@@ -168,8 +168,28 @@ def main():
                 if cb:
                     nodes.append('2.%d.%d' % (frames.setdefault(cl, len(frames)), cb))
         dtrees.append('dtree: snapshot=%d time=%d %s\n' % (i, t, ' '.join(nodes)))
+    # Allocation counts ("site:" records): function k of SITES made
+    # (k + 1) * 10 calls; two unnamed functions of libbar, which no tree
+    # shows, read the same but for their address.
+    counts = []
+    for k, (text, b, fn, obj, crate, ns1, ns2) in enumerate(SITES):
+        counts.append((lab(text), (k + 1) * 10, {'function': fn, 'object': obj, 'crate': crate,
+                                                 'namespace': ns1}))
+    for a, n in (('0xBA0000', 5), ('0xBB0000', 7)):
+        counts.append(('%s: ??? (in /usr/lib/libbar.so.1)' % a, n,
+                       {'function': '??? @%s (in /usr/lib/libbar.so.1)' % a, 'object': 'libbar.so',
+                        'crate': '(in libbar.so)', 'namespace': '(in libbar.so)'}))
+    answers['counts'] = {}
+    for g in ('function', 'object', 'crate', 'namespace'):
+        acc = {}
+        for label, n, keys in counts:
+            acc[keys[g]] = acc.get(keys[g], 0) + n
+        answers['counts'][g] = acc
     with open(profile + '.memtime', 'w') as f:
         f.write('memtime-companion: 1\ntime_unit: ms\n')
+        for label, n, keys in counts:
+            f.write('site: allocs=%d temporary=0 bytes=%d live_blocks=1 live_bytes=100 %s\n'
+                    % (n, n * 100, label))
         f.write('detail: depth=2 snapshots=%d frames=%d\n' % (len(dtrees), len(frames)))
         for label, k in sorted(frames.items(), key=lambda x: x[1]):
             f.write('frame: %d %s\n' % (k, label))

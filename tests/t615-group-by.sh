@@ -16,7 +16,7 @@
 #  - no two groups print as the same text; diff and check group alike;
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 28
 cd "$T" || exit 1
 B=$MT_BUILD
 
@@ -140,6 +140,22 @@ head = next(csv.reader(open(sys.argv[1])))
 assert len(head) == len(set(head)), [h for h in head if head.count(h) > 1]
 assert sum('Cursor' in h and 'fetch' in h for h in head) == 2, head
 PY
+
+for g in function crate; do
+  check "--group-by=$g: the allocation counts (JSON sites) summed by group, two unnamed functions apart" \
+    python3 -c '
+import json, sys
+ans = json.load(open("ans.json"))["counts"][sys.argv[1]]
+d = json.load(open(sys.argv[1] + ".json"))
+got = {s["site"]: s["allocations"] for s in d["sites"]}
+assert len(got) == len(d["sites"]), "two count rows read the same"
+assert got == ans, (sorted(got.items()), sorted(ans.items()))' $g
+done
+vis --summary-only --group-by=function --top=50 p.out >counts.txt
+check "summary: no two lines of 'Most allocations' read the same" bash -c \
+  "sed -n '/^Most allocations/,/^\$/p' counts.txt | sed 1d | sed -E 's/^ +[0-9]+ calls +[^ ]+ [^ ]+ allocated  //' | sort | uniq -d | grep -q . && exit 1 || exit 0"
+check "summary: the two unnamed functions of libbar print with their addresses" \
+  grep -q '??? @0xBA0000 (in /usr/lib/libbar.so.1)' counts.txt
 
 # 8. diff and check group alike.
 python3 "$MT_SRC/tests/detail-gen.py" q.out ans2.json 2 || exit 1

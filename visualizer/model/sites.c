@@ -498,6 +498,17 @@ oom:
     return -1;
 }
 
+char *vis_site_label_name(const vis_profile *p, const char *label)
+{
+    for (size_t k = 0; k < p->n_site_info; k++)
+        if (p->site_info[k].label == label)
+            return strdup(p->site_info[k].full_name);
+    char *addr = vis_site_unnamed(label) ? address_of(label) : NULL;
+    char *out = full_name(label, addr);
+    free(addr);
+    return out;
+}
+
 uint64_t vis_site_bytes(const vis_snapshot *s, size_t id)
 {
     uint64_t b = 0;

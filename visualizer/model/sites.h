@@ -62,6 +62,13 @@ static inline uint64_t vis_series_site(const vis_series *v, size_t snap, size_t 
     return v->site_B[snap * v->n_sites + k];
 }
 
+/* The name every text section prints for a verbatim (interned) label: the
+ * ranked site's full_name when a site has that label, else the label
+ * without its address, except an unnamed function, which keeps it
+ * ("??? @0x6DADBF (in prog)"): two different sites never print as the same
+ * text. Newly allocated; NULL when out of memory. */
+char *vis_site_label_name(const vis_profile *p, const char *label);
+
 /* Whether a label's function has no name ("0x6DADBF: ??? (in prog)"). */
 int vis_site_unnamed(const char *label);
 

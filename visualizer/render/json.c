@@ -12,6 +12,14 @@
 #include "render/json.h"
 
 static void grouping(FILE *out, const vis_profile *p);
+/* A label as every section names it (sites.h: distinct for distinct sites). */
+static void json_label(FILE *out, const vis_profile *p, const char *label)
+{
+    char *n = vis_site_label_name(p, label);
+    vis_json_string(out, n ? n : vis_site_name(label));
+    free(n);
+}
+
 
 void vis_json_string(FILE *out, const char *str)
 {
@@ -73,7 +81,7 @@ static void growth_rows(FILE *out, const vis_profile *p, const vis_growth *g, co
         const vis_growth_row *r = &g->rows[i];
         fprintf(out, "%s\n%s  {", i ? "," : "", indent);
         key(out, "site");
-        vis_json_string(out, vis_site_name(r->label));
+        json_label(out, p, r->label);
         fprintf(out, ", \"start_bytes\": %" PRIu64 ", \"end_bytes\": %" PRIu64
                      ", \"growth_bytes\": %" PRId64 ", \"max_bytes\": %" PRIu64 ", \"rate_per_s\": ",
                 r->start_bytes, r->end_bytes, r->growth_bytes, r->max_bytes);
@@ -292,7 +300,7 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
             if (!c[i].live_blocks)
                 continue;
             fprintf(out, "%s\n    {\"site\": ", k++ ? "," : "");
-            vis_json_string(out, vis_site_name(c[i].label));
+            json_label(out, p, c[i].label);
             fprintf(out, ", \"bytes\": %" PRIu64 ", \"blocks\": %" PRIu64 "}", c[i].live_bytes,
                     c[i].live_blocks);
         }
@@ -303,7 +311,7 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         fputs(",\n  \"sites\": [", out);
         for (size_t i = 0; i < n; i++) {
             fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
-            vis_json_string(out, vis_site_name(c[i].label));
+            json_label(out, p, c[i].label);
             fprintf(out, ", \"allocations\": %" PRIu64 ", \"temporary\": %" PRIu64
                          ", \"allocated_bytes\": %" PRIu64 ", \"live_blocks\": %" PRIu64
                          ", \"live_bytes\": %" PRIu64 "}",

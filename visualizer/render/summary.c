@@ -5,6 +5,7 @@
  * found (model/analysis.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "base/units.h"
 #include "model/groups.h"
@@ -27,6 +28,14 @@ static const char *unit_name(vis_unit u)
 
 /* memtime --heap-limit: the limit, when it was reached and what followed. */
 static void summary_wrappers(FILE *out, const vis_profile *p);
+/* A label as every section names it (sites.h: distinct for distinct sites). */
+static void put_label(FILE *out, const vis_profile *p, const char *label)
+{
+    char *n = vis_site_label_name(p, label);
+    fputs(n ? n : vis_site_name(label), out);
+    free(n);
+}
+
 static void summary_limit(FILE *out, const vis_profile *p)
 {
     char a[64], b[64];
@@ -412,23 +421,32 @@ static void summary_analysis(FILE *out, const vis_profile *p, const vis_analysis
                     p->end_record == VIS_END_RECORD_EXEC ? "exec" : "exit", vis_fmt_bytes(a, sizeof a, bytes), blocks,
                     blocks == 1 ? "" : "s");
             for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].live_blocks; i++)
-                fprintf(out, "  %10s in %8" PRIu64 " block%s  %s\n",
+            {
+                fprintf(out, "  %10s in %8" PRIu64 " block%s  ",
                         vis_fmt_bytes(a, sizeof a, c_rows[i].live_bytes), c_rows[i].live_blocks,
-                        c_rows[i].live_blocks == 1 ? " " : "s", vis_site_name(c_rows[i].label));
+                        c_rows[i].live_blocks == 1 ? " " : "s");
+                put_label(out, p, c_rows[i].label);
+                fputc('\n', out);
+            }
         }
         const vis_site_counts *c_rows = an->by_allocs;
         uint64_t total = an->allocs, temps = an->temporary;
         fprintf(out, "\nMost allocations (%" PRIu64 " in all):\n", total);
-        for (size_t i = 0; i < n && (int)i < top_n; i++)
-            fprintf(out, "  %10" PRIu64 " calls %10s allocated  %s\n", c_rows[i].allocs,
-                    vis_fmt_bytes(a, sizeof a, c_rows[i].alloc_bytes),
-                    vis_site_name(c_rows[i].label));
+        for (size_t i = 0; i < n && (int)i < top_n; i++) {
+            fprintf(out, "  %10" PRIu64 " calls %10s allocated  ", c_rows[i].allocs,
+                    vis_fmt_bytes(a, sizeof a, c_rows[i].alloc_bytes));
+            put_label(out, p, c_rows[i].label);
+            fputc('\n', out);
+        }
         c_rows = an->by_temporary;
         fprintf(out, "\nMost temporary allocations (freed before the thread allocated again; %"
                      PRIu64 " in all):\n", temps);
-        for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].temporary; i++)
-            fprintf(out, "  %10" PRIu64 " of %10" PRIu64 " calls  %s\n", c_rows[i].temporary,
-                    c_rows[i].allocs, vis_site_name(c_rows[i].label));
+        for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].temporary; i++) {
+            fprintf(out, "  %10" PRIu64 " of %10" PRIu64 " calls  ", c_rows[i].temporary,
+                    c_rows[i].allocs);
+            put_label(out, p, c_rows[i].label);
+            fputc('\n', out);
+        }
         if (!temps)
             fprintf(out, "  (none)\n");
     }
