@@ -186,10 +186,10 @@ typedef struct {
  * threshold merged into "in N places" lines, kept so the heap can be
  * regrouped after the fact (model/groups.h). A node is a pre-order entry:
  * depth 1 is a site (a child of the root), depth 2 one of its callers. */
-typedef struct {
-    unsigned depth;          /* 1..vis_detail.depth */
-    size_t frame;            /* index into vis_detail.frames */
+typedef struct {            /* 16 bytes: a rustc profile has millions */
     uint64_t bytes;          /* with its children's */
+    uint32_t frame;          /* index into vis_detail.frames (< 2^24) */
+    uint16_t depth;          /* 1..vis_detail.depth (<= 64) */
 } vis_dnode;
 
 typedef struct {

@@ -516,7 +516,13 @@ static int dtree_line(vis_profile *p, const char *v, cctx *c)
             break;
         }
         tr.nodes = a;
-        a[tr.n++] = (vis_dnode){ (unsigned)dep, (size_t)fr, b };
+        /* A frame id past the table is caught when the file ends
+         * (detail_finish); one past 2^32 here, as no table is that large. */
+        if (fr > UINT32_MAX) {
+            rc = cfail(c, "frame ids below %u", MAX_DETAIL_FRAMES);
+            break;
+        }
+        a[tr.n++] = (vis_dnode){ b, (uint32_t)fr, (uint16_t)dep };
         c->d_nodes++;
         if (fr > max_frame)
             max_frame = fr;
