@@ -4,10 +4,11 @@
 # our own (tests/progs/rust_crates: alpha holds 300000 B, beta 200000 B)
 # at --group-by=crate and function, and a C++ program with nested
 # namespaces (tests/progs/ns_layers.cc) at --group-by=namespace, depths 1
-# and 2. The bytes are read from --json by python and compared with the
-# programs' own constants.
+# and 2, and --collapsed grouped by namespace. The bytes are read from
+# --json and the folded stacks by python and compared with the programs'
+# own constants.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 cd "$T" || exit 1
 
 # The C++ program.
@@ -28,6 +29,18 @@ is "$(groups ns.out --group-by=namespace)" \
 is "$(groups ns.out --group-by=namespace --namespace-depth=2)" \
    "(anonymous namespace)=60000 (debug info: no object)=40000 net::http=120000 net::tls=80000 store::cache=200000 store::disk=300000" \
    "namespace depth 2: store::disk 300000, store::cache 200000, net::http 120000, net::tls 80000"
+
+vis --group-by=namespace --collapsed=ns.folded ns.out
+is "$(python3 -c '
+import sys
+acc = {}
+for l in open("ns.folded"):
+    stack, b = l.rsplit(" ", 1)
+    g = stack.split(";")[0]
+    acc[g] = acc.get(g, 0) + int(b)
+print(" ".join("%s=%d" % kv for kv in sorted(acc.items()) if not kv[0].startswith("in ") and not kv[0].startswith("(in ")))')" \
+   "(anonymous namespace)=60000 (debug info: no object)=40000 net=200000 store=500000" \
+   "--collapsed: each stack under its namespace as the outermost frame, the same bytes"
 
 # The Rust program.
 RUSTC=$(test_rustc)
