@@ -123,7 +123,7 @@ static void note_change(void)
          would stand for the time after the burst too). */
       burst_armed = True;
       burst_floor_szB = total;
-      burst_end_due = burst_time >= 0;
+      burst_end_due = burst_time >= 0 && clo_burst_threshold < 100;
    }
 }
 
