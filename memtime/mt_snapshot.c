@@ -566,6 +566,18 @@ const HChar* mt_snapshot_top_node_desc(void)
       : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.";
 }
 
+Int mt_snapshot_count(void)
+{
+   return n_snapshots;
+}
+
+const MtTreeSnap* mt_snapshot_tree(Int n, Time* time)
+{
+   tl_assert(n >= 0 && n < n_snapshots);
+   *time = snapshots[n].time;
+   return snapshots[n].xt;
+}
+
 void mt_snapshot_print_all(MtFile* fp)
 {
    Int i;
