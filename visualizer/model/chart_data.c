@@ -251,6 +251,12 @@ void vis_chart_time_range(const vis_profile *p, double *t0, double *t1)
     *t1 = last > *t0 ? last : *t0 + 1;
 }
 
+int vis_chart_rss_panel(uint64_t heap_top_B, uint64_t rss_top_B)
+{
+    return rss_top_B / VIS_RSS_PANEL_RATIO > heap_top_B
+           || (rss_top_B / VIS_RSS_PANEL_RATIO == heap_top_B && rss_top_B % VIS_RSS_PANEL_RATIO);
+}
+
 void vis_chart_exactness(const vis_profile *p, char *buf, size_t n)
 {
     const vis_outline *o = &p->outline;
