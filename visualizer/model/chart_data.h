@@ -140,6 +140,11 @@ int vis_chart_rss_panel(uint64_t heap_top_B, uint64_t rss_top_B);
  * bursts between snapshots are not shown (N snapshots, M with a tree)". */
 void vis_chart_exactness(const vis_profile *p, char *buf, size_t n);
 
+/* What a band of one site is under the profile's grouping (--group-by,
+ * groups.h): "site", "function", "file", "object", "crate", "namespace";
+ * plural with plural. The legend's heading and the "other ..." band say it. */
+const char *vis_chart_group_noun(const vis_profile *p, int plural);
+
 /* Builds the bands of the top sites (top 0..VIS_TOP_MAX). Returns NULL with
  * err when out of memory or the profile has no snapshot. */
 vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, size_t errsz);

@@ -675,8 +675,11 @@ static void draw_legend(chart *c, legend_box lb)
     for (int col = 0; col < lb.cols && col * per_col < n; col++) {   /* columns with rows */
         int cx = lb.x + col * (colw + gutter);
         int base = lb.y + ascent(c, c->fs);
-        if (col == 0)
-            vis_font_draw(c->cv, c->bold, c->fs, cx, base, "Memory by site", VIS_COLOUR_TEXT);
+        if (col == 0) {
+            char head_[64];
+            snprintf(head_, sizeof head_, "Memory by %s", vis_chart_group_noun(c->p, 0));
+            vis_font_draw(c->cv, c->bold, c->fs, cx, base, head_, VIS_COLOUR_TEXT);
+        }
         static const char *const head[2] = { "at peak", "largest" };
         for (int k = 0; k < 2; k++) {
             int w = vis_font_width(c->reg, c->fs, head[k]);

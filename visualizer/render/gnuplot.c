@@ -333,8 +333,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     /* The key in its own column right of the plot, one band a line. */
     fprintf(f, "\nset key at screen %.3f, screen %.3f left top vertical Left reverse noenhanced "
                "samplen 2 spacing 1.2 font \",9\"\n", KEY_L, PLOT_T - 0.03);
-    fprintf(f, "set label 6 \"[value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
-               "tc rgb \"#666666\" front noenhanced\n", KEY_L + 0.005, PLOT_T - 0.01);
+    fprintf(f, "set label 6 \"by %s  [value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
+               "tc rgb \"#666666\" front noenhanced\n", vis_chart_group_noun(p, 0), KEY_L + 0.005, PLOT_T - 0.01);
     /* The footnote: what the hatch is and how to get more trees. */
     snprintf(buf, sizeof buf, "%s. %s%s%s", exact, p->n_detailed
              ? "Between two trees a site never exceeds its larger value in them. Hatched grey: heap the "
