@@ -771,6 +771,7 @@ static void draw_legend(chart *c, legend_box lb)
  *   layout mark K X LABEL
  *   layout annot K LEVEL LX W : label K's row, left edge and width (0 = peak)
  *   layout exact E          : 1: drawn from the exact outline, 0: samples
+ *   layout legendhead TEXT  : the legend's heading ("Memory by crate")
  *   layout footnote I TEXT  : the footnote's line I (0, 1), before fitting
  *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
  *   layout panel X0 Y0 X1 Y1 : the RSS panel's data area, when drawn
@@ -787,6 +788,7 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
     fprintf(f, "layout x %.17g %.17g\n", c->t0, c->t1);
     fprintf(f, "layout y %.17g\n", c->ymax_B);
     fprintf(f, "layout exact %d\n", c->cols->exact);
+    fprintf(f, "layout legendhead Memory by %s\n", vis_chart_group_noun(c->p, 0));
     int sw = px(c, 14);
     int colw = (lb.w + (lb.cols > 1 ? px(c, 32) : 0)) / lb.cols - (lb.cols > 1 ? px(c, 32) : 0);
     int room = colw - sw - px(c, 8) - 2 * (vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10));
