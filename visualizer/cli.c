@@ -41,7 +41,14 @@ const char vis_cli_usage[] =
     "      --report=TXT      write the text report to TXT ('-' for stdout)\n"
     "      --summary-only    text report: only the summary\n"
     "      --ms-print-only   text report: only the ms_print-compatible part\n"
-    "      --threshold=P     ms_print tree threshold in percent, 0..100 [1.0]\n"
+    "      --threshold=P     ms_print tree threshold in percent, 0..100 [1.0]; also\n"
+    "                        the groups' (smaller groups merge into one line)\n"
+    "      --group-by=G      site, function, file, object, crate, namespace or auto:\n"
+    "                        crate for Rust, namespace for C++, else site [auto]\n"
+    "      --namespace-depth=N  scopes a namespace group keeps, 1..16 [1]\n"
+    "      --keep-wrappers   keep allocation wrappers found as sites (by default\n"
+    "                        their callers are the sites, where memtime's detail\n"
+    "                        shows them)\n"
     "      --x=N, --y=N      ms_print graph columns, rows, 4..1000 [72, 20]\n"
     "      --top=N           allocation sites shown separately, " VIS_STR(VIS_TOP_MIN) ".." VIS_STR(VIS_TOP_MAX) " [8]\n"
     "      --growth          print the sites ranked by growth (steady growers first);\n"
@@ -129,6 +136,11 @@ static const struct opt {
     { "to", SHOW, OPT_TEXT, OFF(to), 0, 0, NULL, 0, 0 },
     { "threshold", SHOW, OPT_PERCENT, OFF(rep.threshold), 0, 100,
       "a percentage from 0 to 100", 1, 0 },
+    { "threshold", DIFF | CHECK, OPT_PERCENT, OFF(rep.threshold), 0, 100,
+      "a percentage from 0 to 100", 0, 0 },
+    { "group-by", SHOW | DIFF | CHECK, OPT_TEXT, OFF(group_by), 0, 0, NULL, 0, 0 },
+    { "namespace-depth", SHOW | DIFF | CHECK, OPT_INT, OFF(ns_depth), 1, 16, NULL, 0, 0 },
+    { "keep-wrappers", SHOW | DIFF | CHECK, OPT_FLAG, OFF(keep_wrappers), 0, 0, NULL, 0, 0 },
     { "x", SHOW, OPT_INT, OFF(rep.graph_x), 4, 1000, NULL, 1, 0 },
     { "y", SHOW, OPT_INT, OFF(rep.graph_y), 4, 1000, NULL, 1, 0 },
     { "top", SHOW, OPT_INT, OFF(top), VIS_TOP_MIN, VIS_TOP_MAX, NULL, 0, 0 },
@@ -321,7 +333,8 @@ static int check_show(cli *c, vis_options *o)
         /* The live view takes what it shows from its own options only. */
         static const char *const other[] = { "o", "output", "gnuplot", "report", "flamegraph",
             "collapsed", "pprof", "snapshot", "from", "to", "json", "growth", "summary-only",
-            "ms-print-only", "threshold", "x", "y", "width", "height" };
+            "ms-print-only", "threshold", "x", "y", "width", "height", "group-by",
+            "namespace-depth", "keep-wrappers" };
         for (size_t k = 0; k < sizeof other / sizeof *other; k++)
             if (vis_cli_given(o, other[k]))
                 return usage(c, "--follow takes only --top, --companion and --no-companion, "
@@ -373,6 +386,12 @@ int vis_cli_parse(vis_options *o, int argc, char **argv, char *err, size_t errsz
     o->top = o->chart.top_n;
     if ((rc = parse_args(&c, o, argc, argv, o->cmd == VIS_CMD_SHOW ? 1 : 2)) != 0 || o->asked)
         return rc;
+    o->group = (vis_group_opts){ VIS_GROUP_AUTO, o->ns_depth ? (unsigned)o->ns_depth : 1,
+                                 o->rep.threshold, vis_cli_given(o, "threshold"),
+                                 o->keep_wrappers };
+    if (o->group_by && vis_group_by_parse(o->group_by, &o->group.by) != 0)
+        return usage(&c, "--group-by expects site, function, file, object, crate, namespace "
+                     "or auto, got '%s'", o->group_by);
     if (o->cmd == VIS_CMD_DIFF)
         return check_diff(&c, o);
     if (o->cmd == VIS_CMD_CHECK)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include "exit_status.h"
 #include "model/diff.h"
+#include "model/groups.h"
 #include "render/chart.h"
 #include "render/report.h"
 
@@ -31,6 +32,10 @@ typedef struct {
     int diff_top;              /* diff's --top; 0: every site */
     const char *baseline;      /* check */
     vis_check_limits lim;
+    const char *group_by;      /* --group-by as given */
+    int ns_depth;              /* --namespace-depth */
+    int keep_wrappers;         /* --keep-wrappers */
+    vis_group_opts group;      /* all three and --threshold, checked */
     vis_cli_asked asked;
     unsigned char given[64];   /* by opts[] row: the option was given */
 } vis_options;

@@ -28,6 +28,7 @@
 #include "model/chart_data.h"
 #include "model/diff.h"
 #include "model/export.h"
+#include "model/groups.h"
 #include "model/processes.h"
 #include "model/profile.h"
 #include "model/when.h"
@@ -370,6 +371,8 @@ static int run_show(run *r, vis_options *o)
     }
     if (!o->no_companion && (rc = read_companion(r, p, o->companion)) != 0)
         return rc;
+    if (vis_profile_regroup(p, &o->group) != 0)
+        return fail(r, VIS_EXIT_DATA, "out of memory");
 
     /* The growth window, for the summary, --growth, --json (and the chart). */
     vis_when from = { VIS_WHEN_SNAPSHOT, p->snaps[0].time, 0, SIZE_MAX };
@@ -404,8 +407,12 @@ static int run_show(run *r, vis_options *o)
 /* ------------------------------------------------------ diff and check */
 
 /* Reads a profile and (unless no_companion) its companion into *pp. */
-static int load(run *r, vis_profile **pp, const char *path, int no_companion)
+/* Then groups it as g asks; an automatic grouping is settled in g, so that
+ * the second profile of a diff or check is grouped as the first. */
+static int load(run *r, vis_profile **pp, const char *path, const vis_options *o,
+                vis_group_opts *g)
 {
+    int no_companion = o->no_companion, rc;
     char err[1024];
     FILE *in = fopen(path, "r");
     if (!in)
@@ -414,7 +421,12 @@ static int load(run *r, vis_profile **pp, const char *path, int no_companion)
     fclose(in);
     if (!*pp)
         return fail(r, VIS_EXIT_DATA, "%s", err);
-    return no_companion ? VIS_EXIT_OK : read_companion(r, *pp, NULL);
+    if (!no_companion && (rc = read_companion(r, *pp, NULL)) != 0)
+        return rc;
+    if (vis_profile_regroup(*pp, g) != 0)
+        return fail(r, VIS_EXIT_DATA, "out of memory");
+    g->by = (*pp)->grouping.by;
+    return VIS_EXIT_OK;
 }
 
 /* diff --flamegraph: NEW's tree coloured by the change since OLD's. */
@@ -462,8 +474,9 @@ static int run_diff(run *r, const vis_options *o)
     const char *at = o->at ? o->at : "peak";
     int rc;
     const char *old = o->inputs[0], *new_ = o->inputs[1];
-    if ((rc = load(r, &r->profile, old, o->no_companion)) != 0 ||
-        (rc = load(r, &r->profile2, new_, o->no_companion)) != 0)
+    vis_group_opts g = o->group;
+    if ((rc = load(r, &r->profile, old, o, &g)) != 0 ||
+        (rc = load(r, &r->profile2, new_, o, &g)) != 0)
         return rc;
     vis_when wo, wn;
     if (vis_when_parse(r->profile, at, &wo, err, sizeof err) != 0)
@@ -506,11 +519,12 @@ static int run_diff(run *r, const vis_options *o)
 static int run_check(run *r, vis_options *o)
 {
     vis_check_limits *lim = &o->lim;
+    vis_group_opts g = o->group;
     int rc;
-    if ((rc = load(r, &r->profile, o->inputs[0], o->no_companion)) != 0)
+    if ((rc = load(r, &r->profile, o->inputs[0], o, &g)) != 0)
         return rc;
     if (o->baseline) {
-        if ((rc = load(r, &r->profile2, o->baseline, o->no_companion)) != 0)
+        if ((rc = load(r, &r->profile2, o->baseline, o, &g)) != 0)
             return rc;
         if (vis_diff_compute(r->profile2, r->profile2->peak, r->profile, r->profile->peak, 1,
                              "peak", &r->diff) != 0)

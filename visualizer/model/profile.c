@@ -193,6 +193,11 @@ void vis_profile_free(vis_profile *p)
         free(m->name);
     }
     free(p->rss_peak.maps);
+    for (size_t i = 0; i < p->detail.n_trees; i++)
+        free(p->detail.trees[i].nodes);
+    free(p->detail.trees);
+    free(p->detail.frames);      /* the labels are interned */
+    free(p->grouping.wrappers);
     free(p->outline.spans);
     free(p->outline.rss);
     free(p);

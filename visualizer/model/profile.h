@@ -181,6 +181,61 @@ typedef struct {
     vis_outline_rss *rss;
 } vis_outline;
 
+/* memtime's unpruned detail of the trees (the companion's "detail:",
+ * "frame:" and "dtree:" lines, docs/file-format.md): what Massif's
+ * threshold merged into "in N places" lines, kept so the heap can be
+ * regrouped after the fact (model/groups.h). A node is a pre-order entry:
+ * depth 1 is a site (a child of the root), depth 2 one of its callers. */
+typedef struct {
+    unsigned depth;          /* 1..vis_detail.depth */
+    size_t frame;            /* index into vis_detail.frames */
+    uint64_t bytes;          /* with its children's */
+} vis_dnode;
+
+typedef struct {
+    size_t snap;             /* index into vis_profile.snaps */
+    size_t n;
+    vis_dnode *nodes;
+} vis_dtree;
+
+typedef struct {
+    int present;             /* the companion had a "detail:" line */
+    unsigned depth;          /* "depth=" */
+    size_t n_frames;
+    const char **frames;     /* interned (vis_profile_intern) labels */
+    size_t n_trees;
+    vis_dtree *trees;        /* in snapshot order, at most one a snapshot */
+} vis_detail;
+
+/* How the sites are grouped (model/groups.h): site is the file's own
+ * allocation sites; the others merge them by a key read from the label. */
+typedef enum {
+    VIS_GROUP_SITE, VIS_GROUP_FUNCTION, VIS_GROUP_FILE, VIS_GROUP_OBJECT,
+    VIS_GROUP_CRATE, VIS_GROUP_NAMESPACE, VIS_GROUP_AUTO
+} vis_group_by;
+
+/* An allocation wrapper found in the profile (groups.h): a function that
+ * allocates on behalf of many callers. */
+typedef struct {
+    const char *label;       /* interned: the site's verbatim label */
+    uint64_t bytes;          /* what it held at the peak's tree */
+    size_t n_callers;        /* callers the detail shows at that tree */
+    int by_name;             /* known by its name (else by its shape) */
+    int split;               /* its callers became the sites */
+} vis_wrapper;
+
+/* What the regrouping did, for the summary and the JSON to say. */
+typedef struct {
+    int applied;             /* vis_profile_regroup ran and changed the sites */
+    vis_group_by by;         /* never VIS_GROUP_AUTO once applied */
+    int by_auto;             /* chosen by the default rule */
+    unsigned ns_depth;
+    double threshold;        /* percent of each snapshot's heap */
+    int from_detail;         /* snapshots with detail were regrouped from it */
+    size_t n_wrappers;
+    vis_wrapper *wrappers;   /* largest first */
+} vis_grouping;
+
 /* How a process ended: an exit status, a signal, or not known. */
 typedef enum { VIS_END_UNKNOWN, VIS_END_EXIT, VIS_END_SIGNAL } vis_end_kind;
 
@@ -268,6 +323,8 @@ typedef struct {
     vis_process process;     /* the companion's process records */
     vis_outline outline;     /* the exact outline; present == 0 without one
                                 (Massif's files, older memtime) */
+    vis_detail detail;       /* the unpruned trees; present == 0 without */
+    vis_grouping grouping;   /* what vis_profile_regroup did */
     /* The ranking of sites, by what each held at its largest over all
      * trees, ties by peak_B, then label. site_info[0..n_ranked) held at
      * least one byte at some point; the rest never did and take no slot in

@@ -417,6 +417,13 @@ int vis_profile_rank_sites(vis_profile *p)
     ptr_map m = { 0, 0, NULL, NULL };
     size_t tie = tie_tree(p);
     vis_site_info *info = NULL;
+    /* Ranked again after a regrouping (groups.h): the old ranking goes. */
+    for (size_t k = 0; k < p->n_site_info; k++) {
+        free(p->site_info[k].name);
+        free(p->site_info[k].full_name);
+    }
+    free(p->site_info);
+    p->site_info = NULL;
     p->n_site_info = p->n_ranked = 0;
     for (size_t i = 0; i < p->n_snaps; i++) {
         vis_snapshot *s = &p->snaps[i];

@@ -7,7 +7,10 @@
  * rss-mapping-frame, site (allocation counts, labels interned like the
  * trees' so they match by pointer), heap-limit, end, and who the process is:
  * process, command, title, fork, child-ended, ended; and the exact outline
- * (outline, o, o-rss), expanded here into contiguous spans (profile.h). A
+ * (outline, o, o-rss), expanded here into contiguous spans (profile.h); the
+ * unpruned detail of the trees (detail, frame, dtree: profile.h vis_detail,
+ * checked so that the regrouping can trust it: depths that nest, bytes that
+ * add up, frame ids that exist). A
  * "stacks:" or "rss:" line whose snapshot number or time does not match the
  * profile is ignored: the two files may be one rewrite apart. Every record
  * kind is read here and nowhere else. */
@@ -33,6 +36,11 @@
  * every W over 2^64 units. Every gap becomes one filled span, whatever its
  * length, so the spans are bounded by the lines, and the lines by this. */
 #define MAX_OUTLINE_SPANS (1u << 20)
+/* The detail's string table and nodes: a hostile file could make them as
+ * large as it is; a profile of rustc at depth 2 has a few hundred thousand. */
+#define MAX_DETAIL_FRAMES (1u << 24)
+#define MAX_DETAIL_NODES (1u << 25)
+#define MAX_DETAIL_DEPTH 64
 
 typedef struct {
     const char *path;
@@ -43,6 +51,10 @@ typedef struct {
     uint64_t o_next;     /* the end of the last "o:" bucket (start + W) */
     int o_any;           /* an "o:" line was read */
     uint64_t rss_next;   /* the smallest start the next "o-rss:" may have */
+    size_t d_nodes;      /* detail nodes read so far */
+    uint64_t d_max_frame;    /* the largest frame id a "dtree:" used ... */
+    size_t d_max_line;       /* ... and its line */
+    uint64_t d_frames_said;  /* "detail: frames=" */
 } cctx;
 
 static int cfail(cctx *c, const char *fmt, ...)
@@ -410,6 +422,149 @@ static int outline_finish(vis_outline *o, cctx *c)
     return 0;
 }
 
+/* "detail: depth=<D> snapshots=<n> frames=<n>" */
+static int detail_line(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t d, ns, nf;
+    if (key_num(&v, "depth", &d) != 0 || key_num(&v, "snapshots", &ns) != 0 ||
+        key_num(&v, "frames", &nf) != 0)
+        return cfail(c, "'detail: depth=<D> snapshots=<n> frames=<n>'");
+    if (p->detail.present)
+        return cfail(c, "one 'detail:' line");
+    if (d < 1 || d > MAX_DETAIL_DEPTH)
+        return cfail(c, "a depth of 1 to %d", MAX_DETAIL_DEPTH);
+    p->detail.present = 1;
+    p->detail.depth = (unsigned)d;
+    c->d_frames_said = nf;
+    return 0;
+}
+
+/* "frame: <id> <label>", ids from 0 in order. */
+static int frame_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_detail *d = &p->detail;
+    uint64_t id;
+    if (!d->present)
+        return cfail(c, "'detail:' before 'frame:'");
+    if (vis_parse_u64(&v, &id) != 0 || (*v != ' ' && *v != '\t'))
+        return cfail(c, "'frame: <id> <label>'");
+    v += strspn(v, " \t");
+    if (!*v)
+        return cfail(c, "a label after 'frame: %" PRIu64 "'", id);
+    if (id != d->n_frames)
+        return cfail(c, "frame id %zu (ids count from 0 in order)", d->n_frames);
+    if (d->n_frames >= MAX_DETAIL_FRAMES)
+        return cfail(c, "at most %u 'frame:' lines", MAX_DETAIL_FRAMES);
+    const char **a = vis_grow((void *)d->frames, d->n_frames, 256, sizeof *a);
+    if (!a)
+        return nomem(c);
+    d->frames = a;
+    if (!(a[d->n_frames] = vis_profile_intern(p, v, strlen(v))))
+        return nomem(c);
+    d->n_frames++;
+    return 0;
+}
+
+/* "dtree: snapshot=<N> time=<T> <depth>.<frame>.<bytes> ..." in pre-order:
+ * the first node at depth 1, each at most one deeper than the one before
+ * and at most the detail's depth, a node's children together at most its
+ * bytes, the sites together at most the snapshot's heap. */
+static int dtree_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_detail *d = &p->detail;
+    uint64_t n, t;
+    static const char *const want = "'dtree: snapshot=<n> time=<n> <depth>.<frame>.<bytes> ...'";
+    if (!d->present)
+        return cfail(c, "'detail:' before 'dtree:'");
+    if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
+        return cfail(c, want);
+    vis_dtree tr = { (size_t)n, 0, NULL };
+    uint64_t up[MAX_DETAIL_DEPTH + 1];     /* bytes left for children, per depth */
+    unsigned prev = 0;
+    int rc = 0;
+    uint64_t max_frame = 0;
+    while (*v && rc == 0) {
+        uint64_t dep, fr, b;
+        if (vis_parse_u64(&v, &dep) != 0 || *v++ != '.' || vis_parse_u64(&v, &fr) != 0 ||
+            *v++ != '.' || vis_parse_u64(&v, &b) != 0 || (*v != '\0' && *v != ' ' && *v != '\t')) {
+            rc = cfail(c, "'<depth>.<frame>.<bytes>' nodes after 'dtree: snapshot=<n> time=<n>'");
+            break;
+        }
+        v += strspn(v, " \t");
+        if (dep < 1 || dep > d->depth || dep > (uint64_t)prev + 1) {
+            rc = cfail(c, "node depths from 1, each at most one below the node before and at "
+                       "most the detail's depth %u", d->depth);
+            break;
+        }
+        if (dep == 1 && tr.n == 0)
+            up[0] = n < p->n_snaps ? p->snaps[n].heap_B : UINT64_MAX;
+        if (b > up[dep - 1]) {
+            rc = cfail(c, dep == 1 ? "sites holding together at most the snapshot's heap"
+                                   : "a node's callers holding together at most its bytes");
+            break;
+        }
+        up[dep - 1] -= b;
+        up[dep] = b;
+        prev = (unsigned)dep;
+        if (c->d_nodes >= MAX_DETAIL_NODES) {
+            rc = cfail(c, "at most %u detail nodes in all", MAX_DETAIL_NODES);
+            break;
+        }
+        vis_dnode *a = vis_grow(tr.nodes, tr.n, 16, sizeof *a);
+        if (!a) {
+            rc = nomem(c);
+            break;
+        }
+        tr.nodes = a;
+        a[tr.n++] = (vis_dnode){ (unsigned)dep, (size_t)fr, b };
+        c->d_nodes++;
+        if (fr > max_frame)
+            max_frame = fr;
+    }
+    /* A snapshot that does not match is ignored, as for "stacks:". */
+    if (rc != 0 || n >= p->n_snaps || p->snaps[n].time != t || p->snaps[n].kind == VIS_TREE_EMPTY) {
+        free(tr.nodes);
+        return rc;
+    }
+    for (size_t i = 0; i < d->n_trees; i++)
+        if (d->trees[i].snap == tr.snap) {
+            free(tr.nodes);
+            return cfail(c, "one 'dtree:' line for snapshot %" PRIu64, n);
+        }
+    vis_dtree *a = vis_grow(d->trees, d->n_trees, 16, sizeof *a);
+    if (!a) {
+        free(tr.nodes);
+        return nomem(c);
+    }
+    d->trees = a;
+    a[d->n_trees++] = tr;
+    if (tr.n > 0 && max_frame >= c->d_max_frame) {
+        c->d_max_frame = max_frame;
+        c->d_max_line = c->lineno;
+    }
+    return 0;
+}
+
+static int by_snap(const void *a, const void *b)
+{
+    const vis_dtree *x = a, *y = b;
+    return x->snap < y->snap ? -1 : x->snap > y->snap;
+}
+
+/* Every frame a tree uses exists; the trees in snapshot order. */
+static int detail_finish(vis_profile *p, cctx *c)
+{
+    vis_detail *d = &p->detail;
+    if (d->n_trees > 0 && c->d_max_frame >= d->n_frames) {
+        snprintf(c->err, c->errsz, "%s:%zu: expected frame ids below %zu (the 'frame:' lines), "
+                 "found %" PRIu64, c->path, c->d_max_line, d->n_frames, c->d_max_frame);
+        return -1;
+    }
+    if (d->n_trees > 1)
+        qsort(d->trees, d->n_trees, sizeof *d->trees, by_snap);
+    return 0;
+}
+
 static int do_line(vis_profile *p, char *line, cctx *c)
 {
     const char *v;
@@ -514,6 +669,12 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         sc->live_bytes = val[4];
         return 0;
     }
+    if (strncmp(line, "detail:", 7) == 0)
+        return detail_line(p, line + 7 + strspn(line + 7, " \t"), c);
+    if (strncmp(line, "frame:", 6) == 0)
+        return frame_line(p, line + 6 + strspn(line + 6, " \t"), c);
+    if (strncmp(line, "dtree:", 6) == 0)
+        return dtree_line(p, line + 6 + strspn(line + 6, " \t"), c);
     if (strncmp(line, "heap-limit:", 11) == 0) {
         static const char *const want =
             "'heap-limit: bytes=<n> action=kill|fail|snapshot time=<n>|none refused=<n>'";
@@ -633,7 +794,7 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
 int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *err,
                               size_t errsz)
 {
-    cctx c = { path, 0, "", err, errsz, 0, 0, 0 };
+    cctx c = { path, 0, "", err, errsz, 0, 0, 0, 0, 0, 0, 0 };
     char *buf = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -658,6 +819,8 @@ int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *e
         }
     }
     if (rc == 0 && outline_finish(&p->outline, &c) != 0)
+        rc = -1;
+    if (rc == 0 && detail_finish(p, &c) != 0)
         rc = -1;
     if (rc == 0 && ferror(f)) {
         snprintf(err, errsz, "%s: read error: %s", path, strerror(errno));

@@ -1,0 +1,977 @@
+/* groups.c: the heap regrouped after the fact (groups.h): keys read from a
+ * site's label, the default grouping, allocation wrappers found from the
+ * profile, and the rewrite of every detailed snapshot's sites into groups.
+ *
+ * A label is Valgrind's text for a frame: "0xADDR: " then the function as
+ * the demangler wrote it, then " (file:line)" or " (in /path/object)".
+ * The keys are read from that text alone; nothing here looks at a binary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/grow.h"
+#include "model/groups.h"
+#include "model/profile_build.h"
+#include "model/sites.h"
+
+static const char *const GROUP_NAMES[] = {
+    "site", "function", "file", "object", "crate", "namespace", "auto"
+};
+
+int vis_group_by_parse(const char *s, vis_group_by *out)
+{
+    for (int i = 0; i <= VIS_GROUP_AUTO; i++)
+        if (!strcmp(s, GROUP_NAMES[i])) {
+            *out = (vis_group_by)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *vis_group_by_name(vis_group_by by)
+{
+    return by <= VIS_GROUP_AUTO ? GROUP_NAMES[by] : "?";
+}
+
+/* ---- reading a label ------------------------------------------------------ */
+
+/* A label split into its function text and its location. */
+typedef struct {
+    const char *fn;          /* after the address */
+    size_t fn_len;           /* up to the location (or the end) */
+    const char *obj;         /* "(in OBJ)": OBJ, else NULL */
+    size_t obj_len;
+    const char *file;        /* "(FILE:LINE)": FILE, else NULL */
+    size_t file_len;
+} parts;
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static int is_hex(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static parts split(const char *label)
+{
+    parts r = { vis_site_name(label), 0, NULL, 0, NULL, 0 };
+    size_t n = strlen(r.fn);
+    r.fn_len = n;
+    if (n < 4 || r.fn[n - 1] != ')')
+        return r;
+    /* The location is the last parenthesised group, preceded by a space. */
+    int depth = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (r.fn[i] == ')')
+            depth++;
+        else if (r.fn[i] == '(' && --depth == 0) {
+            if (i == 0 || r.fn[i - 1] != ' ')
+                return r;
+            const char *in = r.fn + i + 1;
+            size_t len = n - i - 2;
+            if (len > 3 && !strncmp(in, "in ", 3)) {
+                r.obj = in + 3;
+                r.obj_len = len - 3;
+            } else {
+                size_t c = len;
+                while (c > 0 && is_digit(in[c - 1]))
+                    c--;
+                if (c == len || c < 2 || in[c - 1] != ':')
+                    return r;          /* a C++ argument list, not a location */
+                r.file = in;
+                r.file_len = c - 1;
+            }
+            r.fn_len = i - 1;
+            return r;
+        }
+    }
+    return r;
+}
+
+static int unnamed_fn(const parts *p)
+{
+    return p->fn_len == 0 || (p->fn_len >= 3 && !strncmp(p->fn, "???", 3));
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *o = malloc(n + 1);
+    if (o) {
+        memcpy(o, s, n);
+        o[n] = '\0';
+    }
+    return o;
+}
+
+/* The length of fn[0..n) without a Rust legacy hash "::h<16 hex>". */
+static size_t without_hash(const char *fn, size_t n)
+{
+    if (n < 19 || strncmp(fn + n - 19, "::h", 3) != 0)
+        return n;
+    for (size_t i = n - 16; i < n; i++)
+        if (!is_hex(fn[i]) || (fn[i] >= 'A' && fn[i] <= 'F'))
+            return n;
+    return n - 19;
+}
+
+char *vis_key_function(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return strdup(label);
+    return dup_n(p.fn, without_hash(p.fn, p.fn_len));
+}
+
+/* The base name of path[0..n). */
+static const char *base_name(const char *path, size_t *n)
+{
+    const char *b = path;
+    for (size_t i = 0; i < *n; i++)
+        if (path[i] == '/')
+            b = path + i + 1;
+    *n -= (size_t)(b - path);
+    return b;
+}
+
+/* Drops "-<hex>" of 8 or more digits ending s[0..*n) (a Rust build hash). */
+static void drop_build_hash(const char *s, size_t *n)
+{
+    size_t i = *n, h = 0;
+    while (i > 0 && is_hex(s[i - 1])) {
+        i--;
+        h++;
+    }
+    if (h >= 8 && i > 1 && s[i - 1] == '-')
+        *n = i - 1;
+}
+
+/* The object's name without its directory, ".so" version numbers and build
+ * hashes, into a new string; NULL when out of memory. */
+static char *object_name(const char *obj, size_t n)
+{
+    const char *b = base_name(obj, &n);
+    const char *so = NULL;
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (!strncmp(b + i, ".so", 3) && (i + 3 == n || b[i + 3] == '.'))
+            so = b + i;
+    size_t stem = so ? (size_t)(so - b) : n;
+    drop_build_hash(b, &stem);
+    size_t cap = stem + 4;
+    char *o = malloc(cap);
+    if (o)
+        snprintf(o, cap, "%.*s%s", (int)stem, b, so ? ".so" : "");
+    return o;
+}
+
+/* "(in OBJECT)" for a label's fallback group, or "(debug info: no object)"
+ * when Valgrind gave a source line instead (it names the object only when
+ * it has no line), or "(???)" when it gave neither. */
+static char *object_fallback(const parts *p)
+{
+    if (!p->obj)
+        return strdup(p->file ? "(debug info: no object)" : "(?\?\?)");
+    char *o = object_name(p->obj, p->obj_len);
+    if (!o)
+        return NULL;
+    size_t cap = strlen(o) + 6;
+    char *f = malloc(cap);
+    if (f)
+        snprintf(f, cap, "(in %s)", o);
+    free(o);
+    return f;
+}
+
+char *vis_key_object(const char *label)
+{
+    parts p = split(label);
+    if (!p.obj)
+        return object_fallback(&p);
+    return object_name(p.obj, p.obj_len);
+}
+
+char *vis_key_file(const char *label)
+{
+    parts p = split(label);
+    if (!p.file)
+        return object_fallback(&p);
+    size_t n = p.file_len;
+    const char *b = base_name(p.file, &n);
+    return dup_n(b, n);
+}
+
+/* ---- symbols --------------------------------------------------------------- */
+
+static int opens(char c)
+{
+    return c == '<' || c == '(' || c == '[' || c == '{';
+}
+
+static int closes(char c)
+{
+    return c == '>' || c == ')' || c == ']' || c == '}';
+}
+
+/* The qualified name of a demangled function fn[0..n): a C++ argument list
+ * (and what follows it: " const", " &&") and a return type before the
+ * name dropped. Sets *name, returns its length; *had_args says whether an
+ * argument list was there (C++; Rust names have none). */
+static size_t qualified_name(const char *fn, size_t n, const char **name, int *had_args)
+{
+    *had_args = 0;
+    /* The argument list: the last top-level "(...)" not followed by "::". */
+    int depth = 0;
+    size_t args = n;
+    for (size_t i = 0; i < n; i++) {
+        if (opens(fn[i])) {
+            if (depth++ == 0 && fn[i] == '(' && i > 0 && fn[i - 1] != ' ')
+                args = i;
+        } else if (closes(fn[i]) && depth > 0) {
+            if (--depth == 0 && fn[i] == ')' && args != n && i + 2 < n && fn[i + 1] == ':' &&
+                fn[i + 2] == ':')
+                args = n;   /* "(anonymous namespace)::", a scope, not arguments */
+        }
+    }
+    if (args < n && depth == 0) {
+        n = args;
+        *had_args = 1;
+    }
+    /* A return type: before the last top-level space ("void ns::f"), but not
+     * the space of "operator new" or "operator delete[]". */
+    depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (opens(fn[i]))
+            depth++;
+        else if (closes(fn[i]) && depth > 0)
+            depth--;
+        else if (fn[i] == ' ' && depth == 0 && !(i >= 8 && !strncmp(fn + i - 8, "operator", 8)))
+            start = i + 1;
+    }
+    *name = fn + start;
+    return n - start;
+}
+
+/* The top-level "::"-separated segments of s[0..n): *count of them, the
+ * offsets of the first max in seg/len. */
+static size_t segments(const char *s, size_t n, size_t *seg, size_t *len, size_t max)
+{
+    size_t count = 0, from = 0;
+    int depth = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && opens(s[i]))
+            depth++;
+        else if (i < n && closes(s[i]) && depth > 0)
+            depth--;
+        else if (i == n || (depth == 0 && s[i] == ':' && i + 1 < n && s[i + 1] == ':')) {
+            if (count < max) {
+                seg[count] = from;
+                len[count] = i - from;
+            }
+            count++;
+            from = i + 2;
+            i++;
+        }
+    }
+    return count;
+}
+
+/* s[0..n) without surrounding blanks, and without references, pointers,
+ * "dyn " and "impl " in front. */
+static const char *look_through(const char *s, size_t *n)
+{
+    for (;;) {
+        while (*n > 0 && *s == ' ') {
+            s++;
+            (*n)--;
+        }
+        static const char *const prefixes[] = { "&mut ", "&", "*const ", "*mut ", "dyn ", "impl " };
+        size_t k;
+        for (k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
+            size_t pl = strlen(prefixes[k]);
+            if (*n >= pl && !strncmp(s, prefixes[k], pl)) {
+                s += pl;
+                *n -= pl;
+                break;
+            }
+        }
+        if (k == sizeof prefixes / sizeof *prefixes)
+            break;
+    }
+    while (*n > 0 && s[*n - 1] == ' ')
+        (*n)--;
+    return s;
+}
+
+/* The index of the top-level " as " in s[0..n), or n. */
+static size_t find_as(const char *s, size_t n)
+{
+    int depth = 0;
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (opens(s[i]))
+            depth++;
+        else if (closes(s[i]) && depth > 0)
+            depth--;
+        else if (depth == 0 && !strncmp(s + i, " as ", 4))
+            return i;
+    }
+    return n;
+}
+
+static int crate_of(const char *s, size_t n, char *out, size_t cap, int level)
+{
+    if (level > 16 || n == 0)
+        return -1;
+    s = look_through(s, &n);
+    size_t seg[2], len[2];
+    size_t count = segments(s, n, seg, len, 2);
+    const char *first = s + seg[0];
+    size_t fl = len[0];
+    if (fl >= 2 && first[0] == '<' && first[fl - 1] == '>') {
+        /* "<T as Trait>" or "<T>": the impl's self type T, unless T is not
+         * a path (u8, [T], (A, B), a generic parameter): the trait's. */
+        const char *in = first + 1;
+        size_t il = fl - 2, as = find_as(in, il);
+        size_t tl = as;
+        const char *t = look_through(in, &tl);
+        size_t ts[1], tlen[1];
+        if (tl > 0 && segments(t, tl, ts, tlen, 1) >= 2 && crate_of(t, tl, out, cap, level + 1) == 0)
+            return 0;
+        if (as < il)
+            return crate_of(in + as + 4, il - as - 4, out, cap, level + 1);
+        return -1;
+    }
+    if (count < 2)
+        return -1;   /* no path: a C function, a primitive */
+    /* The crate's name ends at generic arguments or a v0 "[hash]". */
+    size_t k = 0;
+    while (k < fl && first[k] != '<' && first[k] != '[')
+        k++;
+    if (k == 0 || k + 1 > cap)
+        return -1;
+    memcpy(out, first, k);
+    out[k] = '\0';
+    return 0;
+}
+
+int vis_rust_crate(const char *fn, char *out, size_t cap)
+{
+    const char *name;
+    int args;
+    size_t n = qualified_name(fn, without_hash(fn, strlen(fn)), &name, &args);
+    return crate_of(name, n, out, cap, 0);
+}
+
+vis_sym_kind vis_symbol_kind(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return VIS_SYM_UNNAMED;
+    const char *name;
+    int args;
+    size_t n = qualified_name(p.fn, p.fn_len, &name, &args);
+    size_t seg[1], len[1];
+    if (segments(name, n, seg, len, 1) < 2 && !(n > 0 && name[0] == '<'))
+        return args ? VIS_SYM_CXX : VIS_SYM_C;
+    return args ? VIS_SYM_CXX : VIS_SYM_RUST;
+}
+
+char *vis_key_crate(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return object_fallback(&p);
+    char *fn = dup_n(p.fn, p.fn_len);
+    if (!fn)
+        return NULL;
+    size_t cap = p.fn_len + 1;
+    char *out = malloc(cap);
+    if (out && vis_rust_crate(fn, out, cap) != 0) {
+        free(out);
+        out = object_fallback(&p);
+    }
+    free(fn);
+    return out;
+}
+
+char *vis_key_namespace(const char *label, unsigned depth)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p) || depth == 0)
+        return object_fallback(&p);
+    const char *name;
+    int args;
+    size_t n = qualified_name(p.fn, without_hash(p.fn, p.fn_len), &name, &args);
+    size_t seg[64], len[64];
+    size_t count = segments(name, n, seg, len, 64), scopes = count > 64 ? 63 : count - 1;
+    /* A Rust impl "<T as Trait>::f" or "<T>::f": the scopes are T's path
+     * (the trait's when T is not a path), the impl's function after it. */
+    if (count >= 2 && len[0] >= 2 && name[0] == '<' && name[len[0] - 1] == '>') {
+        const char *in = name + 1;
+        size_t il = len[0] - 2, as = find_as(in, il), tl = as;
+        const char *t = look_through(in, &tl);
+        size_t ts[1], tlen[1];
+        if (segments(t, tl, ts, tlen, 1) < 2 && as < il) {
+            tl = il - as - 4;
+            t = look_through(in + as + 4, &tl);
+        }
+        name = t;
+        count = segments(name, tl, seg, len, 64);
+        scopes = count > 64 ? 64 : count;
+    }
+    if (scopes < 1)
+        return object_fallback(&p);
+    size_t take = scopes < depth ? scopes : depth;
+    /* The scopes, each without template arguments or v0 disambiguators. */
+    size_t cap = seg[take - 1] + len[take - 1] + 1;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t k = 0; k < take; k++) {
+        const char *s = name + seg[k];
+        size_t l = len[k], e = 0;
+        while (e < l && (s[e] != '<' || e == 0) && s[e] != '[')
+            e++;
+        if (k > 0) {
+            memcpy(out + o, "::", 2);
+            o += 2;
+        }
+        memcpy(out + o, s, e);
+        o += e;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
+{
+    switch (by) {
+    case VIS_GROUP_FUNCTION: return vis_key_function(label);
+    case VIS_GROUP_FILE: return vis_key_file(label);
+    case VIS_GROUP_OBJECT: return vis_key_object(label);
+    case VIS_GROUP_CRATE: return vis_key_crate(label);
+    case VIS_GROUP_NAMESPACE: return vis_key_namespace(label, ns_depth);
+    default: return strdup(label);
+    }
+}
+
+/* ---- wrappers -------------------------------------------------------------- */
+
+/* Functions that allocate for their callers in common C programs and
+ * libraries (compared with the function's name, scopes and arguments off). */
+static const char *const WRAPPER_NAMES[] = {
+    "my_malloc", "my_realloc", "my_multi_malloc", "my_once_alloc", "alloc_root",
+    "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0", "g_malloc_n",
+    "g_malloc0_n", "g_slice_alloc", "g_slice_alloc0", "g_strdup", "g_new",
+    "xmalloc", "xcalloc", "xrealloc", "xzalloc", "xstrdup", "xmemdup", "xnmalloc",
+    "sqlite3Malloc", "sqlite3MallocZero", "sqlite3DbMallocRaw", "sqlite3DbMallocRawNN",
+    "sqlite3DbMallocZero", "sqlite3Realloc", "sqlite3MemMalloc",
+    "ngx_alloc", "ngx_calloc", "ngx_palloc", "ngx_pnalloc", "ngx_pcalloc",
+    "emalloc", "_emalloc", "ecalloc", "erealloc", "PyMem_Malloc", "PyMem_RawMalloc",
+    "PyObject_Malloc", "apr_palloc", "apr_pcalloc", "av_malloc", "av_mallocz",
+    "pg_malloc", "palloc", "palloc0", "MemoryContextAlloc", "zmalloc", "je_malloc",
+    "OPENSSL_malloc", "CRYPTO_malloc", "CRYPTO_zalloc", "xmlMalloc", "safe_malloc",
+    "finish_grow", "grow_one", "reserve_for_push", "do_reserve_and_handle",
+};
+
+int vis_wrapper_name(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return 0;
+    const char *name;
+    int args;
+    size_t n = qualified_name(p.fn, without_hash(p.fn, p.fn_len), &name, &args);
+    size_t seg[64], len[64];
+    size_t count = segments(name, n, seg, len, 64);
+    if (count == 0 || count > 64)
+        return 0;
+    const char *last = name + seg[count - 1];
+    size_t ll = len[count - 1];
+    while (ll > 0 && last[ll - 1] == '>') {   /* a template's arguments */
+        size_t k = ll;
+        int depth = 0;
+        while (k > 0) {
+            k--;
+            if (last[k] == '>')
+                depth++;
+            else if (last[k] == '<' && --depth == 0)
+                break;
+        }
+        ll = k;
+    }
+    for (size_t i = 0; i < sizeof WRAPPER_NAMES / sizeof *WRAPPER_NAMES; i++)
+        if (strlen(WRAPPER_NAMES[i]) == ll && !strncmp(last, WRAPPER_NAMES[i], ll))
+            return 1;
+    /* An arena's "grow" (rustc_arena::DroplessArena::grow, TypedArena). */
+    if (ll == 4 && !strncmp(last, "grow", 4) && count >= 2) {
+        for (size_t i = 0; i + 5 <= (size_t)(last - name); i++)
+            if (!strncmp(name + i, "Arena", 5) || !strncmp(name + i, "arena", 5))
+                return 1;
+    }
+    return 0;
+}
+
+/* ---- the regrouping ---------------------------------------------------------- */
+
+/* One part of a snapshot's heap before grouping. */
+typedef struct {
+    const char *label;       /* interned */
+    uint64_t bytes;
+    int below;               /* Massif's "in N places" line */
+} entry;
+
+typedef struct {
+    entry *e;
+    size_t n;
+} entries;
+
+static int push(entries *es, const char *label, uint64_t bytes, int below)
+{
+    entry *a = vis_grow(es->e, es->n, 16, sizeof *a);
+    if (!a)
+        return -1;
+    es->e = a;
+    a[es->n++] = (entry){ label, bytes, below };
+    return 0;
+}
+
+/* Pointer -> value, open addressing (labels and keys are interned). */
+typedef struct {
+    size_t cap, n;
+    const void **key;
+    void **val;
+} pmap;
+
+static size_t phash(const void *k)
+{
+    uintptr_t x = (uintptr_t)k;
+    x ^= x >> 17;
+    x *= 0x9E3779B97F4A7C15ULL;
+    return (size_t)(x ^ (x >> 29));
+}
+
+static void **pmap_slot(pmap *m, const void *k)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        const void **nk = calloc(ncap, sizeof *nk);
+        void **nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return NULL;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->key[i]) {
+                size_t j = phash(m->key[i]) & (ncap - 1);
+                while (nk[j])
+                    j = (j + 1) & (ncap - 1);
+                nk[j] = m->key[i];
+                nv[j] = m->val[i];
+            }
+        free(m->key);
+        free(m->val);
+        m->key = nk;
+        m->val = nv;
+        m->cap = ncap;
+    }
+    size_t j = phash(k) & (m->cap - 1);
+    while (m->key[j] && m->key[j] != k)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->key[j]) {
+        m->key[j] = k;
+        m->val[j] = NULL;
+        m->n++;
+    }
+    return &m->val[j];
+}
+
+static void pmap_free(pmap *m)
+{
+    free(m->key);
+    free(m->val);
+}
+
+/* The shape of a frame where the detail shows it holding the most. */
+typedef struct {
+    uint64_t bytes, max_child, sum_children;
+    size_t n_children;
+    int seen;
+} shape;
+
+typedef struct {
+    vis_profile *p;
+    const vis_group_opts *o;
+    vis_group_by by;
+    unsigned char *wrapper;  /* per detail frame: split it */
+    pmap keys;               /* label -> interned key */
+} rg;
+
+/* The end (exclusive) of node j's subtree in t. */
+static size_t subtree_end(const vis_dtree *t, size_t j)
+{
+    size_t e = j + 1;
+    while (e < t->n && t->nodes[e].depth > t->nodes[j].depth)
+        e++;
+    return e;
+}
+
+static void measure(const vis_dtree *t, size_t j, shape *sh)
+{
+    size_t end = subtree_end(t, j);
+    *sh = (shape){ t->nodes[j].bytes, 0, 0, 0, 1 };
+    for (size_t c = j + 1; c < end; c++)
+        if (t->nodes[c].depth == t->nodes[j].depth + 1) {
+            sh->n_children++;
+            sh->sum_children += t->nodes[c].bytes;
+            if (t->nodes[c].bytes > sh->max_child)
+                sh->max_child = t->nodes[c].bytes;
+        }
+}
+
+static int wide_fan(const shape *s)
+{
+    return s->n_children >= VIS_WRAPPER_MIN_CALLERS && s->sum_children == s->bytes &&
+           s->max_child * 100 <= s->bytes * VIS_WRAPPER_MAX_SHARE;
+}
+
+/* The label an unnamed node shows: told by its first named caller, as the
+ * trees' reader names the file's sites (sites.h). */
+static const char *named(rg *g, const vis_dtree *t, size_t j)
+{
+    const vis_detail *d = &g->p->detail;
+    const char *l = d->frames[t->nodes[j].frame];
+    if (!vis_site_unnamed(l) || j + 1 >= t->n || t->nodes[j + 1].depth != t->nodes[j].depth + 1)
+        return l;
+    const char *caller = d->frames[t->nodes[j + 1].frame];
+    if (vis_site_unnamed(caller))
+        return l;
+    char *by = vis_site_label_by_caller(l, caller);
+    if (!by)
+        return NULL;
+    const char *in = vis_profile_intern(g->p, by, strlen(by));
+    free(by);
+    return in;
+}
+
+/* The entries of node j: itself, or its callers when it is a wrapper. */
+static int emit(rg *g, const vis_dtree *t, size_t j, entries *es, int level)
+{
+    const vis_dnode *nd = &t->nodes[j];
+    size_t end = subtree_end(t, j);
+    if (g->wrapper[nd->frame] && end > j + 1 && level < 64) {
+        uint64_t sum = 0;
+        for (size_t c = j + 1; c < end; c++)
+            if (t->nodes[c].depth == nd->depth + 1) {
+                sum += t->nodes[c].bytes;
+                if (emit(g, t, c, es, level + 1) != 0)
+                    return -1;
+            }
+        if (sum < nd->bytes &&
+            push(es, g->p->detail.frames[nd->frame], nd->bytes - sum, 0) != 0)
+            return -1;
+        return 0;
+    }
+    const char *l = named(g, t, j);
+    return l ? push(es, l, nd->bytes, 0) : -1;
+}
+
+/* The interned key of a label (the label itself for site grouping). */
+static const char *key_of(rg *g, const char *label)
+{
+    if (g->by == VIS_GROUP_SITE)
+        return label;
+    void **slot = pmap_slot(&g->keys, label);
+    if (!slot)
+        return NULL;
+    if (!*slot) {
+        char *k = vis_group_key(label, g->by, g->o->ns_depth);
+        if (!k)
+            return NULL;
+        *slot = (void *)vis_profile_intern(g->p, k, strlen(k));
+        free(k);
+    }
+    return *slot;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    const vis_site *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    if (x->is_below_threshold != y->is_below_threshold)
+        return x->is_below_threshold - y->is_below_threshold;
+    return strcmp(x->label, y->label);
+}
+
+static int by_label_ptr(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    return x->label < y->label ? -1 : x->label > y->label;
+}
+
+/* Replaces snapshot s's sites by the groups of es. */
+static int set_groups(rg *g, vis_snapshot *s, entries *es)
+{
+    for (size_t k = 0; k < es->n; k++)
+        if (!es->e[k].below && !(es->e[k].label = key_of(g, es->e[k].label)))
+            return -1;
+    qsort(es->e, es->n, sizeof *es->e, by_label_ptr);
+    vis_site *out = calloc(es->n + 1, sizeof *out);
+    if (!out)
+        return -1;
+    size_t n = 0;
+    for (size_t k = 0; k < es->n; k++) {
+        const entry *e = &es->e[k];
+        if (!e->below && n > 0 && !out[n - 1].is_below_threshold && out[n - 1].label == e->label) {
+            out[n - 1].bytes += e->bytes;
+            continue;
+        }
+        out[n++] = (vis_site){ e->bytes, (char *)e->label, e->below, SIZE_MAX };
+    }
+    /* The view's threshold: groups below it, two or more, become one line. */
+    uint64_t small_B = 0;
+    size_t small = 0, kept = 0;
+    double cut = g->o->threshold / 100.0 * (double)s->heap_B;
+    for (size_t k = 0; k < n; k++)
+        if (!out[k].is_below_threshold && (double)out[k].bytes < cut) {
+            small++;
+            small_B += out[k].bytes;
+        }
+    if (small >= 2) {
+        for (size_t k = 0; k < n; k++)
+            if (out[k].is_below_threshold || (double)out[k].bytes >= cut)
+                out[kept++] = out[k];
+        char text[160];
+        snprintf(text, sizeof text, "in %zu %s below the view's threshold (%.2f%%)", small,
+                 g->by == VIS_GROUP_SITE ? "sites" : "groups", g->o->threshold);
+        const char *l = vis_profile_intern(g->p, text, strlen(text));
+        if (!l) {
+            free(out);
+            return -1;
+        }
+        out[kept++] = (vis_site){ small_B, (char *)l, 1, SIZE_MAX };
+        n = kept;
+    }
+    qsort(out, n, sizeof *out, by_bytes);
+    free(s->sites);
+    s->sites = out;
+    s->n_sites = n;
+    return 0;
+}
+
+static const vis_dtree *tree_of(const vis_profile *p, size_t snap)
+{
+    size_t lo = 0, hi = p->detail.n_trees;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p->detail.trees[mid].snap < snap)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->detail.n_trees && p->detail.trees[lo].snap == snap ? &p->detail.trees[lo] : NULL;
+}
+
+/* The wrappers: known names, and the wide fans of the detail; listed in
+ * p->grouping.wrappers with their bytes at the peak's tree. Without
+ * detail, the peak's tree of the file shows the shape (listed, not split). */
+static int find_wrappers(rg *g)
+{
+    vis_profile *p = g->p;
+    vis_detail *d = &p->detail;
+    vis_grouping *gr = &p->grouping;
+    size_t peak = p->peak_tree_snap;
+    if (d->present) {
+        shape *best = calloc(d->n_frames + 1, sizeof *best);
+        if (!best)
+            return -1;
+        for (size_t i = 0; i < d->n_trees; i++) {
+            const vis_dtree *t = &d->trees[i];
+            for (size_t j = 0; j < t->n; j++) {
+                shape sh;
+                measure(t, j, &sh);
+                shape *b = &best[t->nodes[j].frame];
+                if (!b->seen || sh.bytes > b->bytes)
+                    *b = sh;
+            }
+        }
+        const vis_dtree *pt = peak != SIZE_MAX ? tree_of(p, peak) : NULL;
+        for (size_t f = 0; f < d->n_frames; f++) {
+            if (!best[f].seen || vis_site_unnamed(d->frames[f]))
+                continue;
+            int by_name = vis_wrapper_name(d->frames[f]);
+            if (!by_name && !wide_fan(&best[f]))
+                continue;
+            g->wrapper[f] = !g->o->keep_wrappers;
+            vis_wrapper w = { d->frames[f], 0, best[f].n_children, by_name, !g->o->keep_wrappers };
+            for (size_t j = 0; pt && j < pt->n; j++)
+                if (pt->nodes[j].frame == f) {
+                    shape sh;
+                    measure(pt, j, &sh);
+                    w.bytes += sh.bytes;
+                    w.n_callers = sh.n_children;
+                }
+            vis_wrapper *a = vis_grow(gr->wrappers, gr->n_wrappers, 4, sizeof *a);
+            if (!a) {
+                free(best);
+                return -1;
+            }
+            gr->wrappers = a;
+            a[gr->n_wrappers++] = w;
+        }
+        free(best);
+    } else if (p->peak_tree) {
+        for (size_t k = 0; k < p->peak_tree->n_children; k++) {
+            const vis_node *n = &p->peak_tree->children[k];
+            if (!n->label || vis_site_unnamed(n->label) || !strncmp(n->label, "in ", 3))
+                continue;
+            shape sh = { n->bytes, 0, 0, 0, 1 };
+            for (size_t c = 0; c < n->n_children; c++) {
+                const vis_node *ch = &n->children[c];
+                unsigned long places = 0;
+                sh.sum_children += ch->bytes;
+                if (sscanf(ch->label, "in %lu place", &places) == 1) {
+                    sh.n_children += places;
+                } else {
+                    sh.n_children++;
+                    if (ch->bytes > sh.max_child)
+                        sh.max_child = ch->bytes;
+                }
+            }
+            int by_name = vis_wrapper_name(n->label);
+            if (!by_name && !wide_fan(&sh))
+                continue;
+            const char *l = vis_profile_intern(p, n->label, strlen(n->label));
+            vis_wrapper *a = vis_grow(gr->wrappers, gr->n_wrappers, 4, sizeof *a);
+            if (!l || !a)
+                return -1;
+            gr->wrappers = a;
+            a[gr->n_wrappers++] = (vis_wrapper){ l, n->bytes, sh.n_children, by_name, 0 };
+        }
+    }
+    /* Largest first. */
+    for (size_t i = 1; i < gr->n_wrappers; i++)
+        for (size_t j = i; j > 0 && gr->wrappers[j].bytes > gr->wrappers[j - 1].bytes; j--) {
+            vis_wrapper t = gr->wrappers[j];
+            gr->wrappers[j] = gr->wrappers[j - 1];
+            gr->wrappers[j - 1] = t;
+        }
+    return 0;
+}
+
+vis_group_by vis_group_auto(const vis_profile *p)
+{
+    uint64_t b[4] = { 0, 0, 0, 0 };
+    size_t snap = p->peak_tree_snap;
+    if (snap == SIZE_MAX)
+        return VIS_GROUP_SITE;
+    const vis_dtree *t = p->detail.present ? tree_of(p, snap) : NULL;
+    if (t) {
+        for (size_t j = 0; j < t->n; j++)
+            if (t->nodes[j].depth == 1)
+                b[vis_symbol_kind(p->detail.frames[t->nodes[j].frame])] += t->nodes[j].bytes;
+    } else {
+        const vis_snapshot *s = &p->snaps[snap];
+        for (size_t k = 0; k < s->n_sites; k++)
+            if (!s->sites[k].is_below_threshold)
+                b[vis_symbol_kind(s->sites[k].label)] += s->sites[k].bytes;
+    }
+    uint64_t named = b[VIS_SYM_C] + b[VIS_SYM_CXX] + b[VIS_SYM_RUST];
+    if (b[VIS_SYM_RUST] >= b[VIS_SYM_CXX] && b[VIS_SYM_RUST] >= b[VIS_SYM_C] &&
+        b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0)
+        return VIS_GROUP_CRATE;
+    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0)
+        return VIS_GROUP_NAMESPACE;
+    return VIS_GROUP_SITE;
+}
+
+/* The companion's allocation counts, summed by group. */
+static int regroup_counts(rg *g)
+{
+    vis_profile *p = g->p;
+    size_t n = 0;
+    vis_site_counts *out = calloc(p->n_counts + 1, sizeof *out);
+    pmap at = { 0, 0, NULL, NULL };
+    if (!out)
+        return -1;
+    for (size_t i = 0; i < p->n_counts; i++) {
+        const vis_site_counts *c = &p->counts[i];
+        const char *k = key_of(g, c->label);
+        void **slot = k ? pmap_slot(&at, k) : NULL;
+        if (!slot) {
+            free(out);
+            pmap_free(&at);
+            return -1;
+        }
+        if (!*slot) {
+            out[n] = (vis_site_counts){ k, 0, 0, 0, 0, 0 };
+            *slot = &out[n++];
+        }
+        vis_site_counts *o = *slot;
+        o->allocs += c->allocs;
+        o->temporary += c->temporary;
+        o->alloc_bytes += c->alloc_bytes;
+        o->live_blocks += c->live_blocks;
+        o->live_bytes += c->live_bytes;
+    }
+    pmap_free(&at);
+    free(p->counts);
+    p->counts = out;
+    p->n_counts = n;
+    return 0;
+}
+
+int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
+{
+    vis_grouping *gr = &p->grouping;
+    rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL } };
+    if (g.by == VIS_GROUP_AUTO)
+        g.by = vis_group_auto(p);
+    gr->by = g.by;
+    gr->by_auto = o->by == VIS_GROUP_AUTO;
+    gr->ns_depth = o->ns_depth;
+    gr->threshold = o->threshold;
+    gr->from_detail = p->detail.present && p->detail.n_trees > 0;
+    if (!(g.wrapper = calloc(p->detail.n_frames + 1, 1)))
+        return -1;
+    int rc = -1;
+    if (find_wrappers(&g) != 0)
+        goto out;
+    if (g.by == VIS_GROUP_SITE && !gr->from_detail) {
+        rc = 0;   /* the file's own sites, as Massif kept them */
+        goto out;
+    }
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        vis_snapshot *s = &p->snaps[i];
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        entries es = { NULL, 0 };
+        const vis_dtree *t = tree_of(p, i);
+        int e = 0;
+        if (t) {
+            for (size_t j = 0; j < t->n && e == 0; j++)
+                if (t->nodes[j].depth == 1)
+                    e = emit(&g, t, j, &es, 0);
+        } else {
+            for (size_t k = 0; k < s->n_sites && e == 0; k++)
+                e = push(&es, s->sites[k].label, s->sites[k].bytes, s->sites[k].is_below_threshold);
+        }
+        if (e == 0)
+            e = set_groups(&g, s, &es);
+        free(es.e);
+        if (e != 0)
+            goto out;
+    }
+    if (g.by != VIS_GROUP_SITE && p->counts && regroup_counts(&g) != 0)
+        goto out;
+    gr->applied = 1;
+    rc = vis_profile_rank_sites(p);
+out:
+    free(g.wrapper);
+    pmap_free(&g.keys);
+    return rc;
+}

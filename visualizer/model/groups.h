@@ -1,0 +1,93 @@
+/* groups.h: the heap regrouped after the fact (--group-by, the view's
+ * --threshold, allocation wrappers): the keys a site label is grouped by,
+ * the rule that picks the default grouping, the wrappers found, and the
+ * regrouping of every detailed snapshot's sites (groups.c).
+ *
+ * The regrouping rewrites the model in place: each detailed snapshot's
+ * sites become its groups (a group is a vis_site whose label is the group's
+ * key), and the one ranking of sites (sites.h) is computed again over them,
+ * so every view that reads the sites (summary, CSV, JSON, charts, growth,
+ * diff, check, the live view) shows groups without knowing it. */
+#ifndef VIS_GROUPS_H
+#define VIS_GROUPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "model/profile.h"
+
+/* "site", "function", ..., "auto" <-> vis_group_by. Parse: 0 or -1. */
+int vis_group_by_parse(const char *s, vis_group_by *out);
+const char *vis_group_by_name(vis_group_by by);
+
+/* ---- keys of one label (pure functions, unit-tested) ----------------------
+ * Each returns a newly allocated key, or NULL when out of memory. A label
+ * is a tree node's text: "0x4005E4: fn (file.c:12)", "0x4005E4: fn (in
+ * /usr/lib/libfoo.so.1)", "0x4005E4: ??? called by g (in /usr/bin/prog)".
+ * A label the key cannot be read from falls back as the comment says;
+ * fallbacks are written in parentheses, which no function, crate or
+ * namespace key contains, so two kinds of group never read the same. */
+
+/* The function: the label without address and location, a Rust legacy hash
+ * dropped. An unnamed function ("???") keeps its whole label: two unknown
+ * functions are not one. */
+char *vis_key_function(const char *label);
+/* The source file's base name ("file.c"), else "(in OBJECT)", else "(???)". */
+char *vis_key_file(const char *label);
+/* The object's base name without version or build hashes:
+ * "librustc_driver-4c3beb7552356b6f.so" -> "librustc_driver.so",
+ * "libLLVM-14.so.1" -> "libLLVM-14.so", "libc.so.6" -> "libc.so",
+ * "/usr/sbin/mariadbd" -> "mariadbd". A label without an object: "(???)". */
+char *vis_key_object(const char *label);
+/* The crate of a Rust symbol (the first path segment of the code that runs,
+ * see vis_rust_crate), or for a C++ symbol its outermost namespace; a C
+ * function or an unnamed one: "(in OBJECT)" (vis_key_object in parentheses). */
+char *vis_key_crate(const char *label);
+/* A C++ (or Rust) symbol's leading `depth` scopes ("llvm", "llvm::sys");
+ * a symbol without scopes: "(in OBJECT)". */
+char *vis_key_namespace(const char *label, unsigned depth);
+/* The key of label under by (not AUTO). */
+char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth);
+
+/* The crate of a demangled function name fn (no address, no location): the
+ * first path segment, where "<T as a::Trait>::f" counts T's crate (the impl
+ * is in T's crate unless T is not a path: a primitive, a slice, a tuple,
+ * then the trait's), "<T>::f" T's crate, a v0 disambiguator
+ * "crate[1a2b3c]" dropped, references and pointers looked through. Writes
+ * at most cap-1 bytes to out; returns 0, or -1 when fn has no path. */
+int vis_rust_crate(const char *fn, char *out, size_t cap);
+
+/* What kind of symbol a label names: used by the default rule. */
+typedef enum { VIS_SYM_UNNAMED, VIS_SYM_C, VIS_SYM_CXX, VIS_SYM_RUST } vis_sym_kind;
+vis_sym_kind vis_symbol_kind(const char *label);
+
+/* Whether a function's name is a known allocation wrapper (my_malloc,
+ * g_malloc, xmalloc, sqlite3Malloc, ngx_alloc, an arena's grow, ...). */
+int vis_wrapper_name(const char *label);
+
+/* ---- the regrouping -------------------------------------------------------- */
+
+typedef struct {
+    vis_group_by by;         /* AUTO: vis_group_auto decides */
+    unsigned ns_depth;       /* --namespace-depth, 1.. */
+    double threshold;        /* percent: smaller groups merge */
+    int threshold_given;     /* --threshold was given */
+    int keep_wrappers;       /* --keep-wrappers */
+} vis_group_opts;
+
+/* A wrapper's shape: at least this many callers, none holding more than
+ * VIS_WRAPPER_MAX_SHARE percent of it, nothing held by itself. */
+#define VIS_WRAPPER_MIN_CALLERS 8
+#define VIS_WRAPPER_MAX_SHARE 50
+
+/* The default grouping: crate when Rust functions hold the most of the
+ * named heap at the peak's tree (and at least a quarter of it), namespace
+ * when C++ functions do, else site. */
+vis_group_by vis_group_auto(const vis_profile *p);
+
+/* Regroups p (see the file's comment) and ranks its sites again; fills
+ * p->grouping. Site grouping of a profile without detail and without a
+ * wrapper to split leaves the sites as the file has them. Returns 0, or -1
+ * when out of memory. */
+int vis_profile_regroup(vis_profile *p, const vis_group_opts *o);
+
+#endif
