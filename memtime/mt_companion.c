@@ -36,6 +36,9 @@ static const HChar* const record_names[] = {
    [MtRecOutline]         = "outline",
    [MtRecOutlineBucket]   = "o",
    [MtRecOutlineRss]      = "o-rss",
+   [MtRecDetail]          = "detail",
+   [MtRecFrame]           = "frame",
+   [MtRecDTree]           = "dtree",
 };
 
 static const HChar* base_name(const HChar* path)

@@ -51,6 +51,11 @@ typedef enum {
    MtRecOutlineBucket,   /* o: <start> <min> <max> <last> <heap_min>
                             <heap_max> <heap_last>                mt_outline */
    MtRecOutlineRss,      /* o-rss: <start> <min> <max> <last>     mt_outline */
+   MtRecDetail,          /* detail: depth=<D> snapshots=<n> frames=<n>
+                                                                mt_detail */
+   MtRecFrame,           /* frame: <id> <label>                    mt_detail */
+   MtRecDTree,           /* dtree: snapshot=<N> time=<T>
+                            <depth>.<frame id>.<bytes> ...         mt_detail */
 } MtRecord;
 
 /* Opens a rewrite of the companion of the profile at 'profile_path' (to

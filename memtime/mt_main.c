@@ -63,6 +63,10 @@
    - mt_counts.c: per-site allocation counts (allocations, temporaries,
      bytes allocated, live) and how the run ended; site:, end:.
    Snapshots
+   - mt_detail.c: every detailed snapshot's tree unpruned down to
+     --detail-depth call levels (what --threshold merged away), derived
+     once per snapshot from its frozen stacks, labels as the profile's
+     trees print them; detail:, frame:, dtree:.
    - mt_snapshot.c: the live totals and the snapshot list on Massif's
      schedule (minimum interval, detailed every --detailed-freq, peak
      before deallocations, culling at --max-snapshots); with B or i the

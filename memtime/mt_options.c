@@ -25,6 +25,7 @@ static Bool  compact_heap_set       = False;
 Bool         clo_compact_heap       = False;
 Bool         clo_rss                = True;
 Int          clo_depth              = 30;
+Int          clo_detail_depth       = 2;
 double       clo_threshold          = 1.0;
 double       clo_peak_inaccuracy    = 1.0;
 double       clo_burst_threshold    = 10.0;
@@ -178,6 +179,7 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    }
    else if VG_BOOL_CLO(arg, "--rss",           clo_rss) {}
    else if VG_BINT_CLO(arg, "--depth",         clo_depth, 1, MT_MAX_DEPTH) {}
+   else if VG_BINT_CLO(arg, "--detail-depth",  clo_detail_depth, 0, MT_MAX_DEPTH) {}
    else if VG_STR_CLO (arg, "--alloc-fn",      tmp_str) {
       VG_(addToXA)(clo_alloc_fns, &tmp_str);
    }
@@ -256,6 +258,8 @@ void mt_print_usage(void)
 "    --rss=no|yes              also record the program's resident memory\n"
 "                              (anonymous, file, shared) in the companion [yes]\n"
 "    --depth=<number>          frames kept per allocation stack, 1..200 [30]\n"
+"    --detail-depth=<number>   call levels of every detailed tree kept\n"
+"                              unpruned in the companion, 0..200; 0: none [2]\n"
 "    --alloc-fn=<name>         strip <name> from stacks like malloc (repeatable)\n"
 "    --known-alloc-fns=no|yes  strip the allocation wrappers of PostgreSQL,\n"
 "                              nginx, Redis, SQLite, GLib, APR [yes]\n"

@@ -22,6 +22,8 @@ extern Bool         clo_pages_as_heap;   /* --pages-as-heap (module mt_pages) */
 extern Bool         clo_compact_heap;    /* --compact-heap (mt_heap, mt_slab) */
 extern Bool         clo_rss;             /* --rss (module mt_rss) */
 extern Int          clo_depth;           /* --depth */
+extern Int          clo_detail_depth;    /* --detail-depth (module mt_detail);
+                                            0: no detail */
 extern double       clo_threshold;       /* --threshold, percent */
 extern double       clo_peak_inaccuracy; /* --peak-inaccuracy, percent */
 extern double       clo_burst_threshold; /* --burst-threshold, percent (ms) */

@@ -34,6 +34,7 @@
 #include "mt_children.h"
 #include "mt_companion.h"
 #include "mt_counts.h"
+#include "mt_detail.h"
 #include "mt_file.h"
 #include "mt_limit.h"
 #include "mt_marks.h"
@@ -126,6 +127,7 @@ static const struct {
    { NULL,                 mt_snapshot_companion },   /* stacks:, rss: */
    { mt_rss_any,           mt_rss_companion_peak },   /* rss-peak: .. */
    { mt_outline_any,       outline_companion },       /* outline: .. */
+   { mt_detail_any,        mt_detail_companion },     /* detail: .. */
 };
 #define N_COMPANION_RECORDS \
    (sizeof companion_records / sizeof companion_records[0])

@@ -123,7 +123,7 @@ static void note_change(void)
          would stand for the time after the burst too). */
       burst_armed = True;
       burst_floor_szB = total;
-      burst_end_due = burst_time >= 0;
+      burst_end_due = burst_time >= 0 && clo_burst_threshold < 100;
    }
 }
 
@@ -564,6 +564,18 @@ const HChar* mt_snapshot_top_node_desc(void)
    return clo_pages_as_heap
       ? "(page allocation syscalls) mmap/mremap/brk, --alloc-fns, etc."
       : "(heap allocation functions) malloc/new/new[], --alloc-fns, etc.";
+}
+
+Int mt_snapshot_count(void)
+{
+   return n_snapshots;
+}
+
+const MtTreeSnap* mt_snapshot_tree(Int n, Time* time)
+{
+   tl_assert(n >= 0 && n < n_snapshots);
+   *time = snapshots[n].time;
+   return snapshots[n].xt;
 }
 
 void mt_snapshot_print_all(MtFile* fp)

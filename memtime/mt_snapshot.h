@@ -12,6 +12,7 @@
 #include "pub_tool_xtree.h"   /* Time */
 
 #include "mt_file.h"
+#include "mt_tree.h"
 
 /* From 77, as Massif's kinds: a zeroed entry is none of them. */
 typedef enum { MtNormal = 77, MtPeak, MtUnused } MtSnapshotKind;
@@ -73,6 +74,11 @@ void  mt_snapshot_touch(void);
 Time  mt_snapshot_last_time(void);
 /* The label of a detailed tree's root line, as Massif's for the mode. */
 const HChar* mt_snapshot_top_node_desc(void);
+/* The snapshots as the profile numbers them: how many there are, and
+   snapshot n's time and tree (NULL when it is not detailed), for the
+   unpruned detail (mt_detail.h). */
+Int   mt_snapshot_count(void);
+const MtTreeSnap* mt_snapshot_tree(Int n, Time* time);
 /* Writes every snapshot, in order, in Massif's format (mt_msprint.h). */
 void  mt_snapshot_print_all(MtFile* fp);
 /* Writes each snapshot's companion records, in order: the "stacks:"

@@ -89,6 +89,7 @@ static XArray*      live_szB;  /* SizeT, indexed by Xecu */
 static VgHashTable* by_ecu;
 
 struct MtTreeSnap {
+   ULong  serial;              /* see mt_tree_snap_serial */
    UInt   n;                   /* stacks[0 .. n-1] existed then */
    SizeT* szB;                 /* their live bytes */
 };
@@ -209,7 +210,9 @@ Bool mt_tree_is_ignored(Xecu where)
 
 MtTreeSnap* mt_tree_snapshot(void)
 {
+   static ULong n_taken = 0;
    MtTreeSnap* snap = VG_(malloc)("mt.tree.snap", sizeof(MtTreeSnap));
+   snap->serial = n_taken++;
    snap->n = VG_(sizeXA)(live_szB);
    snap->szB = NULL;
    if (snap->n > 0) {
@@ -258,6 +261,49 @@ const HChar* mt_tree_site_label(Addr ip)
    desc = VG_(describe_IP)(ep, ip, iipc);
    VG_(delete_IIPC)(iipc);
    return desc;
+}
+
+ULong mt_tree_snap_serial(const MtTreeSnap* snap)
+{
+   return snap->serial;
+}
+
+UInt mt_tree_snap_n_stacks(const MtTreeSnap* snap)
+{
+   return snap->n;
+}
+
+const Addr* mt_tree_snap_stack(const MtTreeSnap* snap, UInt i,
+                               UInt* n_ips, SizeT* szB)
+{
+   const Stack* st;
+   tl_assert(i < snap->n);
+   st = VG_(indexXA)(stacks, i);
+   *n_ips = st->n_ips;
+   *szB = snap->szB[i];
+   return st->ips;
+}
+
+UInt mt_tree_site_hidden(Addr ip)
+{
+   return n_hidden_frames(ip);
+}
+
+/* The same walk over the inlined frames as mt_msprint.c's print_group. */
+void mt_tree_ip_labels(Addr ip, Bool site,
+                       void (*fn)(const HChar* label, void* arg), void* arg)
+{
+   const DiEpoch ep = VG_(current_DiEpoch)();
+   UInt i, hide = site ? n_hidden_frames(ip) : 0;
+   InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
+   Bool more = True;
+   for (i = 0; i < hide; i++)
+      VG_(next_IIPC)(iipc);
+   while (more) {
+      fn(VG_(describe_IP)(ep, ip, iipc), arg);
+      more = VG_(next_IIPC)(iipc);
+   }
+   VG_(delete_IIPC)(iipc);
 }
 
 void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,

@@ -46,4 +46,25 @@ void        mt_tree_snap_delete(MtTreeSnap* snap);
 void  mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
                     const Massif_Header* header);
 
+/* Read access to a frozen snapshot, for the unpruned detail (mt_detail.h).
+   serial: a number no other snapshot taken in this process has, so a
+   reader may keep what it derived from a snapshot across rewrites. */
+ULong mt_tree_snap_serial(const MtTreeSnap* snap);
+UInt  mt_tree_snap_n_stacks(const MtTreeSnap* snap);
+/* Stack i (< mt_tree_snap_n_stacks) of the snapshot: its kept IPs, top
+   first, their number in *n_ips (0, and NULL returned, for a stack
+   --ignore-fn filtered out: the trees leave it out), its live bytes then
+   in *szB. */
+const Addr* mt_tree_snap_stack(const MtTreeSnap* snap, UInt i,
+                               UInt* n_ips, SizeT* szB);
+/* The node labels the trees print for ip, one per inlined frame,
+   innermost first, the real function last: fn(label, arg) for each (the
+   label is the core's buffer, valid during the call). As a site (a child
+   of the root) when 'site', its allocator plumbing hidden as the printer
+   hides it; mt_tree_site_hidden(ip) says how many frames that hides, so
+   a caller caching labels can tell when the rule changed. */
+UInt  mt_tree_site_hidden(Addr ip);
+void  mt_tree_ip_labels(Addr ip, Bool site,
+                        void (*fn)(const HChar* label, void* arg), void* arg);
+
 #endif /* MT_TREE_H */

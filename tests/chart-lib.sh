@@ -19,6 +19,14 @@ load_plot() {
   read -r T0 T1 <<<"$(awk '$2=="x"{print $3,$4}' "$T/$1.layout")"
   YMAX=$(awk '$2=="y"{print $3}' "$T/$1.layout")
 }
+# load_panel NAME: sets Y0 Y1 (the RSS panel's rows) and YMAX (its top,
+# bytes) from the layout, when the chart has the RSS panel (chart_data.h,
+# vis_chart_rss_panel); X0 X1 T0 T1 are the plot's. Fails without a panel.
+load_panel() {
+  grep -q '^layout panel ' "$T/$1.layout" || return 1
+  read -r Y0 Y1 <<<"$(awk '$2=="panel"{print $4,$6}' "$T/$1.layout")"
+  YMAX=$(awk '$2=="panely"{print $3}' "$T/$1.layout")
+}
 # xt MS: column of a time; ym MIB: row of a value (the mapping of chart.c)
 round() { awk -v v="$1" 'BEGIN{ printf "%d", (v < 0 ? v - 0.5 : v + 0.5) }'; }
 xt() { round "$(awk -v t="$1" -v a="$T0" -v b="$T1" -v x0="$X0" -v x1="$X1" 'BEGIN{print x0 + (t-a)*(x1-x0)/(b-a)}')"; }

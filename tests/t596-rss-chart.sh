@@ -7,10 +7,13 @@
 # 1000 ms, the RSS peak at 500 ms. So from 500 ms on the RSS line is at 32 MiB,
 # its file-backed part at 12 MiB, the tinted gap between 8 and 32 MiB. The
 # same readings reach the gnuplot script, the CSV and --json.
+# The RSS peak is 4 times the heap, more than VIS_RSS_PANEL_RATIO (2): the
+# main plot holds the heap on its own scale and the RSS is drawn in the
+# panel below it, heap and RSS on one scale (t306 measures the rule).
 # Positions come from MEMTIME_VIS_DEBUG_LAYOUT=1 (see t300).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-plan 22
+plan 24
 FIX="$T/rss-chart.massif"
 cp "$MT_SRC/tests/data/rss-chart.massif" "$FIX"
 cp "$MT_SRC/tests/data/rss-chart.massif.memtime" "$FIX.memtime"
@@ -18,20 +21,25 @@ BLUE=4E79A7 RSS=6A1B9A RSS_FILE=9C4DCC
 
 check "ms_print reads the fixture" sh -c "ms_print '$FIX' >/dev/null"
 
-# load NAME: the plot (load_plot) and the RSS peak's ring
+# load NAME: the RSS panel (load_panel) and the RSS peak's ring
 load() {
   load_plot "$1"
+  load_panel "$1"
   read -r RX RY <<<"$(awk '$2=="rsspeak"{print $3,$4}' "$T/$1.layout")"
 }
 
 render main
+load_plot main
+check "the main plot's axis is the heap's (8 MiB), not the RSS's" \
+  awk -v y="$YMAX" -v m=$MiB 'BEGIN{ exit !(y >= 8*m && y < 16*m) }'
+is "$(at main "$(xt 750)" "$(ym 3)")" $BLUE "the heap's band in the main plot"
 load main
-check "the y axis holds the RSS peak (32 MiB), not only the heap (8 MiB)" \
+check "the panel's axis holds the RSS peak (32 MiB)" \
   awk -v y="$YMAX" -v m=$MiB 'BEGIN{ exit !(y >= 32*m) }'
 is "$RX $RY" "$(xt 500) $(ym 32)" "the RSS peak's ring at 500 ms, 32 MiB"
 is "$(at main "$(xt 750)" "$(ym 32)")" $RSS "the RSS line at 32 MiB between 500 and 1000 ms"
 is "$(at main "$(xt 750)" "$(( $(ym 32) - 6 ))")" FFFFFF "above the RSS line is background"
-is "$(at main "$(xt 750)" "$(ym 4)")" $BLUE "below 8 MiB the heap's band, the tint under it"
+is "$(at main "$(xt 750)" "$(ym 4)")" B8C4D0 "below 8 MiB the heap's total in the panel, the tint under it"
 tint=$(at main "$(xt 750)" "$(ym 22)")
 r=$((16#${tint:0:2})) g=$((16#${tint:2:2})) b=$((16#${tint:4:2}))
 check "between the heap (8 MiB) and the RSS (32 MiB) a light purple tint ($tint)" \

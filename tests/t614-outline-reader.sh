@@ -82,7 +82,7 @@ check "growth, samples alone: fooled (spike_alloc +40.0 MiB), so the test can te
 vis --growth growth.out >g1.txt
 check "growth with the outline: spike_alloc does not grow" sh -c "! grep -q '+40.0 MiB' g1.txt"
 check "  ... and the two samples on bursts are said to be left out" \
-  grep -q '(2 detailed snapshots taken during bursts of the exact outline left out' g1.txt
+  grep -q "(2 detailed snapshots taken during bursts of the exact outline left out at the window.s ends" g1.txt
 vis --json growth.out >g.json
 is "$(python3 -c 'import json; d=json.load(open("g.json")); print(d["window"]["left_out_on_bursts"], [r["growth_bytes"] for r in d["growth"]])')" \
   "2 [0]" "growth, JSON: 2 samples left out, no site grew"

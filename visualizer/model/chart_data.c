@@ -40,6 +40,22 @@ void vis_chart_data_free(vis_chart_data *d)
     free(d);
 }
 
+const char *vis_chart_group_noun(const vis_profile *p, int plural)
+{
+    static const char *const noun[][2] = {
+        [VIS_GROUP_SITE] = { "site", "sites" },
+        [VIS_GROUP_FUNCTION] = { "function", "functions" },
+        [VIS_GROUP_FILE] = { "file", "files" },
+        [VIS_GROUP_OBJECT] = { "object", "objects" },
+        [VIS_GROUP_CRATE] = { "crate", "crates" },
+        [VIS_GROUP_NAMESPACE] = { "namespace", "namespaces" },
+    };
+    vis_group_by by = p->grouping.applied ? p->grouping.by : VIS_GROUP_SITE;
+    if (by >= VIS_GROUP_AUTO)
+        by = VIS_GROUP_SITE;
+    return noun[by][plural != 0];
+}
+
 vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, size_t errsz)
 {
     if (!p->n_snaps) {
@@ -64,7 +80,15 @@ vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, 
     for (size_t k = 0; k < v->n_sites; k++)
         d->bands[k] = (vis_band){ VIS_BAND_SITE, p->site_info[k].name, site_palette[k], 0,
                                   p->site_info[k].largest_B };
-    d->bands[v->n_sites] = (vis_band){ VIS_BAND_OTHER, "other sites", COLOUR_OTHER, 0, 0 };
+    /* "other sites", "other crates": what the grouping merged the rest of. */
+    static const char *const other[] = { "other sites", "other functions", "other files",
+                                         "other objects", "other crates", "other namespaces" };
+    const char *noun = vis_chart_group_noun(p, 1);
+    const char *other_label = other[0];
+    for (size_t k = 0; k < sizeof other / sizeof *other; k++)
+        if (!strcmp(other[k] + 6, noun))
+            other_label = other[k];
+    d->bands[v->n_sites] = (vis_band){ VIS_BAND_OTHER, other_label, COLOUR_OTHER, 0, 0 };
     d->bands[v->n_sites + 1] = (vis_band){ VIS_BAND_UNATTRIBUTED,
         p->n_detailed ? "unattributed (between trees)" : "heap (no tree: not broken down)",
         COLOUR_UNATTR, 0, 0 };
@@ -249,6 +273,12 @@ void vis_chart_time_range(const vis_profile *p, double *t0, double *t1)
      * times are on its parent's clock). */
     *t0 = first > 0 ? first : 0;
     *t1 = last > *t0 ? last : *t0 + 1;
+}
+
+int vis_chart_rss_panel(uint64_t heap_top_B, uint64_t rss_top_B)
+{
+    return rss_top_B / VIS_RSS_PANEL_RATIO > heap_top_B
+           || (rss_top_B / VIS_RSS_PANEL_RATIO == heap_top_B && rss_top_B % VIS_RSS_PANEL_RATIO);
 }
 
 void vis_chart_exactness(const vis_profile *p, char *buf, size_t n)

@@ -116,11 +116,34 @@ void vis_chart_cols_free(vis_chart_cols *c);
  * last snapshot or the outline's end, whichever is later. */
 void vis_chart_time_range(const vis_profile *p, double *t0, double *t1);
 
+/* ---- the heap beside a large RSS --------------------------------------
+ *
+ * Drawn on the RSS's scale, a heap several times smaller than the resident
+ * memory (a program that maps big files or links big libraries: rustc's
+ * 16 MiB heap under 172 MiB of mapped LLVM) is a strip at the bottom of
+ * the plot and its bands cannot be read. So when the RSS's highest is more
+ * than VIS_RSS_PANEL_RATIO times the heap's (the total the plot stacks),
+ * which is when the heap would fill less than half of a shared plot, every
+ * chart (PNG, SVG/PDF, HTML) gives the heap its own scale in the main plot
+ * and draws a smaller panel below, on one scale from 0 to the RSS: the
+ * heap's total filled, the RSS line over it, the gap tinted, and a dashed
+ * line at the main plot's top, so the two still compare at a glance. */
+#define VIS_RSS_PANEL_RATIO 2
+
+/* 1 when the RSS gets its own panel: rss_top_B > VIS_RSS_PANEL_RATIO *
+ * heap_top_B. */
+int vis_chart_rss_panel(uint64_t heap_top_B, uint64_t rss_top_B);
+
 /* The chart's footnote on what is exact and what is sampled:
  * "outline: exact (every change, 4096 buckets of 8 ms); bands: 12 of 40
  * snapshots with a tree, sampled", or, without an outline, "sampled:
  * bursts between snapshots are not shown (N snapshots, M with a tree)". */
 void vis_chart_exactness(const vis_profile *p, char *buf, size_t n);
+
+/* What a band of one site is under the profile's grouping (--group-by,
+ * groups.h): "site", "function", "file", "object", "crate", "namespace";
+ * plural with plural. The legend's heading and the "other ..." band say it. */
+const char *vis_chart_group_noun(const vis_profile *p, int plural);
 
 /* Builds the bands of the top sites (top 0..VIS_TOP_MAX). Returns NULL with
  * err when out of memory or the profile has no snapshot. */

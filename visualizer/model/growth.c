@@ -235,17 +235,25 @@ int vis_growth_compute(const vis_profile *p, size_t from, size_t to, vis_growth 
             return -1;
         }
     }
-#define LEFT_OUT(i) (p->snaps[i].kind == VIS_TREE_EMPTY || (skip && skip[(i) - from]))
+    /* A tree taken during a burst does not start or end the window: where
+     * a series starts and ends decides its growth, and a burst caught at
+     * either end would read as growth (or shrinking) that is not there.
+     * Inside the window such trees stay: they are how a burst is seen. */
     for (size_t i = from; i <= to; i++) {
-        if (skip && skip[i - from])
-            g->n_on_bursts++;
-        if (LEFT_OUT(i))
+        if (p->snaps[i].kind == VIS_TREE_EMPTY || (skip && skip[i - from]))
             continue;
         if (g->first_detailed == SIZE_MAX)
             g->first_detailed = i;
         g->last_detailed = i;
-        g->n_detailed++;
     }
+    for (size_t i = from; i <= to; i++) {
+        int inside = g->first_detailed != SIZE_MAX && i >= g->first_detailed && i <= g->last_detailed;
+        if (skip && skip[i - from] && !inside)
+            g->n_on_bursts++;
+        if (inside && p->snaps[i].kind != VIS_TREE_EMPTY)
+            g->n_detailed++;
+    }
+#define LEFT_OUT(i) (p->snaps[i].kind == VIS_TREE_EMPTY)
     if (g->n_detailed == 0) {
         free(skip);
         return 0;

@@ -46,8 +46,9 @@ typedef struct {
 typedef struct vis_growth {
     size_t from, to;             /* the window, snapshot indices, from <= to */
     size_t n_detailed;           /* detailed snapshots in it (the series' length) */
-    size_t n_on_bursts;          /* detailed snapshots left out: taken during
-                                    a burst of the exact outline (outline.h) */
+    size_t n_on_bursts;          /* detailed snapshots left out at the
+                                    window's ends: taken during a burst of
+                                    the exact outline (outline.h) */
     size_t first_detailed, last_detailed;   /* SIZE_MAX when n_detailed == 0 */
     size_t n_rows;
     vis_growth_row *rows;        /* steady first, then by growth (largest first) */

@@ -102,3 +102,15 @@ vis_piece *vis_rss_pieces(const vis_profile *p, const vis_rss_series *s, int fil
     *n = m;
     return pc;
 }
+
+uint64_t vis_rss_top(const vis_profile *p, const vis_rss_series *s)
+{
+    if (!s->n)
+        return 0;
+    uint64_t top = s->max_total_B;
+    if (p->outline.present)
+        for (size_t i = 0; i < p->outline.n_rss; i++)
+            if (p->outline.rss[i].max_B > top)
+                top = p->outline.rss[i].max_B;
+    return top;
+}

@@ -41,4 +41,8 @@ void vis_rss_series_free(vis_rss_series *s);
  * *n = SIZE_MAX when out of memory. The caller frees it. */
 vis_piece *vis_rss_pieces(const vis_profile *p, const vis_rss_series *s, int file_only, size_t *n);
 
+/* The highest the RSS line reaches: the largest reading, or the outline's
+ * RSS buckets' highest when they are drawn; 0 without readings. */
+uint64_t vis_rss_top(const vis_profile *p, const vis_rss_series *s);
+
 #endif

@@ -57,6 +57,7 @@
 #define COLOUR_RSS_FILE 0x9C4DCC
 #define ALPHA_RSS_GAP  48          /* the tint between heap and RSS */
 #define COLOUR_HATCH_BG 0xF2F2F2
+#define COLOUR_PANEL_HEAP 0xB8C4D0 /* the heap's total in the RSS panel */
 /* Heap the exact outline shows above the sampled bands: a burst no tree
  * saw, growth since the last sample. A warm hatch no band uses. */
 #define COLOUR_OUTSIDE    0xD9703C
@@ -106,6 +107,14 @@ typedef struct {
     vis_scale yscale, tscale;
     double tstep;
     vis_rss_series rss;        /* resident memory, n == 0 without readings */
+    /* The RSS panel (chart_data.h, vis_chart_rss_panel): the RSS and the
+     * heap on one scale below the main plot, which then holds the heap
+     * alone on its own scale. Its rows and axis, swapped with the main
+     * plot's by swap_axis while it is drawn. */
+    int panel;
+    int ry0, ry1;
+    double rymax_B, rystep_B;
+    vis_scale ryscale;
     vis_chart_cols *cols;      /* per plot column: the one drawing rule */
     char foot[2][1024];        /* the footnote's two lines, for the layout */
     char **layout_out;         /* where to describe the layout, or NULL */
@@ -126,6 +135,17 @@ static int x_of(const chart *c, double t)
 static int y_of(const chart *c, double bytes)
 {
     return vis_plot_y(c->y0, c->y1, c->ymax_B, bytes);
+}
+
+/* Makes the RSS panel's rows and scale the current ones (y_of, the y
+ * axis), or back. */
+static void swap_axis(chart *c)
+{
+    int t = c->y0; c->y0 = c->ry0; c->ry0 = t;
+    t = c->y1; c->y1 = c->ry1; c->ry1 = t;
+    double d = c->ymax_B; c->ymax_B = c->rymax_B; c->rymax_B = d;
+    d = c->ystep_B; c->ystep_B = c->rystep_B; c->rystep_B = d;
+    vis_scale s = c->yscale; c->yscale = c->ryscale; c->ryscale = s;
 }
 
 static int line_h(chart *c, int size)
@@ -175,6 +195,22 @@ static void draw_limit(chart *c)
     vis_font_draw(c->cv, c->bold, c->fs_small, c->x1 - w - px(c, 7), ly, label, COLOUR_WARN);
 }
 
+/* A y axis from 0 to a little above top_B, with about nticks nice ticks. */
+static void axis_scale(double top_B, int nticks, vis_scale *scale, double *step_B, double *max_B)
+{
+    /* An empty or tiny profile still gets an axis in whole bytes: at least
+     * 0..8 B, ticks never finer than 1 B. */
+    if (top_B < 8)
+        top_B = 8;
+    *scale = vis_bytes_scale(top_B);
+    /* Headroom of ~5% so the total line never sits on the frame. */
+    double step = vis_nice_step(top_B * 1.05 / scale->div, nticks) * scale->div;
+    if (step < 1)
+        step = 1;
+    *step_B = step;
+    *max_B = ceil(top_B * 1.05 / step) * step;
+}
+
 static void choose_scales(chart *c)
 {
     const vis_profile *p = c->p;
@@ -184,25 +220,17 @@ static void choose_scales(chart *c)
             peak_B = (double)vis_snap_total(&p->snaps[i]);
     if ((double)vis_outline_max(&p->outline).bytes > peak_B)   /* the exact outline's */
         peak_B = (double)vis_outline_max(&p->outline).bytes;
-    if ((double)c->rss.max_total_B > peak_B)     /* the RSS line fits too */
-        peak_B = (double)c->rss.max_total_B;
-    if (c->rss.n && p->outline.present)          /* and its buckets */
-        for (size_t i = 0; i < p->outline.n_rss; i++)
-            if ((double)p->outline.rss[i].max_B > peak_B)
-                peak_B = (double)p->outline.rss[i].max_B;
+    /* The RSS line fits too (its buckets' highest), unless it is so far
+     * above the heap that the heap gets its own scale and the RSS a panel. */
+    double heap_B = peak_B, rss_B = (double)vis_rss_top(p, &c->rss);
+    c->panel = c->rss.n && vis_chart_rss_panel((uint64_t)heap_B, (uint64_t)rss_B);
+    if (!c->panel && rss_B > peak_B)
+        peak_B = rss_B;
     if (limit_drawn(p, peak_B))                   /* and the heap limit */
         peak_B = fmax(peak_B, (double)p->limit.bytes);
-    /* An empty or tiny profile still gets an axis in whole bytes: at least
-     * 0..8 B, ticks never finer than 1 B. */
-    if (peak_B < 8)
-        peak_B = 8;
-    c->yscale = vis_bytes_scale(peak_B);
-    /* Headroom of ~5% so the total line never sits on the frame. */
-    double step = vis_nice_step(peak_B * 1.05 / c->yscale.div, 7) * c->yscale.div;
-    if (step < 1)
-        step = 1;
-    c->ystep_B = step;
-    c->ymax_B = ceil(peak_B * 1.05 / step) * step;
+    axis_scale(peak_B, 7, &c->yscale, &c->ystep_B, &c->ymax_B);
+    if (c->panel)                                 /* one scale for both */
+        axis_scale(fmax(rss_B, heap_B), 3, &c->ryscale, &c->rystep_B, &c->rymax_B);
 
     vis_chart_time_range(p, &c->t0, &c->t1);
     c->tscale = vis_time_scale(p->unit, c->t1);
@@ -236,11 +264,15 @@ static void draw_x_axis(chart *c)
     int dec = vis_step_decimals(c->tstep / c->tscale.div);
     double first = ceil(c->t0 / c->tstep - 1e-9) * c->tstep;
     int last_right = -1000000;
+    int bot = c->panel ? c->ry1 : c->y1;    /* the ticks go under the panel */
     for (double t = first; t <= c->t1 * (1 + 1e-9); t += c->tstep) {
         int x = x_of(c, t);
-        if (x > c->x0)
+        if (x > c->x0) {
             vis_canvas_vline(c->cv, x, c->y0, c->y1, 1, 0xEEEEEE, 255);
-        vis_canvas_vline(c->cv, x, c->y1 + 1, c->y1 + px(c, 5), 1, VIS_COLOUR_AXIS, 255);
+            if (c->panel)
+                vis_canvas_vline(c->cv, x, c->ry0, c->ry1, 1, 0xEEEEEE, 255);
+        }
+        vis_canvas_vline(c->cv, x, bot + 1, bot + px(c, 5), 1, VIS_COLOUR_AXIS, 255);
         char buf[64];
         vis_fmt_scaled(t, c->tscale, dec, buf, sizeof buf);
         /* Units live in the axis title; ticks show numbers only. */
@@ -251,7 +283,7 @@ static void draw_x_axis(chart *c)
         int lx = x - w / 2;
         if (lx < last_right + px(c, 8))        /* never overprint labels */
             continue;
-        vis_font_draw(c->cv, c->reg, c->fs, lx, c->y1 + px(c, 8) + ascent(c, c->fs),
+        vis_font_draw(c->cv, c->reg, c->fs, lx, bot + px(c, 8) + ascent(c, c->fs),
                      buf, VIS_COLOUR_TEXT);
         last_right = lx + w;
     }
@@ -259,7 +291,7 @@ static void draw_x_axis(chart *c)
     vis_time_title(c->p->unit, c->tscale, title, sizeof title);
     int w = vis_font_width(c->reg, c->fs, title);
     vis_font_draw(c->cv, c->reg, c->fs, (c->x0 + c->x1) / 2 - w / 2,
-                 c->y1 + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, VIS_COLOUR_MUTED);
+                 bot + px(c, 12) + line_h(c, c->fs) + ascent(c, c->fs), title, VIS_COLOUR_MUTED);
 }
 
 /* ---- data ------------------------------------------------------------------- */
@@ -357,6 +389,62 @@ static void draw_rss(chart *c, int gap, int file_only, vis_rgb colour, int thick
                             y_of(c, (double)pc[i].max_B), px(c, 3), colour, 255);
     free(pc);
     free(col);
+}
+
+/* The RSS panel (with c->panel), below the main plot: the heap's total
+ * (the main plot's top: the outline's highest per column, or the samples')
+ * filled, the RSS over it by the same column rule with the gap tinted, all
+ * on one scale from 0 to the RSS; a dashed line where the main plot's
+ * scale ends, so a reader sees how much the main plot magnifies; the RSS
+ * peak's ring; a caption above naming it. */
+static void draw_panel(chart *c)
+{
+    const vis_chart_cols *k = c->cols;
+    const vis_rss_point *q = &c->rss.pts[c->rss.peak];
+    double main_top = c->ymax_B;
+    swap_axis(c);
+    for (size_t i = 0; i < k->ncol; i++) {
+        if (!k->drawn[i])
+            continue;
+        int x = c->x0 + (int)i, y = y_of(c, (double)k->hi_B[i]);
+        if (y < c->y1)
+            vis_canvas_fill(c->cv, x, y + 1, x + 1, c->y1 + 1, COLOUR_PANEL_HEAP, 255);
+    }
+    draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
+    draw_y_axis(c, 1);
+    int ym = y_of(c, main_top);
+    if (ym > c->y0) {
+        int dash = px(c, 6), gap = px(c, 4);
+        for (int x = c->x0; x < c->x1; x += dash + gap)
+            vis_canvas_hline(c->cv, x, x + dash < c->x1 ? x + dash : c->x1, ym, 1, VIS_COLOUR_MUTED, 255);
+        char top[32], label[96];
+        vis_fmt_bytes(top, sizeof top, (uint64_t)main_top);
+        snprintf(label, sizeof label, "top of the heap plot above: %s", top);
+        int w = vis_font_width(c->reg, c->fs_small, label);
+        int ly = ym - px(c, 4);
+        if (ly - ascent(c, c->fs_small) > c->y0)
+            vis_font_draw(c->cv, c->reg, c->fs_small, c->x0 + px(c, 6), ly, label, VIS_COLOUR_MUTED);
+        (void)w;
+    }
+    if (c->rss.show_file)
+        draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);
+    draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
+    vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
+    vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
+    int rx = clamp_x(c, x_of(c, (double)q->time)), ry = y_of(c, (double)q->total_B);
+    vis_canvas_disc(c->cv, rx, ry, px(c, 6) + 1.5, COLOUR_RSS, 255);
+    vis_canvas_disc(c->cv, rx, ry, px(c, 3), 0xFFFFFF, 255);
+    char rb[32], rw[48], cap[256], fitted[256];
+    vis_fmt_bytes(rb, sizeof rb, q->total_B);
+    vis_fmt_time(rw, sizeof rw, c->p->unit, q->time);
+    snprintf(cap, sizeof cap, "Resident memory (RSS) and heap on one scale: RSS peak %s at %s, "
+             "heap %.0f%% of it", rb, rw,
+             q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+    vis_font_fit(c->bold, c->fs, cap, c->x1 - c->x0, fitted, sizeof fitted);
+    int d, a;
+    vis_font_metrics(c->bold, c->fs, &a, &d);
+    vis_font_draw(c->cv, c->bold, c->fs, c->x0, c->y0 - px(c, 6) - d, fitted, COLOUR_RSS);
+    swap_axis(c);
 }
 
 /* ---- annotations (peak, marks) --------------------------------------------------- */
@@ -587,8 +675,11 @@ static void draw_legend(chart *c, legend_box lb)
     for (int col = 0; col < lb.cols && col * per_col < n; col++) {   /* columns with rows */
         int cx = lb.x + col * (colw + gutter);
         int base = lb.y + ascent(c, c->fs);
-        if (col == 0)
-            vis_font_draw(c->cv, c->bold, c->fs, cx, base, "Memory by site", VIS_COLOUR_TEXT);
+        if (col == 0) {
+            char head_[64];
+            snprintf(head_, sizeof head_, "Memory by %s", vis_chart_group_noun(c->p, 0));
+            vis_font_draw(c->cv, c->bold, c->fs, cx, base, head_, VIS_COLOUR_TEXT);
+        }
         static const char *const head[2] = { "at peak", "largest" };
         for (int k = 0; k < 2; k++) {
             int w = vis_font_width(c->reg, c->fs, head[k]);
@@ -680,8 +771,11 @@ static void draw_legend(chart *c, legend_box lb)
  *   layout mark K X LABEL
  *   layout annot K LEVEL LX W : label K's row, left edge and width (0 = peak)
  *   layout exact E          : 1: drawn from the exact outline, 0: samples
+ *   layout legendhead TEXT  : the legend's heading ("Memory by crate")
  *   layout footnote I TEXT  : the footnote's line I (0, 1), before fitting
  *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
+ *   layout panel X0 Y0 X1 Y1 : the RSS panel's data area, when drawn
+ *   layout panely YMAX      : bytes at its row Y0 (RSS and heap, one scale)
  * Returns a newly allocated string, NULL when out of memory. */
 static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_box lb)
 {
@@ -694,6 +788,7 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
     fprintf(f, "layout x %.17g %.17g\n", c->t0, c->t1);
     fprintf(f, "layout y %.17g\n", c->ymax_B);
     fprintf(f, "layout exact %d\n", c->cols->exact);
+    fprintf(f, "layout legendhead Memory by %s\n", vis_chart_group_noun(c->p, 0));
     int sw = px(c, 14);
     int colw = (lb.w + (lb.cols > 1 ? px(c, 32) : 0)) / lb.cols - (lb.cols > 1 ? px(c, 32) : 0);
     int room = colw - sw - px(c, 8) - 2 * (vis_font_width(c->reg, c->fs, "1023 KiB") + px(c, 10));
@@ -713,9 +808,18 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
     }
     for (int i = 0; i < 2; i++)
         fprintf(f, "layout footnote %d %s\n", i, c->foot[i]);
-    if (c->rss.n)
-        fprintf(f, "layout rsspeak %d %d\n", a[n_annot - 1].x,
-                y_of(c, (double)c->rss.pts[c->rss.peak].total_B));
+    if (c->rss.n) {
+        const vis_rss_point *q = &c->rss.pts[c->rss.peak];
+        int rx = clamp_x(c, x_of(c, (double)q->time));
+        if (c->panel) {
+            fprintf(f, "layout panel %d %d %d %d\n", c->x0, c->ry0, c->x1, c->ry1);
+            fprintf(f, "layout panely %.17g\n", c->rymax_B);
+            swap_axis(c);
+        }
+        fprintf(f, "layout rsspeak %d %d\n", rx, y_of(c, (double)q->total_B));
+        if (c->panel)
+            swap_axis(c);
+    }
     if (fclose(f) != 0) {
         free(buf);
         return NULL;
@@ -739,13 +843,19 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 
     /* Horizontal layout: y tick labels, plot, legend (right if wide). */
     int ylab_w = 0;
-    int dec = vis_step_decimals(c->ystep_B / c->yscale.div);
-    for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
-        char buf[64];
-        vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
-        int w = vis_font_width(c->reg, c->fs, buf);
-        if (w > ylab_w)
-            ylab_w = w;
+    for (int ax = 0; ax <= c->panel; ax++) {
+        if (ax)
+            swap_axis(c);
+        int dec = vis_step_decimals(c->ystep_B / c->yscale.div);
+        for (double v = 0; v <= c->ymax_B * (1 + 1e-9); v += c->ystep_B) {
+            char buf[64];
+            vis_fmt_scaled(v, c->yscale, dec, buf, sizeof buf);
+            int w = vis_font_width(c->reg, c->fs, buf);
+            if (w > ylab_w)
+                ylab_w = w;
+        }
+        if (ax)
+            swap_axis(c);
     }
     int legend_right = W >= 900;
     legend_box lb = { 0, 0, 0, 1 };
@@ -772,8 +882,10 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int sub_y = y + ascent(c, c->fs_sub);
     y += line_h(c, c->fs_sub) + px(c, 14);
 
-    /* Annotations: the peak, then the marks in file order, then the RSS peak. */
-    size_t n_annot = 1 + p->n_marks + (c->rss.n ? 1 : 0);
+    /* Annotations: the peak, then the marks in file order, then the RSS
+     * peak (with the panel, its caption names it instead). */
+    int rss_annot = c->rss.n && !c->panel;
+    size_t n_annot = 1 + p->n_marks + (rss_annot ? 1 : 0);
     annot *a = calloc(n_annot, sizeof *a);
     if (!a) {
         snprintf(err, errsz, "out of memory");
@@ -795,7 +907,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         snprintf(a[1 + m].text, sizeof a[1 + m].text, "%s", p->marks[m].label ? p->marks[m].label : "mark");
         a[1 + m].colour = VIS_COLOUR_MARK;
     }
-    if (c->rss.n) {
+    if (rss_annot) {
         const vis_rss_point *q = &c->rss.pts[c->rss.peak];
         annot *r = &a[n_annot - 1];
         char rb[32], rw[48];
@@ -819,12 +931,21 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         legend_h = line_h(c, c->fs) + px(c, 8) + ((n + lb.cols - 1) / lb.cols) * legend_row_h(c);
     }
     c->y1 = H - c->pad - foot_h - xaxis_h - legend_h;
+    int plot_bot = c->y1;
+    if (c->panel) {             /* the RSS panel: the lower 28%, a caption above */
+        int ph = (int)lround((c->y1 - c->y0) * 0.28);
+        if (ph < px(c, 60))
+            ph = px(c, 60);
+        c->ry1 = c->y1;
+        c->ry0 = c->ry1 - ph;
+        c->y1 = c->ry0 - line_h(c, c->fs) - px(c, 14);
+    }
     if (c->y1 - c->y0 < 40) {
         snprintf(err, errsz, "image too short for the chart (height %d)", H);
         free(a);
         return -1;
     }
-    lb.y = legend_right ? c->y0 : c->y1 + xaxis_h;
+    lb.y = legend_right ? c->y0 : plot_bot + xaxis_h;
 
     /* Title and subtitle. */
     char buf[1024], fitted[1024];
@@ -860,6 +981,11 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 
     /* Plot: grid, bands and total, grid over bands, axes, annotations. */
     draw_y_axis(c, 0);
+    if (c->panel) {
+        swap_axis(c);
+        draw_y_axis(c, 0);
+        swap_axis(c);
+    }
     draw_x_axis(c);
     c->cols = vis_chart_cols_new(p, c->d, c->t0, c->t1, (size_t)(c->x1 - c->x0 + 1));
     if (!c->cols) {
@@ -868,22 +994,30 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         return -1;
     }
     draw_bands(c);
-    draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
-    draw_y_axis(c, 1);
-    if (c->rss.show_file)
-        draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);
-    draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
+    if (c->panel) {
+        draw_y_axis(c, 1);
+        draw_panel(c);
+    } else {
+        draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
+        draw_y_axis(c, 1);
+        if (c->rss.show_file)
+            draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);
+        draw_rss(c, 0, 0, COLOUR_RSS, px(c, 3), 0);
+    }
     vis_canvas_vline(c->cv, c->x0 - 1, c->y0, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
     vis_canvas_hline(c->cv, c->x0 - 1, c->x1, c->y1 + 1, 1, VIS_COLOUR_AXIS, 255);
     draw_limit(c);
-    for (size_t m = 0; m < p->n_marks; m++)
+    for (size_t m = 0; m < p->n_marks; m++) {
         vis_canvas_vdash(c->cv, a[1 + m].x, c->y0, c->y1, 1, px(c, 6), px(c, 4), VIS_COLOUR_MARK, 220);
+        if (c->panel)
+            vis_canvas_vdash(c->cv, a[1 + m].x, c->ry0, c->ry1, 1, px(c, 6), px(c, 4), VIS_COLOUR_MARK, 220);
+    }
     /* The peak: its line down to the total, and a marker on it. */
     int peak_y = y_of(c, (double)vis_snap_total(pk));
     vis_canvas_vline(c->cv, a[0].x, c->y0, peak_y, px(c, 2), VIS_COLOUR_PEAK, 255);
     vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6) + 1.5, 0xFFFFFF, 255);
     vis_canvas_disc(c->cv, a[0].x, peak_y, px(c, 6), VIS_COLOUR_PEAK, 255);
-    if (c->rss.n) {                      /* the RSS peak: a ring on its line */
+    if (rss_annot) {                     /* the RSS peak: a ring on its line */
         int rx = a[n_annot - 1].x;
         int ry = y_of(c, (double)c->rss.pts[c->rss.peak].total_B);
         vis_canvas_vline(c->cv, rx, c->y0, ry, 1, COLOUR_RSS, 255);
@@ -894,7 +1028,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     draw_growth_tags(c);
 
     /* The y axis title, reading upwards, left of the tick labels. */
-    const char *ytitle = c->rss.n ? "memory (heap + extra heap + stacks; line: resident)"
+    const char *ytitle = rss_annot ? "memory (heap + extra heap + stacks; line: resident)"
                                   : "memory (heap + extra heap + stacks)";
     int ytw = vis_font_width(c->reg, c->fs, ytitle);
     if (ytw > c->y1 - c->y0) {          /* small images: the short form */
@@ -925,7 +1059,9 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     else
         snprintf(buf, sizeof buf, "%s. No snapshot has a tree: the heap is not broken down by site.",
                  exact);
-    snprintf(line2, sizeof line2, "%s%s%s%s", c->rss.n ? (outline && p->outline.n_rss ?
+    snprintf(line2, sizeof line2, "%s%s%s%s%s", c->panel ? "Below: RSS and heap on one scale (the RSS "
+             "is over twice the heap, so the heap has its own scale above).  " : "",
+             c->rss.n ? (outline && p->outline.n_rss ?
              "RSS: every reading, lowest to highest per bucket, held between them.  " :
              "RSS: readings, each held until the next.  ") : "",
              outline ? "Orange hatch: heap the exact outline shows above the samples.  " : "",

@@ -78,6 +78,10 @@ static const char *ext_of(const char *path)
 #define KEY_L  0.69
 #define PLOT_T 0.87
 #define PLOT_B 0.12
+/* With the RSS panel: the main plot ends at PANEL_MAIN_B, the panel runs
+ * from PANEL_T down to PLOT_B, its caption between. */
+#define PANEL_MAIN_B 0.385
+#define PANEL_T 0.33
 
 /* Characters that fit in frac of the canvas width at a font of pt points on
  * the narrowest terminal: PDF (W/100 inches = W * 0.72 points), with an
@@ -175,6 +179,76 @@ static void put_col_line(FILE *f, const char *name, const col_line *l, double t0
     fprintf(f, "EOD\n");
 }
 
+/* The RSS panel (with the panel rule, chart_data.h): below the main plot,
+ * the heap's total (the outline's top per column, $cols) filled, the RSS
+ * over it with the gap tinted, one scale for both, a dashed line where the
+ * main plot's scale ends (main_top_B), the RSS peak labelled, a caption
+ * above. The script is in multiplot mode; this ends it. */
+static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss, size_t nb,
+                        uint64_t heap_top_B, uint64_t rp_B, vis_scale ys, vis_scale yr,
+                        vis_scale ts, const char *ttitle, double main_top_B)
+{
+    const vis_rss_point *q = &rss->pts[rss->peak];
+    char rb[32], rw[48], buf[512], bytes[32];
+    (void)ys;
+    vis_fmt_bytes(rb, sizeof rb, q->total_B);
+    vis_fmt_time(rw, sizeof rw, p->unit, q->time);
+    fprintf(f, "\n# The RSS panel: heap and RSS on one scale.\nunset label\nunset arrow\n"
+               "set tmargin at screen %.3f\nset bmargin at screen %.3f\nset format x \"%% h\"\n"
+               "set xlabel ", PANEL_T, PLOT_B);
+    put_str(f, ttitle);
+    snprintf(buf, sizeof buf, "RSS, heap (%s)", yr.suffix);
+    fprintf(f, "\nset ylabel ");
+    put_str(f, buf);
+    fprintf(f, "\nydiv = %.17g\nset yrange [0:%.17g]\nset ytics autofreq\n", yr.div,
+            (double)(rp_B >= 8 ? rp_B : 8) * 1.08 / yr.div);
+    fprintf(f, "set key at screen %.3f, screen %.3f left top vertical Left reverse noenhanced "
+               "samplen 2 spacing 1.2 font \",9\"\n", KEY_L, PANEL_T);
+    snprintf(buf, sizeof buf, "Resident memory (RSS) and heap on one scale: RSS peak %s at %s, "
+             "heap %.0f%% of it", rb, rw,
+             q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+    fprintf(f, "set label 7 ");
+    put_str(f, buf);
+    fprintf(f, " at screen %.3f, screen %.3f left font \",10\" tc rgb \"#6a1b9a\" front noenhanced\n",
+            PLOT_L, PANEL_T + 0.015);
+    vis_fmt_bytes(bytes, sizeof bytes, (uint64_t)main_top_B);
+    fprintf(f, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 2 lc rgb \"#666666\" front\n",
+            main_top_B / yr.div, main_top_B / yr.div);
+    snprintf(buf, sizeof buf, "top of the heap plot above: %s", bytes);
+    fprintf(f, "set label 8 ");
+    put_str(f, buf);
+    fprintf(f, " at graph 0.01, first %.17g left offset 0,0.5 font \",8\" tc rgb \"#666666\" front noenhanced\n",
+            main_top_B / yr.div);
+    fprintf(f, "set label 4 ");
+    snprintf(buf, sizeof buf, "RSS peak %s", rb);
+    put_str(f, buf);
+    fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
+               "right offset -1,0.4 front noenhanced\n", (double)q->time / ts.div,
+            (double)q->total_B / yr.div);
+    fprintf(f, "plot \\\n");
+    vis_fmt_bytes(bytes, sizeof bytes, q->total_B > q->heap_B ? q->total_B - q->heap_B : 0);
+    snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
+    fprintf(f, "  $rsscols using 1:3 with filledcurves y1=0 fc rgb \"#6a1b9a\" "
+               "fs transparent solid 0.19 noborder title ");
+    put_str(f, buf);
+    vis_fmt_bytes(bytes, sizeof bytes, heap_top_B);
+    snprintf(buf, sizeof buf, "heap total, the main plot's top line  [highest %s]", bytes);
+    fprintf(f, ", \\\n  $cols using ($1/tdiv):($%zu/ydiv) with filledcurves y1=0 fc rgb \"#b8c4d0\" title ",
+            nb + 5);
+    put_str(f, buf);
+    if (rss->show_file) {
+        vis_fmt_bytes(bytes, sizeof bytes, q->file_B);
+        snprintf(buf, sizeof buf, "file-backed part of the RSS  [%s at the RSS peak]", bytes);
+        fprintf(f, ", \\\n  $filecols using 1:3 with lines dt 2 lc rgb \"#9c4dcc\" lw 2 title ");
+        put_str(f, buf);
+    }
+    snprintf(buf, sizeof buf, "resident memory (RSS)  [peak %s]", rb);
+    fprintf(f, ", \\\n  $rsscols using 1:2:3 with filledcurves fc rgb \"#6a1b9a\" notitle");
+    fprintf(f, ", \\\n  $rsscols using 1:3 with lines lc rgb \"#6a1b9a\" lw 3 title ");
+    put_str(f, buf);
+    fprintf(f, "\nunset multiplot\n");
+}
+
 static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                          const vis_rss_series *rss, const vis_chart_cols *cols,
                          const col_line *rcols, const col_line *fcols,
@@ -183,15 +257,21 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
     uint64_t heap_peak_B = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
     uint64_t peak_B = heap_peak_B;          /* the y range: the heap's total and the RSS */
-    if (rss->max_total_B > peak_B)
-        peak_B = rss->max_total_B;
     if (cols->max_B > peak_B)               /* the exact outline's highest */
         peak_B = cols->max_B;
-    if (rcols && rcols->max_B > peak_B)     /* the RSS buckets' */
-        peak_B = rcols->max_B;
+    uint64_t heap_top_B = peak_B, rss_top_B = rss->max_total_B;
+    if (rcols && rcols->max_B > rss_top_B)  /* the RSS buckets' */
+        rss_top_B = rcols->max_B;
+    /* Far above the heap, the RSS gets a panel of its own (chart_data.h). */
+    int panel = rss->n && vis_chart_rss_panel(heap_top_B, rss_top_B);
+    if (!panel && rss_top_B > peak_B)
+        peak_B = rss_top_B;
+    uint64_t rp_B = rss_top_B > heap_top_B ? rss_top_B : heap_top_B;   /* the panel's top */
     double tfirst, tlast;
     vis_chart_time_range(p, &tfirst, &tlast);
     vis_scale ys = vis_bytes_scale(peak_B >= 8 ? (double)peak_B : 8);
+    /* The RSS's datablocks are in the panel's unit when it is drawn. */
+    vis_scale yr = panel ? vis_bytes_scale(rp_B >= 8 ? (double)rp_B : 8) : ys;
     vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
     char exact[256];
     vis_chart_exactness(p, exact, sizeof exact);
@@ -253,8 +333,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     /* The key in its own column right of the plot, one band a line. */
     fprintf(f, "\nset key at screen %.3f, screen %.3f left top vertical Left reverse noenhanced "
                "samplen 2 spacing 1.2 font \",9\"\n", KEY_L, PLOT_T - 0.03);
-    fprintf(f, "set label 6 \"[value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
-               "tc rgb \"#666666\" front noenhanced\n", KEY_L + 0.005, PLOT_T - 0.01);
+    fprintf(f, "set label 6 \"by %s  [value at the peak]\" at screen %.3f, screen %.3f left font \",9\" "
+               "tc rgb \"#666666\" front noenhanced\n", vis_chart_group_noun(p, 0), KEY_L + 0.005, PLOT_T - 0.01);
     /* The footnote: what the hatch is and how to get more trees. */
     snprintf(buf, sizeof buf, "%s. %s%s%s", exact, p->n_detailed
              ? "Between two trees a site never exceeds its larger value in them. Hatched grey: heap the "
@@ -296,21 +376,23 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     /* The RSS peak: a ring on the RSS line, labelled. */
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
-        double tr = (double)q->time / ts.div, vr = (double)q->total_B / ys.div;
+        double tr = (double)q->time / ts.div, vr = (double)q->total_B / yr.div;
         char rb[32], rw[48];
         vis_fmt_bytes(rb, sizeof rb, q->total_B);
         vis_fmt_time(rw, sizeof rw, p->unit, q->time);
         snprintf(buf, sizeof buf, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
                  q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
-        fprintf(f, "set label 4 ");
-        put_str(f, buf);
-        fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
-                   "right offset -1,0.6 front noenhanced\n", tr, vr);
+        if (!panel) {           /* with the panel: on it, after the main plot */
+            fprintf(f, "set label 4 ");
+            put_str(f, buf);
+            fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
+                       "right offset -1,0.6 front noenhanced\n", tr, vr);
+        }
         /* Readings: time, RSS, its file-backed part. */
         fprintf(f, "\n$rss << EOD\n");
         for (size_t i = 0; i < rss->n; i++)
             fprintf(f, "%.17g %.17g %.17g\n", (double)rss->pts[i].time / ts.div,
-                    (double)rss->pts[i].total_B / ys.div, (double)rss->pts[i].file_B / ys.div);
+                    (double)rss->pts[i].total_B / yr.div, (double)rss->pts[i].file_B / yr.div);
         fprintf(f, "EOD\n");
     }
     /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN, in the
@@ -353,11 +435,14 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     }
     fprintf(f, "EOD\n");
     if (rcols)
-        put_col_line(f, "rsscols", rcols, tfirst, tlast, ts.div, ys.div);
+        put_col_line(f, "rsscols", rcols, tfirst, tlast, ts.div, yr.div);
     if (fcols)
-        put_col_line(f, "filecols", fcols, tfirst, tlast, ts.div, ys.div);
+        put_col_line(f, "filecols", fcols, tfirst, tlast, ts.div, yr.div);
+    if (panel)      /* the main plot above the panel, its time axis there */
+        fprintf(f, "\nset multiplot\nset bmargin at screen %.3f\nset format x \"\"\n"
+                   "set xlabel \"\"\n", PANEL_MAIN_B);
     fprintf(f, "\nplot \\\n");
-    if (rss->n) {
+    if (rss->n && !panel) {
         const vis_rss_point *q = &rss->pts[rss->peak];
         vis_fmt_bytes(bytes, sizeof bytes, q->total_B > q->heap_B ? q->total_B - q->heap_B : 0);
         snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
@@ -394,6 +479,12 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv) with lines lc rgb \"#1a1a1a\" lw %d title ", nb + 5,
             cols->exact ? 1 : 2);
     put_str(f, buf);
+    if (panel) {
+        fprintf(f, "\n");
+        write_panel(f, p, rss, nb, heap_top_B, rp_B, ys, yr, ts, ttitle,
+                    (double)(peak_B >= 8 ? peak_B : 8) * 1.08);
+        return;
+    }
     if (rss->n) {
         const vis_rss_point *q = &rss->pts[rss->peak];
         if (rss->show_file) {

@@ -22,7 +22,7 @@ void vis_growth_window_line(FILE *out, const vis_profile *p, const vis_growth *g
             g->last_detailed, g->n_detailed, g->n_detailed == 1 ? "" : "s");
     if (g->n_on_bursts)
         fprintf(out, "  (%zu detailed snapshot%s taken during bursts of the exact outline left "
-                "out: they show the burst, not the level)\n", g->n_on_bursts,
+                "out at the window's ends: they show the burst, not the level)\n", g->n_on_bursts,
                 g->n_on_bursts == 1 ? "" : "s");
 }
 

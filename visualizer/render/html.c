@@ -24,7 +24,11 @@
 
 /* #memtime-columns: {"x0", "x1", "t0", "t1", "max", "exact", "footnote",
  * "cols": [[lo, hi, outside, band0, band1, ...] or 0 where nothing is
- * drawn, one per column], "rss": [[min, max] or 0, ...] or null}. */
+ * drawn, one per column], "rss": [[min, max] or 0, ...] or null,
+ * "rss_max", "panel"}. "max" is the highest the main plot holds: the
+ * heap's and, unless "panel" is 1, the RSS's; with "panel" (chart_data.h,
+ * vis_chart_rss_panel) the RSS goes in a panel below, on one scale with
+ * the heap up to "rss_max". */
 static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d)
 {
     double t0, t1;
@@ -47,7 +51,7 @@ static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d
     }
     char foot[512];
     vis_chart_exactness(p, foot, sizeof foot);
-    uint64_t max = c->max_B;
+    uint64_t max = c->max_B, rss_max = 0;
     fprintf(out, "{\"x0\": %d, \"x1\": %d, \"t0\": %.17g, \"t1\": %.17g, \"exact\": %d, \"footnote\": ",
             PLOT_X0, PLOT_X1, t0, t1, c->exact);
     vis_json_string(out, foot);
@@ -71,8 +75,8 @@ static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d
             fputs(k ? (k % 8 ? "," : ",\n") : "", out);
             if (rc[k].has) {
                 fprintf(out, "[%" PRIu64 ",%" PRIu64 "]", rc[k].min_B, rc[k].max_B);
-                if (rc[k].max_B > max)
-                    max = rc[k].max_B;
+                if (rc[k].max_B > rss_max)
+                    rss_max = rc[k].max_B;
             } else {
                 fputc('0', out);
             }
@@ -81,7 +85,13 @@ static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d
     } else {
         fputs("null", out);
     }
-    fprintf(out, ",\n\"max\": %" PRIu64 "}\n", max);
+    if (vis_rss_top(p, &rss) > rss_max)
+        rss_max = vis_rss_top(p, &rss);
+    int panel = rss.n && vis_chart_rss_panel(c->max_B, rss_max);
+    if (!panel && rss_max > max)
+        max = rss_max;
+    fprintf(out, ",\n\"max\": %" PRIu64 ", \"rss_max\": %" PRIu64 ", \"panel\": %d}\n", max, rss_max,
+            panel);
     free(rc);
     free(rp);
     vis_rss_series_free(&rss);

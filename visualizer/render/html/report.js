@@ -99,12 +99,17 @@
 
   /* ---- the timeline ---- */
   var tl = section("Timeline", "timeline");
-  var W = 1000, H = 390, ML = C.x0, MR = W - C.x1, MT = 34, MB = 34;
+  /* With C.panel (html.c: the RSS far above the heap) the main plot holds
+   * the heap on its own scale, and a panel below (PT..PT+PH) the heap's
+   * total and the RSS on one scale, as the PNG draws them. */
+  var W = 1000, HM = 390, ML = C.x0, MR = W - C.x1, MT = 34, MB = 34;
+  var PT = HM - MB + 34, PH = 120, H = C.panel ? PT + PH + MB : HM;
   var t0 = C.t0, t1 = C.t1;
   var ymax = Math.max(1, C.max);
   S.forEach(function (s) { ymax = Math.max(ymax, s.total_bytes); });
   var rss = D.rss && D.rss.readings.length ? D.rss.readings : null;
-  if (rss) rss.forEach(function (r) { ymax = Math.max(ymax, r.total_bytes); });
+  if (rss && !C.panel) rss.forEach(function (r) { ymax = Math.max(ymax, r.total_bytes); });
+  var pymax = 1.05 * Math.max(1, C.rss_max, ymax);
   /* The heap limit as the PNG draws it: when reached, or within a quarter above the data. */
   var showLimit = HL && (HL.time !== null || HL.bytes <= ymax * 1.25);
   if (showLimit) ymax = Math.max(ymax, HL.bytes);
@@ -112,14 +117,19 @@
   function X(i) { return t1 > t0 ? ML + (W - ML - MR) * (S[i].time - t0) / (t1 - t0)
                                  : ML + (W - ML - MR) * (S.length > 1 ? i / (S.length - 1) : 0.5); }
   function XT(t) { return t1 > t0 ? ML + (W - ML - MR) * (t - t0) / (t1 - t0) : ML; }
-  function Y(b) { return MT + (H - MT - MB) * (1 - b / ymax); }
+  function Y(b) { return MT + (HM - MT - MB) * (1 - b / ymax); }
+  function YP(b) { return PT + PH * (1 - b / pymax); }
   var wrap = add(tl, el("div", { "class": "chart-wrap" }));
   var svg = add(wrap, sv("svg", { "class": "timeline", viewBox: "0 0 " + W + " " + H, tabindex: "0",
     role: "slider", "aria-label": "Memory over time; arrow keys move between snapshots",
     "aria-valuemin": "0", "aria-valuemax": String(S.length - 1),
     /* The mapping, for whoever measures the drawing (t626). */
-    "data-x0": C.x0, "data-x1": C.x1, "data-t0": t0, "data-t1": t1, "data-y0": MT, "data-y1": H - MB,
-    "data-ymax": ymax, "data-exact": C.exact }));
+    "data-x0": C.x0, "data-x1": C.x1, "data-t0": t0, "data-t1": t1, "data-y0": MT, "data-y1": HM - MB,
+    "data-ymax": ymax, "data-exact": C.exact, "data-panel": C.panel }));
+  if (C.panel) {
+    svg.setAttribute("data-panel-y0", PT); svg.setAttribute("data-panel-y1", PT + PH);
+    svg.setAttribute("data-panel-ymax", pymax);
+  }
   /* The hatch of memory above the samples (the PNG's orange hatch). */
   var defs = add(svg, sv("defs"));
   var pat = add(defs, sv("pattern", { id: "outside-hatch", width: 6, height: 6,
@@ -174,11 +184,44 @@
     add(po, sv("title", null, "above the samples: the exact outline, no tree saw it"));
   }
   add(svg, sv("path", { "class": "outline", d: lineD.join(""), "shape-rendering": "crispEdges" }));
-  /* Resident memory: each reading held until the next (steps), per column. */
+  /* Resident memory: each reading held until the next (steps), per column;
+   * in the panel when there is one. */
+  if (C.panel) {
+    var pg = add(svg, sv("g", { "class": "axis panel-axis" }));
+    var praw = pymax / 3, punit = 1;
+    while (punit * 1024 <= pymax) punit *= 1024;
+    praw /= punit;
+    var pp10 = Math.pow(10, Math.floor(Math.log(praw) / Math.LN10)), pstep = 10 * pp10;
+    [1, 2, 2.5, 5, 10].some(function (m) { if (m * pp10 >= praw) { pstep = m * pp10; return true; } return false; });
+    for (var pk_ = 0, pv = 0; pv <= pymax; pk_++, pv = pk_ * pstep * punit) {
+      add(pg, sv("line", { "class": "grid", x1: ML, x2: W - MR, y1: YP(pv), y2: YP(pv) }));
+      add(pg, sv("text", { x: ML - 6, y: YP(pv) + 4, "text-anchor": "end" }, fmtTick(pv, punit)));
+    }
+    add(pg, sv("line", { x1: ML, x2: W - MR, y1: YP(0), y2: YP(0) }));
+    var heapD = [], gapD = [];
+    C.cols.forEach(function (c, k) { if (c) heapD.push(colRect(k, YP(c[1]), YP(0))); });
+    if (C.rss) C.rss.forEach(function (r, k) {
+      var c = C.cols[k], top = c ? c[1] : 0;
+      if (r && r[1] > top) gapD.push(colRect(k, YP(r[1]), YP(top)));
+    });
+    var ph = add(svg, sv("path", { "class": "panel-heap", d: heapD.join(""), "shape-rendering": "crispEdges" }));
+    add(ph, sv("title", null, "heap total (heap + extra + stacks), on the RSS's scale"));
+    var pgap = add(svg, sv("path", { "class": "panel-gap", d: gapD.join(""), "shape-rendering": "crispEdges" }));
+    add(pgap, sv("title", null, "resident memory the heap does not explain"));
+    var ytop = YP(ymax);
+    add(svg, sv("line", { "class": "panel-top", x1: ML, x2: W - MR, y1: ytop, y2: ytop }));
+    add(svg, sv("text", { "class": "panel-top-label", x: ML + 4, y: ytop - 3 }, "top of the heap plot above: " + fmtB(ymax)));
+    var RP = D.rss.peak;
+    add(svg, sv("text", { "class": "panel-caption", x: ML, y: PT - 8 }, "Resident memory (RSS) and heap on one scale" +
+      (RP ? ": RSS peak " + fmtB(RP.total_bytes) + " at " + fmtT(RP.time) + ", heap " +
+       (RP.total_bytes ? Math.round(100 * RP.heap_bytes / RP.total_bytes) : 0) + "% of it" : "")));
+  }
   if (C.rss) {
-    var rd = [];
-    C.rss.forEach(function (r, k) { if (r) rd.push(colRect(k, Y(r[1]) - 1, Y(r[0]) + 1)); });
+    var rd = [], YR = C.panel ? YP : Y;
+    C.rss.forEach(function (r, k) { if (r) rd.push(colRect(k, YR(r[1]) - 1, YR(r[0]) + 1)); });
     add(svg, sv("path", { "class": "rssline", d: rd.join(""), "shape-rendering": "crispEdges" }));
+    if (C.panel && D.rss.peak)
+      add(svg, sv("circle", { "class": "rsspeak", cx: XT(D.rss.peak.time), cy: YP(D.rss.peak.total_bytes), r: 4 }));
   }
   if (showLimit) {
     var yl = Y(HL.bytes);
@@ -188,11 +231,12 @@
       "heap limit " + fmtB(HL.bytes) + " (" + HL.action + ")"));
   }
   /* The hover cursor and the selection, under the labels. */
-  var cursor = add(svg, sv("line", { "class": "cursor", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
-  var selLine = add(svg, sv("line", { "class": "selected", y1: MT, y2: Y(0), x1: -10, x2: -10 }));
+  var YB = C.panel ? YP(0) : Y(0);      /* down through the panel too */
+  var cursor = add(svg, sv("line", { "class": "cursor", y1: MT, y2: YB, x1: -10, x2: -10 }));
+  var selLine = add(svg, sv("line", { "class": "selected", y1: MT, y2: YB, x1: -10, x2: -10 }));
   D.marks.forEach(function (m, i) {
     var x = XT(m.time);
-    add(svg, sv("line", { "class": "mark", x1: x, x2: x, y1: MT, y2: Y(0) }));
+    add(svg, sv("line", { "class": "mark", x1: x, x2: x, y1: MT, y2: YB }));
     var lab = add(svg, sv("text", { x: x + 3, y: 10 + (i % 3) * 11 }, m.label));
     add(lab, sv("title", null, m.label + " at " + fmtT(m.time)));
   });
@@ -219,7 +263,9 @@
   if (C.rss) {
     var liR = add(legend, el("li"));
     add(liR, el("span", { "class": "swatch", style: "background:var(--rss);height:3px" }));
-    add(liR, el("span", null, "resident memory (RSS), each reading held until the next"));
+    add(liR, el("span", null, "resident memory (RSS), each reading held until the next" +
+      (C.panel ? "; in the panel below, on one scale with the heap (the RSS is over twice the heap, " +
+       "so the heap has its own scale above)" : "")));
   }
   add(tl, el("p", { "class": "note", id: "chart-footnote" }, C.footnote.charAt(0).toUpperCase() +
     C.footnote.slice(1) + "."));
