@@ -13,7 +13,8 @@ The heap is made of functions whose group under every grouping is written
 here by hand in the table below (the answers are not computed by any
 parser), Rust functions of three crates of our own (impls, closures, hashes,
 v0 disambiguators), C++ functions in nested namespaces, C libraries, an
-unnamed function told by its caller, and an allocation wrapper, my_malloc,
+unnamed function told by its caller, one whose caller only the file's
+deeper tree names, and an allocation wrapper, my_malloc,
 with 50 callers none of which holds much of it. The Massif file's trees are
 pruned at 1% of the heap as Massif prunes them: the rest is one "in N
 places" line, which the detail holds unpruned.
@@ -65,6 +66,11 @@ SITES = [
      '(debug info: no object)', '(debug info: no object)', '(debug info: no object)'),
 ]
 UNNAMED = ('??? (in %s)' % FOO, 1100, 'foo_open (in %s)' % FOO)
+# An unnamed function whose caller (in the detail's two levels) is unnamed
+# too; the file's tree goes one level further, to qux_init, and the reader
+# names it by that: the regrouping takes that name for the detail's node.
+QUX = '/usr/lib/libqux.so.4'
+DEEP = ('??? (in %s)' % QUX, 50000, '??? (in %s)' % QUX, 'qux_init (in %s)' % QUX)
 WRAPPER = 'my_malloc (in %s)' % EXE
 N_CALLERS = 50
 
@@ -88,6 +94,7 @@ def main():
     scales = [0, 1, 2, 3, 4, 2]
     kinds = ['empty', 'detailed', 'empty', 'detailed', 'peak', 'detailed']
     snaps = []
+    deep_chain = {}   # site label -> (its named caller's label, the unnamed middle)
     answers = {'function': {}, 'object': {}, 'crate': {}, 'namespace': {}, 'namespace2': {},
                'site': {}}
     for i, (sc, kind) in enumerate(zip(scales, kinds)):
@@ -100,6 +107,13 @@ def main():
         parts.append((ul, u_b * sc, [(lab(u_caller), u_b * sc)],
                       ('??? called by foo_open (in %s)' % FOO, 'libfoo.so', '(in libfoo.so)',
                        '(in libfoo.so)', '(in libfoo.so)')))
+        d_text, d_b, d_caller, d_named = DEEP
+        dl = lab(d_text)
+        told = '??? called by qux_init (in %s)' % QUX
+        middle = '0xD00D00: %s' % d_caller   # the same text at another address
+        parts.append((dl, d_b * sc, [(middle, d_b * sc)],
+                      (told, 'libqux.so', '(in libqux.so)', '(in libqux.so)', '(in libqux.so)')))
+        deep_chain[dl] = (lab(d_named), middle)
         # The wrapper: caller k holds (k + 1) * 100 bytes at scale 1.
         callers = [(lab('caller_%02d (in %s)' % (k, EXE)), (k + 1) * 100 * sc)
                    for k in range(N_CALLERS)]
@@ -147,7 +161,14 @@ def main():
             n = len(big) + (1 if small else 0)
             f.write('n%d: %d (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n'
                     % (n, heap))
-            lines = [(p[1], ' n0: %d %s\n' % (p[1], p[0])) for p in big]
+            lines = []
+            for p in big:
+                if p[0] in deep_chain:
+                    named_l, middle = deep_chain[p[0]]
+                    lines.append((p[1], ' n1: %d %s\n  n1: %d %s\n   n0: %d %s\n'
+                                  % (p[1], p[0], p[1], middle, p[1], named_l)))
+                else:
+                    lines.append((p[1], ' n0: %d %s\n' % (p[1], p[0])))
             if small:
                 sb = sum(p[1] for p in small)
                 lines.append((sb, " n0: %d in %d places, all below massif's threshold (1.00%%)\n"

@@ -90,7 +90,7 @@ is "$(python3 -c 'import json,sys; g=json.load(open("auto.json"))["grouping"]; p
 # 4. The wrapper.
 vis --summary-only --group-by=function p.out >sum.txt
 check "the summary lists my_malloc as a wrapper whose callers are the sites" \
-  grep -q 'my_malloc (in /opt/app/bin/noded): 50 callers, known by name; its callers are the sites' sum.txt
+  grep -q 'my_malloc (in noded): 50 callers, known by name; its callers are the sites' sum.txt
 check "my_malloc is not a site; its callers are" \
   python3 -c 'import json; s=[x["site"] for x in json.load(open("function.json"))["peak"]["sites"]]; assert not any("my_malloc" in x for x in s) and "caller_49" in s'
 vis --json --group-by=function --keep-wrappers --threshold=0 p.out >keep.json
@@ -126,7 +126,7 @@ assert s['alpha'] == 4 * 420000 and s['app'] == 4 * 290000, s
 PY
 vis --summary-only --no-companion p.out >nd.txt
 check "without detail: my_malloc is found by name and kept, the summary says why" \
-  grep -q "my_malloc (in /opt/app/bin/noded): its callers not in the file, known by name; kept" nd.txt
+  grep -q "my_malloc (in noded): its callers not in the file, known by name; kept" nd.txt
 
 # 7. Distinct labels in every section.
 vis --group-by=function --threshold=0 --top=50 p.out >full.txt
@@ -184,7 +184,7 @@ is "$(bad frameorder 'frame: 900 x')" \
    "1 memtime-vis: frameorder.out.memtime:$n: expected frame id $(grep -c '^frame:' p.out.memtime) (ids count from 0 in order), found 'frame: 900 x' (use --no-companion to ignore it)" \
    "a frame id out of order"
 is "$(bad depth 'dtree: snapshot=1 time=1000 1.0.10 3.1.5')" \
-   "1 memtime-vis: depth.out.memtime:$n: expected node depths from 1, each at most one below the node before and at most the detail's depth 2, found 'dtree: snapshot=1 time=1000 1.0.10 3.1.5' (use --no-companion to ignore it)" \
+   "1 memtime-vis: depth.out.memtime:$n: expected node depths from 1, each at most one below the node before (at most 4096), found 'dtree: snapshot=1 time=1000 1.0.10 3.1.5' (use --no-companion to ignore it)" \
    "a node two levels below the one before"
 PY_DT=$(grep '^dtree: snapshot=1 ' p.out.memtime)
 is "$(bad bytes 'dtree: snapshot=2 time=2000 1.0.10 2.1.11')" \

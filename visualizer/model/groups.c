@@ -627,6 +627,7 @@ typedef struct {
     vis_group_by by;
     unsigned char *wrapper;  /* per detail frame: split it */
     pmap keys;               /* label -> interned key */
+    pmap told;               /* interned "0xADDR" -> the file's "called by" label */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -663,11 +664,24 @@ static const char *named(rg *g, const vis_dtree *t, size_t j)
 {
     const vis_detail *d = &g->p->detail;
     const char *l = d->frames[t->nodes[j].frame];
-    if (!vis_site_unnamed(l) || j + 1 >= t->n || t->nodes[j + 1].depth != t->nodes[j].depth + 1)
+    if (!vis_site_unnamed(l))
         return l;
-    const char *caller = d->frames[t->nodes[j + 1].frame];
-    if (vis_site_unnamed(caller))
-        return l;
+    /* The first-child chain (the largest caller at each level), to its
+     * first named frame, as the trees' reader follows it. */
+    const char *caller = NULL;
+    for (size_t c = j + 1; c < t->n && t->nodes[c].depth == t->nodes[c - 1].depth + 1; c++)
+        if (!vis_site_unnamed(d->frames[t->nodes[c].frame])) {
+            caller = d->frames[t->nodes[c].frame];
+            break;
+        }
+    if (!caller) {
+        /* The detail's levels end before a named caller; the file's trees
+         * are deeper, and the reader named the same address there. */
+        const char *colon = strstr(l, ": ");
+        const char *addr = colon ? vis_profile_intern(g->p, l, (size_t)(colon - l)) : NULL;
+        void **slot = addr && g->told.cap ? pmap_slot(&g->told, addr) : NULL;
+        return slot && *slot ? *slot : l;
+    }
     char *by = vis_site_label_by_caller(l, caller);
     if (!by)
         return NULL;
@@ -874,6 +888,23 @@ static int find_wrappers(rg *g)
             a[gr->n_wrappers++] = (vis_wrapper){ l, n->bytes, sh.n_children, by_name, 0 };
         }
     }
+    /* One entry per function: the same name at several addresses (inlined
+     * copies, template instances that read the same) adds up. */
+    size_t kept = 0;
+    for (size_t i = 0; i < gr->n_wrappers; i++) {
+        size_t k;
+        for (k = 0; k < kept; k++)
+            if (!strcmp(vis_site_name(gr->wrappers[k].label), vis_site_name(gr->wrappers[i].label)))
+                break;
+        if (k == kept) {
+            gr->wrappers[kept++] = gr->wrappers[i];
+            continue;
+        }
+        gr->wrappers[k].bytes += gr->wrappers[i].bytes;
+        if (gr->wrappers[i].n_callers > gr->wrappers[k].n_callers)
+            gr->wrappers[k].n_callers = gr->wrappers[i].n_callers;
+    }
+    gr->n_wrappers = kept;
     /* Largest first. */
     for (size_t i = 1; i < gr->n_wrappers; i++)
         for (size_t j = i; j > 0 && gr->wrappers[j].bytes > gr->wrappers[j - 1].bytes; j--) {
@@ -904,9 +935,10 @@ vis_group_by vis_group_auto(const vis_profile *p)
             if (!s->sites[k].is_below_threshold)
                 b[vis_symbol_kind(s->sites[k].label)] += s->sites[k].bytes;
     }
+    /* Crate groups C++ functions by their outermost namespace too, so a
+     * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
     uint64_t named = b[VIS_SYM_C] + b[VIS_SYM_CXX] + b[VIS_SYM_RUST];
-    if (b[VIS_SYM_RUST] >= b[VIS_SYM_CXX] && b[VIS_SYM_RUST] >= b[VIS_SYM_C] &&
-        b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0)
+    if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0)
         return VIS_GROUP_CRATE;
     if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0)
         return VIS_GROUP_NAMESPACE;
@@ -993,10 +1025,32 @@ static int distinct_names(vis_profile *p)
     return rc;
 }
 
+/* The file's unnamed sites told by a caller ("0xADDR: ??? called by f"),
+ * by address, for the detail's sites whose own levels name no caller. */
+static int told_names(rg *g)
+{
+    vis_profile *p = g->p;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        for (size_t k = 0; k < s->n_sites && s->kind != VIS_TREE_EMPTY; k++) {
+            const char *l = s->sites[k].label;
+            const char *colon = l ? strstr(l, ": ??? called by ") : NULL;
+            if (s->sites[k].is_below_threshold || !colon || !vis_site_unnamed(l))
+                continue;
+            const char *addr = vis_profile_intern(p, l, (size_t)(colon - l));
+            void **slot = addr ? pmap_slot(&g->told, addr) : NULL;
+            if (!slot)
+                return -1;
+            *slot = (void *)l;
+        }
+    }
+    return 0;
+}
+
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
-    rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL } };
+    rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
     if (g.by == VIS_GROUP_AUTO)
         g.by = vis_group_auto(p);
     gr->by = g.by;
@@ -1008,6 +1062,8 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
         return -1;
     int rc = -1;
     if (find_wrappers(&g) != 0)
+        goto out;
+    if (gr->from_detail && told_names(&g) != 0)
         goto out;
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {
         rc = 0;   /* the file's own sites, as Massif kept them */
@@ -1043,5 +1099,6 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 out:
     free(g.wrapper);
     pmap_free(&g.keys);
+    pmap_free(&g.told);
     return rc;
 }

@@ -82,8 +82,9 @@ typedef struct {
 #define VIS_WRAPPER_MAX_SHARE 50
 
 /* The default grouping: for a profile with memtime's detail, crate when
- * Rust functions hold the most of the named heap at the peak's tree (and
- * at least a quarter of it), namespace when C++ functions do, else site;
+ * Rust functions hold at least a quarter of the named heap at the peak's
+ * tree (crate groups C++ by its outermost namespace, so Rust with C++
+ * libraries reads well), else namespace when C++ functions do, else site;
  * without detail (Massif's files, older memtime) site. */
 vis_group_by vis_group_auto(const vis_profile *p);
 

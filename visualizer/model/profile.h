@@ -189,7 +189,7 @@ typedef struct {
 typedef struct {            /* 16 bytes: a rustc profile has millions */
     uint64_t bytes;          /* with its children's */
     uint32_t frame;          /* index into vis_detail.frames (< 2^24) */
-    uint16_t depth;          /* 1..vis_detail.depth (<= 64) */
+    uint16_t depth;          /* 1.. (<= VIS_MAX_TREE_DEPTH) */
 } vis_dnode;
 
 typedef struct {
@@ -200,7 +200,8 @@ typedef struct {
 
 typedef struct {
     int present;             /* the companion had a "detail:" line */
-    unsigned depth;          /* "depth=" */
+    unsigned depth;          /* "depth=": call levels kept (nodes of inlined
+                                frames can be deeper) */
     size_t n_frames;
     const char **frames;     /* interned (vis_profile_intern) labels */
     size_t n_trees;

@@ -40,7 +40,10 @@
  * large as it is; a profile of rustc at depth 2 has a few hundred thousand. */
 #define MAX_DETAIL_FRAMES (1u << 24)
 #define MAX_DETAIL_NODES (1u << 25)
-#define MAX_DETAIL_DEPTH 64
+#define MAX_DETAIL_DEPTH 200
+/* Nodes can be deeper than the detail's depth (a call level where
+ * functions were inlined is several nodes), but not deeper than any tree. */
+#define MAX_NODE_DEPTH VIS_MAX_TREE_DEPTH
 
 typedef struct {
     const char *path;
@@ -467,7 +470,8 @@ static int frame_line(vis_profile *p, const char *v, cctx *c)
 
 /* "dtree: snapshot=<N> time=<T> <depth>.<frame>.<bytes> ..." in pre-order:
  * the first node at depth 1, each at most one deeper than the one before
- * and at most the detail's depth, a node's children together at most its
+ * (inlined frames make nodes deeper than the detail's depth in call levels),
+ * a node's children together at most its
  * bytes, the sites together at most the snapshot's heap. */
 static int dtree_line(vis_profile *p, const char *v, cctx *c)
 {
@@ -479,7 +483,7 @@ static int dtree_line(vis_profile *p, const char *v, cctx *c)
     if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
         return cfail(c, want);
     vis_dtree tr = { (size_t)n, 0, NULL };
-    uint64_t up[MAX_DETAIL_DEPTH + 1];     /* bytes left for children, per depth */
+    uint64_t up[MAX_NODE_DEPTH + 1];       /* bytes left for children, per depth */
     unsigned prev = 0;
     int rc = 0;
     uint64_t max_frame = 0;
@@ -491,9 +495,9 @@ static int dtree_line(vis_profile *p, const char *v, cctx *c)
             break;
         }
         v += strspn(v, " \t");
-        if (dep < 1 || dep > d->depth || dep > (uint64_t)prev + 1) {
-            rc = cfail(c, "node depths from 1, each at most one below the node before and at "
-                       "most the detail's depth %u", d->depth);
+        if (dep < 1 || dep > MAX_NODE_DEPTH || dep > (uint64_t)prev + 1) {
+            rc = cfail(c, "node depths from 1, each at most one below the node before (at "
+                       "most %d)", MAX_NODE_DEPTH);
             break;
         }
         if (dep == 1 && tr.n == 0)

@@ -322,8 +322,12 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         return;
     fprintf(out, "Allocation wrappers found (a known name, or at least %d callers, none above "
             "%d%%, nothing of their own):\n", VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
-    for (size_t k = 0; k < gr->n_wrappers; k++) {
+    uint64_t rest = 0;
+    for (size_t k = 8; k < gr->n_wrappers; k++)
+        rest += gr->wrappers[k].bytes;
+    for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
+        char *name = vis_site_display_name(w->label, NULL, 2 * VIS_SITE_NAME_MAX);
         char callers[48];
         if (w->n_callers)
             snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
@@ -331,13 +335,17 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         else
             snprintf(callers, sizeof callers, "its callers not in the file");
         fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
-                vis_site_name(w->label), callers,
+                name ? name : vis_site_name(w->label), callers,
                 w->by_name ? "known by name" : "by its shape",
                 w->split ? "its callers are the sites (--keep-wrappers keeps it)"
                 : p->detail.present ? "kept (--keep-wrappers)"
                 : "kept: the profile has no detail of its callers (memtime's companion has it; "
                   "or profile with --alloc-fn=NAME)");
+        free(name);
     }
+    if (gr->n_wrappers > 8)
+        fprintf(out, "      %10s  %zu more (--json lists them)\n", vis_fmt_bytes(a, sizeof a, rest),
+                gr->n_wrappers - 8);
 }
 
 /* The rows of g worth a short section: those that grew, steady ones first. */
