@@ -9,7 +9,8 @@
  * digits), and a '%' that two hex digits follow %25 (so "(1.00%)" stays as
  * it is); decoding each %XX gives back the name.
  *
- * When the heap is grouped (--group-by other than site, groups.h), each
+ * When --group-by asks for groups (other than site; not the default
+ * grouping, so that by default the stacks are the tree's), each
  * stack starts with its group's key as the outermost frame, so a flame
  * graph made from it has one tower per group: the site's group, or for a
  * site that is an allocation wrapper whose callers are the sites, its
@@ -118,7 +119,8 @@ static int write_grouped(FILE *out, const vis_export *e, char *err, size_t errsz
 int vis_collapsed_write(FILE *out, const vis_export *e, char *err, size_t errsz)
 {
     const vis_stacks *s = e->s;
-    if (e->p->grouping.applied && e->p->grouping.by != VIS_GROUP_SITE)
+    /* Only when asked for: other tools read these stacks as the tree's. */
+    if (e->p->grouping.applied && e->p->grouping.by != VIS_GROUP_SITE && !e->p->grouping.by_auto)
         return write_grouped(out, e, err, errsz);
     size_t *path = malloc((s->flame_depth + 1) * sizeof *path);
     if (!path) {
