@@ -14,7 +14,7 @@ P=$(build_prog grow_kinds.c) || { not_ok "build grow_kinds.c"; exit 1; }
 out=$T/g.out
 memtime -q --time-unit=i --detailed-freq=1 --memtime-out-file="$out" "$P" 2>"$T/err"
 is "$?" 0 "the program ran"
-site() { grep " $1 (grow_kinds.c:[0-9]*)\$" "$out.memtime" | sed 's/ 0x.*//'; }
+site() { grep "^site: .* $1 (grow_kinds.c:[0-9]*)\$" "$out.memtime" | sed 's/ 0x.*//'; }
 is "$(site leak_tick)" "site: allocs=100 temporary=0 bytes=2457600 live_blocks=100 live_bytes=2457600" "leak: 100 allocations, all live at exit"
 is "$(site cache_put)" "site: allocs=100 temporary=0 bytes=3276800 live_blocks=40 live_bytes=1310720" "cache: 100 allocations, 40 live"
 is "$(site burst)" "site: allocs=80 temporary=0 bytes=10485760 live_blocks=0 live_bytes=0" "burst: 80 allocations, none live"
