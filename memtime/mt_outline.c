@@ -19,6 +19,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "mt_companion.h"
+#include "mt_options.h"
 #include "mt_outline.h"
 
 typedef struct {
@@ -129,6 +130,8 @@ static Bucket* bucket_at(Time now)
 void mt_outline_update_slow(Time now, SizeT total_szB, SizeT heap_szB)
 {
    Bucket* b;
+   if (!clo_outline)
+      return;
    /* The values held until now: the fast path keeps them in its bucket. */
    if (mt_outline_cur != NULL) {
       held_total = mt_outline_cur->last;
@@ -159,7 +162,10 @@ void mt_outline_update_slow(Time now, SizeT total_szB, SizeT heap_szB)
 
 void mt_outline_rss(Time now, ULong rss_szB)
 {
-   Bucket* b = bucket_at(now);
+   Bucket* b;
+   if (!clo_outline)
+      return;
+   b = bucket_at(now);
    if (!b->rss_used) {
       b->rss_min = b->rss_max = rss_szB;
       b->rss_used = True;
