@@ -39,6 +39,7 @@ const HChar* clo_test_pause_file    = NULL;
 const HChar* clo_test_log_file      = NULL;
 Int          clo_sample_interval_ms = 100;
 Int          clo_test_clock_speedup = 1;
+Bool         clo_outline            = True;
 Bool         clo_known_alloc_fns    = True;
 /* Unset: decided by mt_options_check from the clock (mt_debuginfo.c). */
 static Bool  libc_inline_info_set   = False;
@@ -165,6 +166,10 @@ Bool mt_process_cmd_line_option(const HChar* arg)
       VG_(fmsg_bad_option)(arg, "--stack-cache must be yes, no or verify\n");
       return True;
    }
+   /* For the benchmark of what the exact outline costs (bench/b-outline.sh):
+      without it the companion has no outline records. */
+   if VG_BOOL_CLO(arg, "--outline", clo_outline)
+      return True;
 
    /* Remembered for the desc: line, as Massif does (even if rejected later:
       a rejected option ends the run anyway). */
@@ -297,7 +302,9 @@ void mt_print_debug_usage(void)
 "    --stack-cache=yes|no|verify  find a repeated allocation stack by checking\n"
 "                              the stack words its last unwinding read, not\n"
 "                              by unwinding again; verify: unwind anyway and\n"
-"                              report any difference [yes]\n");
+"                              report any difference [yes]\n"
+"    --outline=yes|no          keep the exact outline (no: only to measure\n"
+"                              its cost; the companion then has none) [yes]\n");
 }
 
 void mt_reject_option(const HChar* opt, const HChar* why)

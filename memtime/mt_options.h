@@ -33,6 +33,7 @@ extern Int          clo_max_snapshots;   /* --max-snapshots */
 extern const HChar* clo_out_file;        /* --memtime-out-file / --massif-out-file */
 extern Int          clo_sample_interval_ms; /* --sample-interval (ms unit only) */
 extern Int          clo_test_clock_speedup; /* --test-hook-clock-speedup */
+extern Bool         clo_outline;         /* --outline (debugging) */
 extern Int          clo_flush_interval_ms;  /* --flush-interval: periodic rewrite */
 extern Bool         clo_known_alloc_fns;    /* --known-alloc-fns: strip the
                                                wrappers in mt_alloc_api.c */

@@ -19,26 +19,31 @@
 #include "pub_tool_mallocfree.h"
 
 #include "mt_companion.h"
+#include "mt_options.h"
 #include "mt_outline.h"
 
 typedef struct {
-   SizeT min, max, last;          /* total */
-   SizeT heap_min, heap_max, heap_last;
+   MtOutlineValues v;             /* first: mt_outline_cur points here */
    ULong rss_min, rss_max, rss_last;
    Bool  used, rss_used;
 } Bucket;
+
+MtOutlineValues* mt_outline_cur = NULL;
+Time mt_outline_cur_start = 0, mt_outline_cur_end = 0;
 
 static Bucket* buckets = NULL;
 static Time    base = 0;
 static UInt    shift = 0;
 static Int     cur = -1;            /* the last bucket used, -1: none yet */
-static SizeT   held_total = 0;      /* the values held now */
+static SizeT   held_total = 0;      /* the values held now (but see
+                                       mt_outline_cur's last, fresher) */
 static SizeT   held_heap = 0;
 
 static void clear_all(void)
 {
    VG_(memset)(buckets, 0, sizeof(Bucket) * MT_OUTLINE_BUCKETS);
    cur = -1;
+   mt_outline_cur = NULL;   /* the fast path goes to the slow one */
 }
 
 void mt_outline_init(void)
@@ -55,17 +60,17 @@ static void merge(Bucket* a, const Bucket* b)
       if (!a->used) {
          /* b's minimum and maximum already count the value it started
             from, which a's time held (a saw no change). */
-         a->min = b->min; a->max = b->max;
-         a->heap_min = b->heap_min; a->heap_max = b->heap_max;
+         a->v.min = b->v.min; a->v.max = b->v.max;
+         a->v.heap_min = b->v.heap_min; a->v.heap_max = b->v.heap_max;
          a->used = True;
       } else {
-         if (b->min < a->min) a->min = b->min;
-         if (b->max > a->max) a->max = b->max;
-         if (b->heap_min < a->heap_min) a->heap_min = b->heap_min;
-         if (b->heap_max > a->heap_max) a->heap_max = b->heap_max;
+         if (b->v.min < a->v.min) a->v.min = b->v.min;
+         if (b->v.max > a->v.max) a->v.max = b->v.max;
+         if (b->v.heap_min < a->v.heap_min) a->v.heap_min = b->v.heap_min;
+         if (b->v.heap_max > a->v.heap_max) a->v.heap_max = b->v.heap_max;
       }
-      a->last = b->last;
-      a->heap_last = b->heap_last;
+      a->v.last = b->v.last;
+      a->v.heap_last = b->v.heap_last;
    }
    if (b->rss_used) {
       if (!a->rss_used) {
@@ -102,6 +107,7 @@ static void grow(void)
    cur = last_k;
    base = new_base;
    shift++;
+   mt_outline_cur = NULL;   /* buckets moved */
 }
 
 /* The bucket of time 'now', made the current one. */
@@ -121,27 +127,45 @@ static Bucket* bucket_at(Time now)
    return &buckets[i];
 }
 
-void mt_outline_update(Time now, SizeT total_szB, SizeT heap_szB)
+void mt_outline_update_slow(Time now, SizeT total_szB, SizeT heap_szB)
 {
-   Bucket* b = bucket_at(now);
+   Bucket* b;
+   if (!clo_outline)
+      return;
+   /* The values held until now: the fast path keeps them in its bucket. */
+   if (mt_outline_cur != NULL) {
+      held_total = mt_outline_cur->last;
+      held_heap = mt_outline_cur->heap_last;
+   }
+   b = bucket_at(now);
    if (!b->used) {
-      b->min = b->max = b->last = held_total;
-      b->heap_min = b->heap_max = b->heap_last = held_heap;
+      b->v.min = b->v.max = b->v.last = held_total;
+      b->v.heap_min = b->v.heap_max = b->v.heap_last = held_heap;
       b->used = True;
    }
-   if (total_szB < b->min) b->min = total_szB;
-   if (total_szB > b->max) b->max = total_szB;
-   if (heap_szB < b->heap_min) b->heap_min = heap_szB;
-   if (heap_szB > b->heap_max) b->heap_max = heap_szB;
-   b->last = total_szB;
-   b->heap_last = heap_szB;
+   if (total_szB < b->v.min) b->v.min = total_szB;
+   if (total_szB > b->v.max) b->v.max = total_szB;
+   if (heap_szB < b->v.heap_min) b->v.heap_min = heap_szB;
+   if (heap_szB > b->v.heap_max) b->v.heap_max = heap_szB;
+   b->v.last = total_szB;
+   b->v.heap_last = heap_szB;
    held_total = total_szB;
    held_heap = heap_szB;
+   /* The next changes in this bucket take the fast path; it is the last
+      bucket (times do not go back), so held_* are its last values. */
+   if (b == &buckets[cur]) {
+      mt_outline_cur = &b->v;
+      mt_outline_cur_start = base + ((Time)cur << shift);
+      mt_outline_cur_end = mt_outline_cur_start + ((Time)1 << shift);
+   }
 }
 
 void mt_outline_rss(Time now, ULong rss_szB)
 {
-   Bucket* b = bucket_at(now);
+   Bucket* b;
+   if (!clo_outline)
+      return;
+   b = bucket_at(now);
    if (!b->rss_used) {
       b->rss_min = b->rss_max = rss_szB;
       b->rss_used = True;
@@ -181,8 +205,8 @@ void mt_outline_companion(MtFile* c, Time now)
       if (b->used)
          mt_companion_record(c, MtRecOutlineBucket,
                              "%lld %lu %lu %lu %lu %lu %lu", (Long)start,
-                             b->min, b->max, b->last,
-                             b->heap_min, b->heap_max, b->heap_last);
+                             b->v.min, b->v.max, b->v.last,
+                             b->v.heap_min, b->v.heap_max, b->v.heap_last);
       if (b->rss_used)
          mt_companion_record(c, MtRecOutlineRss, "%lld %llu %llu %llu",
                              (Long)start, b->rss_min, b->rss_max,

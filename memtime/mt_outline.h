@@ -17,9 +17,35 @@
 #define MT_OUTLINE_BUCKETS 4096
 
 void mt_outline_init(void);
+
+/* The bucket the last change went to, for the inline fast path: a change
+   that falls in it (nearly every one) costs four compares and stores. */
+typedef struct {
+   SizeT min, max, last;          /* total */
+   SizeT heap_min, heap_max, heap_last;
+} MtOutlineValues;
+extern MtOutlineValues* mt_outline_cur;   /* NULL: none yet */
+extern Time mt_outline_cur_start, mt_outline_cur_end;
+
+void mt_outline_update_slow(Time now, SizeT total_szB, SizeT heap_szB);
+
 /* The totals changed at 'now' (in the profile's unit): total = heap +
    extra + stacks, heap = heap + extra. */
-void mt_outline_update(Time now, SizeT total_szB, SizeT heap_szB);
+static inline void mt_outline_update(Time now, SizeT total_szB, SizeT heap_szB)
+{
+   MtOutlineValues* v = mt_outline_cur;
+   if (LIKELY(v != NULL && now >= mt_outline_cur_start
+              && now < mt_outline_cur_end)) {
+      if (total_szB < v->min) v->min = total_szB;
+      if (total_szB > v->max) v->max = total_szB;
+      if (heap_szB < v->heap_min) v->heap_min = heap_szB;
+      if (heap_szB > v->heap_max) v->heap_max = heap_szB;
+      v->last = total_szB;
+      v->heap_last = heap_szB;
+      return;
+   }
+   mt_outline_update_slow(now, total_szB, heap_szB);
+}
 /* A resident-memory reading (anon + file + shmem) taken at 'now'. */
 void mt_outline_rss(Time now, ULong rss_szB);
 /* A new profile starts at 'now' (a forked child): the outline forgets the

@@ -100,11 +100,15 @@ static Bool  burst_end_due = False;  /* the burst came down: a tree next */
 
 
 /* The rise that makes a burst: --burst-threshold percent of the peak so
-   far, at least one byte. */
-static SizeT burst_threshold_szB(void)
+   far, at least one byte; recomputed when the peak moves, not at every
+   change (set_peak). */
+static SizeT burst_rise_szB = 1;
+
+static void set_peak(SizeT total)
 {
-   SizeT t = (SizeT)(peak_snapshot_total_szB * clo_burst_threshold / 100);
-   return t > 0 ? t : 1;
+   SizeT t = (SizeT)(total * clo_burst_threshold / 100);
+   peak_snapshot_total_szB = total;
+   burst_rise_szB = t > 0 ? t : 1;
 }
 
 /* After every change of the totals: the outline, and the burst state. */
@@ -117,7 +121,7 @@ static void note_change(void)
    if (burst_armed) {
       if (total < burst_floor_szB)
          burst_floor_szB = total;
-   } else if (total + burst_threshold_szB() <= burst_top_szB) {
+   } else if (total + burst_rise_szB <= burst_top_szB) {
       /* Came down by a burst's height: the next rise is a new burst, and
          the next snapshot has a tree (without one, the tree at the top
          would stand for the time after the burst too). */
@@ -335,7 +339,7 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
       Int i, n_old_peaks = 0;
       SizeT s_total = s->heap_szB + s->heap_extra_szB + s->stacks_szB;
       tl_assert(s_total > peak_snapshot_total_szB);
-      peak_snapshot_total_szB = s_total;
+      set_peak(s_total);
       for (i = 0; i < n_snapshots; i++) {
          if (snapshots[i].kind == MtPeak) {
             snapshots[i].kind = MtNormal;
@@ -373,7 +377,7 @@ static Bool is_new_peak(void)
 static Bool is_burst_top(Time now)
 {
    SizeT total = total_szB();
-   SizeT rise = burst_threshold_szB();
+   SizeT rise = burst_rise_szB;
    if (clo_burst_threshold >= 100)
       return False;
    if (burst_armed ? total < burst_floor_szB + rise
@@ -439,7 +443,7 @@ void mt_snapshot_restart(void)
       clear_snapshot(&snapshots[i]);
    }
    n_snapshots = 0;
-   peak_snapshot_total_szB = 0;
+   set_peak(0);
    min_time_interval = 0;
    earliest_next_snapshot_time = 0;
    n_snapshots_since_last_detailed = 0;
