@@ -149,4 +149,5 @@ def main():
         chrome.wait()
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -148,7 +148,7 @@ usage_is() {   # DESCRIPTION EXPECTED-MESSAGE ARGS...
   is "$?|$(head -1 "$T/u.err")|$(sed -n 2p "$T/u.err")|$(cat "$T/u.out")" \
      "2|memtime-vis: $want|Try 'memtime-vis --help' for more information.|" "usage: $desc"
 }
-usage_is "--follow draws no chart" "--follow takes only --top, --companion and --no-companion, not -o" \
+usage_is "--follow draws no chart" "--follow takes only --top, --companion, --no-companion, --group-by, --namespace-depth, --keep-wrappers and --threshold, not -o" \
   --follow -o x.png "$f"
 usage_is "--follow takes one input" "--follow expects one FILE or DIRECTORY, got 2" --follow "$f" "$f"
 usage_is "a directory has no one companion" "--companion names one profile's companion; $T is a directory" \

@@ -333,11 +333,11 @@ static int check_show(cli *c, vis_options *o)
         /* The live view takes what it shows from its own options only. */
         static const char *const other[] = { "o", "output", "gnuplot", "report", "flamegraph",
             "collapsed", "pprof", "snapshot", "from", "to", "json", "growth", "summary-only",
-            "ms-print-only", "threshold", "x", "y", "width", "height", "group-by",
-            "namespace-depth", "keep-wrappers" };
+            "ms-print-only", "x", "y", "width", "height" };
         for (size_t k = 0; k < sizeof other / sizeof *other; k++)
             if (vis_cli_given(o, other[k]))
-                return usage(c, "--follow takes only --top, --companion and --no-companion, "
+                return usage(c, "--follow takes only --top, --companion, --no-companion, "
+                             "--group-by, --namespace-depth, --keep-wrappers and --threshold, "
                              "not %s%s", other[k][1] ? "--" : "-", other[k]);
         if (o->n_inputs != 1)
             return usage(c, "--follow expects one FILE or DIRECTORY, got %d", o->n_inputs);

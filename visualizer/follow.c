@@ -385,6 +385,8 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
         f.dir = vis_live_dir_new(o->path);
     } else {
         f.live = vis_live_new(o->path, o->companion, o->no_companion);
+        if (f.live && o->group)
+            vis_live_set_grouping(f.live, o->group);
     }
     if (!f.dir && !f.live) {
         snprintf(err, errsz, "out of memory");

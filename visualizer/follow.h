@@ -4,12 +4,14 @@
 #define VIS_FOLLOW_H
 
 #include <stddef.h>
+#include "model/groups.h"
 
 typedef struct {
     const char *path;        /* a profile, or a directory of them */
     const char *companion;   /* --companion, or NULL */
     int no_companion;
     int top;                 /* the most sites listed */
+    const vis_group_opts *group;   /* --group-by and its options, or NULL */
 } vis_follow_opts;
 
 /* Follows o->path until the user quits (q, SIGINT, SIGTERM, SIGHUP) or,

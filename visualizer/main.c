@@ -28,6 +28,7 @@
 #include "model/chart_data.h"
 #include "model/diff.h"
 #include "model/export.h"
+#include "model/group_choice.h"
 #include "model/groups.h"
 #include "model/processes.h"
 #include "model/profile.h"
@@ -168,11 +169,91 @@ typedef struct {
     FILE *in;
 } html_ctx;
 
+/* One grouping of the page's selector: the profile read again and grouped
+ * by by (vis_profile_regroup rewrites the sites in place, so each grouping
+ * is a profile of its own), with the same window's analyses and chart. */
+typedef struct {
+    vis_profile *p;
+    vis_analysis an;
+    vis_chart_data *d;
+} html_view;
+
+static void html_view_free(html_view *v)
+{
+    vis_chart_data_free(v->d);
+    vis_analysis_free(&v->an);
+    vis_profile_free(v->p);
+    memset(v, 0, sizeof *v);
+}
+
+static int html_view_load(const run *r, const vis_options *o, vis_group_by by, html_view *v,
+                          char *err, size_t errsz)
+{
+    memset(v, 0, sizeof *v);
+    const char *path = o->inputs[0];
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    v->p = vis_massif_read(in, path, err, errsz);
+    fclose(in);
+    if (!v->p)
+        return -1;
+    if (!o->no_companion) {
+        char *cpath = o->companion ? NULL : vis_companion_path(path);
+        int rc = o->companion || cpath
+                 ? vis_companion_read(v->p, o->companion ? o->companion : cpath, err, errsz) : -1;
+        if (!o->companion && !cpath)
+            snprintf(err, errsz, "out of memory");
+        free(cpath);
+        if (rc < 0)
+            return -1;
+    }
+    vis_group_opts g = o->group;
+    g.by = by;
+    if (vis_profile_regroup(v->p, &g) != 0 ||
+        vis_analysis_compute(v->p, r->analysis.growth.from, r->analysis.growth.to, &v->an) != 0) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    return (v->d = vis_chart_data_new(v->p, (size_t)o->chart.top_n, err, errsz)) ? 0 : -1;
+}
+
+/* The page (html.h): the grouping the command line chose (or the default
+ * rule), then every grouping the selector offers (group_choice.h), each
+ * loaded, written and freed in turn. */
 static int write_html_page(FILE *out, void *ctx, char *err, size_t errsz)
 {
     const html_ctx *c = ctx;
-    vis_json_report_opts jo = { c->o->rep.threshold, VIS_HTML_MAX_DEPTH };
-    return vis_html_write(out, c->r->profile, &c->r->analysis, c->d, c->in, &jo, err, errsz);
+    const vis_options *o = c->o;
+    const run *r = c->r;
+    const vis_profile *p = r->profile;
+    vis_json_report_opts jo = { o->rep.threshold, VIS_HTML_MAX_DEPTH, 0 };
+    if (vis_html_begin(out, p, &r->analysis, c->d, c->in, &jo, err, errsz) != 0)
+        return -1;
+    vis_group_by def = p->grouping.applied ? p->grouping.by : VIS_GROUP_SITE;
+    html_view site = { 0 }, v = { 0 };
+    int rc = 0;
+    size_t k = 0;
+    /* Which groupings make sense is read from the sites before grouping. */
+    if (def != VIS_GROUP_SITE)
+        rc = html_view_load(r, o, VIS_GROUP_SITE, &site, err, errsz);
+    const vis_profile *sp = def == VIS_GROUP_SITE ? p : site.p;
+    for (int by = VIS_GROUP_SITE; by < VIS_GROUP_AUTO && rc == 0; by++) {
+        if (by == (int)def) {
+            rc = vis_html_grouping(out, p, &r->analysis, c->d, 1, k++, err, errsz);
+        } else if (by == VIS_GROUP_SITE) {
+            rc = vis_html_grouping(out, site.p, &site.an, site.d, 0, k++, err, errsz);
+        } else if (vis_group_offered(sp, (vis_group_by)by)) {
+            rc = html_view_load(r, o, (vis_group_by)by, &v, err, errsz);
+            if (rc == 0)
+                rc = vis_html_grouping(out, v.p, &v.an, v.d, 0, k++, err, errsz);
+            html_view_free(&v);
+        }
+    }
+    html_view_free(&site);
+    return rc == 0 ? vis_html_end(out, err, errsz) : -1;
 }
 
 /* The interactive report (html.h); the trees are re-read from the input. */
@@ -545,7 +626,11 @@ static int run_check(run *r, vis_options *o)
  * writes the terminal while it runs. */
 static int run_follow(run *r, const vis_options *o)
 {
-    vis_follow_opts fo = { o->inputs[0], o->companion, o->no_companion, o->top };
+    /* Grouped only when asked: by default the live view lists the sites. */
+    int grouped = vis_cli_given(o, "group-by") || vis_cli_given(o, "namespace-depth") ||
+                  vis_cli_given(o, "keep-wrappers") || vis_cli_given(o, "threshold");
+    vis_follow_opts fo = { o->inputs[0], o->companion, o->no_companion, o->top,
+                           grouped ? &o->group : NULL };
     int rc = vis_follow_run(&fo, r->msg, sizeof r->msg);
     r->usage = rc == VIS_EXIT_USAGE;
     return rc;

@@ -97,6 +97,12 @@ vis_live *vis_live_new(const char *path, const char *companion_path, int no_comp
     return l;
 }
 
+void vis_live_set_grouping(vis_live *l, const vis_group_opts *g)
+{
+    l->grouped = 1;
+    l->group = *g;
+}
+
 static void drop_derived(vis_live *l)
 {
     free(l->sites);
@@ -299,6 +305,12 @@ static int read_pair(vis_live *l, vis_file_sig *psig, char *err, size_t errsz)
         return -1;
     }
     if (l->companion_path && vis_companion_read(p, l->companion_path, err, errsz) < 0) {
+        vis_profile_free(p);
+        return -1;
+    }
+    /* Each read is a new profile: grouped again, as the last one was. */
+    if (l->grouped && vis_profile_regroup(p, &l->group) != 0) {
+        snprintf(err, errsz, "%s: out of memory", l->path);
         vis_profile_free(p);
         return -1;
     }

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <time.h>
 #include "model/processes.h"
+#include "model/groups.h"
 #include "model/profile.h"
 
 /* What identifies one version of a file on disk: a rewrite renamed into
@@ -79,11 +80,17 @@ typedef struct {
     int has_code;            /* VIS_LIVE_EXITED: end_code is the exit status */
     int end_code;
     unsigned unchanged_polls;/* polls since the profile last changed */
+    int grouped;             /* regroup each read as group says (groups.h) */
+    vis_group_opts group;
 } vis_live;
 
 /* Starts following path (nothing is read yet). companion_path NULL: the
  * default beside it; no_companion: none. NULL when out of memory. */
 vis_live *vis_live_new(const char *path, const char *companion_path, int no_companion);
+/* --group-by and its options: every read from now on is regrouped
+ * (vis_profile_regroup) before its sites are picked, so the live view's
+ * top sites are the groups. */
+void vis_live_set_grouping(vis_live *l, const vis_group_opts *g);
 void vis_live_free(vis_live *l);
 
 /* Looks at the files and re-reads them when either changed. Returns 1 when

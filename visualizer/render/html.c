@@ -8,12 +8,19 @@
  * one drawing rule (vis_chart_cols, the PNG's) evaluated for the page's
  * plot, one column per unit of its SVG's width, in a second document
  * (#memtime-columns, numbers only), so the page and the PNG draw the same
- * shape from the exact outline by the same code. */
+ * shape from the exact outline by the same code.
+ *
+ * The groupings the page's selector offers are one array in a third
+ * document (#memtime-groups, vis_html_grouping): the same documents, made
+ * from the profile as each grouping regrouped it, so the script switches
+ * between data it holds and never builds a name itself. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "html_assets.h"
+#include "model/groups.h"
 #include "model/rss_series.h"
+#include "model/sites.h"
 #include "render/html.h"
 #include "render/json.h"
 
@@ -99,7 +106,7 @@ static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d
     return 0;
 }
 
-int vis_html_write(FILE *out, const vis_profile *p, const vis_analysis *an,
+int vis_html_begin(FILE *out, const vis_profile *p, const vis_analysis *an,
                    const vis_chart_data *d, FILE *in,
                    const vis_json_report_opts *o, char *err, size_t errsz)
 {
@@ -121,7 +128,74 @@ int vis_html_write(FILE *out, const vis_profile *p, const vis_analysis *an,
         snprintf(err, errsz, "out of memory");
         return -1;
     }
-    fputs("</script>\n<script>\n", out);
+    fputs("</script>\n", out);
+    return 0;
+}
+
+/* "snapshot_sites": each detailed snapshot's sites as the grouping made
+ * them (the trees stay the file's; the table of top sites reads these). */
+static int snapshot_sites(FILE *out, const vis_profile *p)
+{
+    fputs("\"snapshot_sites\": [", out);
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_snaps; i++) {
+        const vis_snapshot *s = &p->snaps[i];
+        if (s->kind == VIS_TREE_EMPTY)
+            continue;
+        fprintf(out, "%s\n  {\"snapshot\": %zu, \"sites\": [", n++ ? "," : "", i);
+        for (size_t k = 0; k < s->n_sites; k++) {
+            const vis_site *st = &s->sites[k];
+            char *name = vis_site_label_name(p, st->label);
+            if (!name)
+                return -1;
+            fputs(k ? ", [" : "[", out);
+            vis_json_string(out, name);
+            fputs(", ", out);
+            vis_json_string(out, st->id < p->n_site_info ? p->site_info[st->id].full_name
+                                                         : vis_site_name(st->label));
+            fprintf(out, ", %" PRIu64 "]", st->bytes);
+            free(name);
+        }
+        fputs("]}", out);
+    }
+    fputs(n ? "\n]" : "]", out);
+    return 0;
+}
+
+int vis_html_grouping(FILE *out, const vis_profile *p, const vis_analysis *an,
+                      const vis_chart_data *d, int is_default, size_t k, char *err,
+                      size_t errsz)
+{
+    const vis_grouping *gr = &p->grouping;
+    if (k == 0)
+        fputs("<script id=\"memtime-groups\" type=\"application/json\">\n[", out);
+    fprintf(out, "%s\n{\"by\": \"%s\", \"default\": %s,\n", k ? "," : "",
+            vis_group_by_name(gr->applied ? gr->by : VIS_GROUP_SITE),
+            is_default ? "true" : "false");
+    if (!is_default) {
+        vis_json_report_opts jo = { 0, 0, 1 };
+        fputs("\"data\": ", out);
+        if (vis_json_report(out, p, an, d, NULL, &jo, err, errsz) != 0)
+            return -1;
+        fputs(",\n\"columns\": ", out);
+        if (columns_json(out, p, d) != 0)
+            goto oom;
+        fputs(",\n", out);
+    }
+    if (snapshot_sites(out, p) != 0)
+        goto oom;
+    fputs("}", out);
+    return 0;
+oom:
+    snprintf(err, errsz, "out of memory");
+    return -1;
+}
+
+int vis_html_end(FILE *out, char *err, size_t errsz)
+{
+    (void)err;
+    (void)errsz;
+    fputs("]\n</script>\n<script>\n", out);
     fputs(vis_html_js, out);
     fputs("</script>\n</body>\n</html>\n", out);
     return 0;

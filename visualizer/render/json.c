@@ -420,6 +420,10 @@ int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
 {
     profile_keys(out, p, an);
     timeline_json(out, p, d);
+    if (o->no_trees) {
+        fputs("\n}\n", out);
+        return 0;
+    }
     fprintf(out, ",\n  \"trees\": {\"threshold_percent\": ");
     vis_json_double(out, o->threshold);
     fprintf(out, ", \"max_depth\": %u, \"snapshots\": [", o->max_depth);

@@ -32,6 +32,8 @@ void vis_json_profile(FILE *out, const vis_profile *p, const vis_analysis *an);
 typedef struct {
     double threshold;    /* percent, as --threshold */
     unsigned max_depth;  /* deepest tree level kept (root 0) */
+    int no_trees;        /* leave "trees" out: the page's other groupings
+                            (html.c) share the default grouping's trees */
 } vis_json_report_opts;
 int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
                     const vis_chart_data *d, FILE *in, const vis_json_report_opts *o,

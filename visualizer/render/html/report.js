@@ -1,18 +1,28 @@
 /* report.js: draws the memtime report page (html.c embeds it) from the JSON
  * document in #memtime-data (json.c's --json keys plus "timeline" and
- * "trees"). Plain DOM, no framework. Every name from the profile is
+ * "trees") and, for every grouping the page offers (--group-by), the
+ * documents in #memtime-groups: choosing a grouping draws the page again
+ * from that grouping's document (the timeline's bands, the legend, the
+ * site lists), keeping the selected snapshot, with no reload; the trees
+ * are the file's under every grouping. Plain DOM, no framework. Every name from the profile is
  * untrusted: it goes into the page only through textContent or an
  * attribute value set with setAttribute, never through innerHTML. */
 (function () {
   "use strict";
-  var D = JSON.parse(document.getElementById("memtime-data").textContent);
-  /* The timeline's columns, by the PNG's drawing rule (html.c). */
-  var C = JSON.parse(document.getElementById("memtime-columns").textContent);
+  /* The default grouping's document (with the trees) and its timeline's
+   * columns, by the PNG's drawing rule (html.c). */
+  var D0 = JSON.parse(document.getElementById("memtime-data").textContent);
+  var C0 = JSON.parse(document.getElementById("memtime-columns").textContent);
+  /* The groupings: [{by, default, data, columns, snapshot_sites}], data
+   * and columns absent for the default one (D0, C0). */
+  var GR = JSON.parse(document.getElementById("memtime-groups").textContent);
   var app = document.getElementById("app");
   var SVGNS = "http://www.w3.org/2000/svg";
-  var S = D.timeline.snapshots, B = D.timeline.bands;
-  var trees = {};
-  D.trees.snapshots.forEach(function (t) { trees[t.snapshot] = t; });
+  var TR = D0.trees, trees = {};
+  TR.snapshots.forEach(function (t) { trees[t.snapshot] = t; });
+  var GROUP_WORDS = { site: "site", "function": "function", file: "source file",
+    object: "object (library or executable)", crate: "crate", namespace: "namespace" };
+  var cur = -1, selectNow = null;
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -40,8 +50,8 @@
   function exactB(b) { return commify(b) + " B"; }
   function pct(part, whole) { return whole ? (100 * part / whole).toFixed(2) + "%" : "-"; }
   function fmtT(t) {
-    if (D.time_unit === "ms") return t >= 1000 ? (t / 1000).toFixed(t >= 100000 ? 0 : 2) + " s" : t + " ms";
-    if (D.time_unit === "B") return fmtB(t) + " allocated";
+    if (D0.time_unit === "ms") return t >= 1000 ? (t / 1000).toFixed(t >= 100000 ? 0 : 2) + " s" : t + " ms";
+    if (D0.time_unit === "B") return fmtB(t) + " allocated";
     return commify(t) + " instr";
   }
   function section(title, id) {
@@ -65,6 +75,12 @@
     return t;
   }
 
+  function draw(gi) {
+  var G = GR[gi], D = G.data || D0, C = G.columns || C0;
+  var S = D.timeline.snapshots, B = D.timeline.bands, SS = {};
+  G.snapshot_sites.forEach(function (t) { SS[t.snapshot] = t.sites; });
+  while (app.firstChild) app.removeChild(app.firstChild);
+  app.setAttribute("data-group-by", G.by);
   /* ---- header and summary ---- */
   document.title = "memtime: " + (D.command || D.profile);
   add(app, el("h1", null, "memtime report"));
@@ -91,11 +107,16 @@
       (HL.time === null ? "never reached" : "reached at " + fmtT(HL.time) +
        (HL.action === "kill" ? ", where memtime ended the program with SIGKILL" :
         HL.action === "fail" ? ", " + HL.refused + " allocation(s) refused" : ", a detailed snapshot taken"))]);
+  var GD = D.grouping;
+  rows.push(["Sites grouped by", GROUP_WORDS[G.by] + (G["default"] ? (GD.by_default ? " (the default for this profile)" :
+    " (--group-by)") : "") + (GD.threshold > 0 ? "; groups under " + GD.threshold + "% of a snapshot's heap merge" : "") +
+    (GD.wrappers.length ? "; allocation wrappers found: " + GD.wrappers.map(function (w) {
+      return w.function + (w.callers_are_sites ? " (its callers are the sites)" : " (kept as a site)"); }).join(", ") : "")]);
   if (D.marks.length) rows.push(["Phase marks", D.marks.map(function (m) { return m.label; }).join(", ")]);
   facts(sum, rows);
   add(sum, el("p", { "class": "note" }, "Allocation trees are pruned as the text report prunes them: " +
-    "a node under " + D.trees.threshold_percent + "% of its snapshot's total is left out with its " +
-    "subtree, and nothing deeper than level " + D.trees.max_depth + " is kept."));
+    "a node under " + TR.threshold_percent + "% of its snapshot's total is left out with its " +
+    "subtree, and nothing deeper than level " + TR.max_depth + " is kept."));
 
   /* ---- the timeline ---- */
   var tl = section("Timeline", "timeline");
@@ -246,11 +267,28 @@
   add(svg, sv("text", { x: pxp, y: Y(S[pi].total_bytes) - 8,
     "text-anchor": pxp > W - 90 ? "end" : pxp < ML + 90 ? "start" : "middle" }, "peak " + fmtB(pk.total_bytes)));
   var readout = add(wrap, el("div", { "class": "readout", hidden: "" }));
+  /* The grouping selector: after the chart, so Tab reaches the chart first. */
+  if (GR.length > 1) {
+    var fs = add(tl, el("fieldset", { "class": "group-by" }));
+    add(fs, el("legend", null, "Group the sites by"));
+    GR.forEach(function (gr, k) {
+      var lab = add(fs, el("label"));
+      var inp = add(lab, el("input", { type: "radio", name: "group-by", value: gr.by, id: "group-by-" + gr.by }));
+      inp.checked = k === gi;
+      add(lab, document.createTextNode(" " + gr.by));
+      inp.addEventListener("change", function () {
+        if (!inp.checked) return;
+        draw(k);
+        var again = document.getElementById("group-by-" + gr.by);
+        if (again) again.focus();
+      });
+    });
+  }
   var legend = add(tl, el("ul", { "class": "legend" }));
   B.forEach(function (band) {
     var li = add(legend, el("li"));
     add(li, el("span", { "class": "swatch", style: "background:" + band.colour }));
-    add(li, el("span", null, band.name));
+    add(li, el("span", { "class": "band-name" }, band.name));
   });
   var liT = add(legend, el("li"));
   add(liT, el("span", { "class": "swatch", style: "background:currentColor;height:3px" }));
@@ -373,7 +411,7 @@
       var left = node.n - node.kids.length;
       if (left > 0)
         add(kidsUl, el("li", { "class": "pruned" }, left + " more entr" + (left === 1 ? "y" : "ies") +
-          " under " + D.trees.threshold_percent + "% (or deeper than level " + D.trees.max_depth +
+          " under " + TR.threshold_percent + "% (or deeper than level " + TR.max_depth +
           "), " + exactB(Math.max(0, node.bytes - shown)) + " together, not shown"));
     }
   }
@@ -431,7 +469,6 @@
     });
   }
 
-  var cur = -1;
   function treeFor(i) {
     for (var j = i; j >= 0; j--) if (trees[j]) return j;
     return -1;
@@ -460,10 +497,24 @@
       add(snapBody, el("p", { "class": "note" }, "Snapshot " + s.snapshot + " has no allocation tree; " +
         "showing snapshot " + S[j].snapshot + " at " + fmtT(S[j].time) + ", the last one before it that has."));
     var root = buildTree(trees[j]), total = S[j].total_bytes;
-    add(snapBody, el("h3", null, "Top allocation sites of snapshot " + S[j].snapshot));
-    table(snapBody, [["Site"], ["Bytes", "num"], ["Share", "num"]],
-      root.kids.map(function (c) { return [c.name, exactB(c.bytes), pct(c.bytes, total)]; }))
-      .setAttribute("id", "top-sites");
+    /* The file's own sites (the tree's top level) when nothing regrouped
+     * them; else the grouping's sites or groups (by site from memtime's
+     * detail: wrappers' callers as sites), the full name in the tooltip. */
+    if (G.by === "site" && !D.grouping.from_detail) {
+      add(snapBody, el("h3", null, "Top allocation sites of snapshot " + S[j].snapshot));
+      table(snapBody, [["Site"], ["Bytes", "num"], ["Share", "num"]],
+        root.kids.map(function (c) { return [c.name, exactB(c.bytes), pct(c.bytes, total)]; }))
+        .setAttribute("id", "top-sites");
+    } else {
+      var gs_ = SS[j] || [];
+      add(snapBody, el("h3", null, (G.by === "site" ? "Top allocation sites" : "Top groups by " + GROUP_WORDS[G.by]) +
+        " of snapshot " + S[j].snapshot));
+      var tg = table(snapBody, [[G.by.charAt(0).toUpperCase() + G.by.slice(1)], ["Bytes", "num"], ["Share", "num"]],
+        gs_.map(function (x) { return [x[0], exactB(x[2]), pct(x[2], total)]; }));
+      tg.setAttribute("id", "top-sites");
+      var trs = tg.querySelectorAll("tbody tr");
+      for (var q = 0; q < trs.length; q++) trs[q].firstChild.setAttribute("title", gs_[q][1]);
+    }
     add(snapBody, el("h3", null, "Allocation tree"));
     var ul = add(snapBody, el("ul", { "class": "tree" }));
     treeDom(root, total, ul, true);
@@ -512,17 +563,26 @@
         fmtB(m.anon_bytes), fmtB(m.file_bytes), fmtB(m.shmem_bytes)]; }));
   }
 
-  /* ---- initial selection: #snapshot=N, else the peak ---- */
+  /* ---- the selection: kept across groupings; at first #snapshot=N,
+   * else the peak ---- */
+  var keep = cur;
+  cur = -1;
+  selectNow = select;
+  var h = keep >= 0 ? keep : fromHash();
+  select(h >= 0 ? h : pi, false);
+  }
+
   function fromHash() {
     var m = /^#snapshot=(\d+)$/.exec(location.hash);
     if (m) {
-      for (var i = 0; i < S.length; i++) if (S[i].snapshot === +m[1]) return i;
+      for (var i = 0; i < D0.timeline.snapshots.length; i++) if (D0.timeline.snapshots[i].snapshot === +m[1]) return i;
     }
     return -1;
   }
-  var h = fromHash();
-  select(h >= 0 ? h : pi, false);
-  window.addEventListener("hashchange", function () { var i = fromHash(); if (i >= 0) select(i, false); });
+  var first = 0;
+  GR.forEach(function (gr, k) { if (gr["default"]) first = k; });
+  draw(first);
+  window.addEventListener("hashchange", function () { var i = fromHash(); if (i >= 0) selectNow(i, false); });
   /* Milliseconds from the start of navigation until the page is drawn (the
    * file read, parsed, this script run): what the size test measures. */
   document.documentElement.setAttribute("data-drawn-ms", String(Math.round(performance.now())));

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""tests/cdp-groups.py HTMLFILE: the HTML report's grouping selector driven
+in headless Chromium over the DevTools protocol (tests/cdp.py's client), as
+a user would: a mouse click on each grouping's radio button in turn. Prints
+one JSON object a line for t627 to compare with its answers:
+
+  {"step": "initial" | "click", "by": the page's grouping, "checked": the
+   radio button checked, "legend": [legend band names], "bands": [the
+   chart's band titles], "top": [[full name (tooltip), name, bytes], ...]
+   (the selected snapshot's table), "snapshot": the selected snapshot's
+   title, "reloads": navigations seen so far (0: no reload)}
+
+and at the end {"errors": n} (exceptions and console messages seen).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import WS  # noqa: E402
+
+STATE = r"""(function(){
+  function txt(e){return e?e.textContent:null;}
+  var chk=document.querySelector('input[name=group-by]:checked');
+  var top=[].map.call(document.querySelectorAll('#top-sites tbody tr'),function(r){
+    var c=r.children; return [c[0].getAttribute('title'), c[0].textContent,
+      +c[1].textContent.replace(/[^0-9]/g,'')];});
+  return JSON.stringify({by: document.getElementById('app').getAttribute('data-group-by'),
+    checked: chk ? chk.value : null,
+    radios: [].map.call(document.querySelectorAll('input[name=group-by]'),function(i){return i.value;}),
+    legend: [].map.call(document.querySelectorAll('ul.legend .band-name'),txt),
+    bands: [].map.call(document.querySelectorAll('svg.timeline path.band > title'),txt),
+    top: top, snapshot: txt(document.getElementById('snapshot-title')),
+    marker: window.__t627 || null});
+})()"""
+
+
+def main():
+    path = os.path.abspath(sys.argv[1])
+    prof = tempfile.mkdtemp(prefix="cdp-chr.")
+    chrome = subprocess.Popen(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--user-data-dir=" + prof, "--remote-debugging-port=0", "--window-size=1200,900",
+         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        for line in chrome.stderr:
+            m = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            if m:
+                port = m.group(1)
+                break
+        if not port:
+            raise SystemExit("cdp: chromium printed no DevTools address")
+        pages = json.load(urllib.request.urlopen("http://127.0.0.1:%s/json/list" % port))
+        ws = WS([p for p in pages if p["type"] == "page"][0]["webSocketDebuggerUrl"])
+        ws.call("Runtime.enable")
+        ws.call("Page.enable")
+        ws.call("Page.navigate", url="file://" + path)
+        for _ in range(600):
+            if ws.js("document.documentElement.getAttribute('data-drawn-ms')"):
+                break
+            time.sleep(0.1)
+        # A marker a reload would lose: every state after a click must still see it.
+        ws.js("window.__t627 = 'same page'")
+        st = json.loads(ws.js(STATE))
+        st["step"] = "initial"
+        print(json.dumps(st))
+        for by in st["radios"]:
+            ws.js("document.getElementById('group-by-%s').scrollIntoView({block: 'center'})" % by)
+            box = ws.js("(function(){var r=document.getElementById('group-by-%s').getBoundingClientRect();"
+                        "return [r.left + r.width / 2, r.top + r.height / 2];})()" % by)
+            ws.call("Input.dispatchMouseEvent", type="mouseMoved", x=box[0], y=box[1])
+            ws.call("Input.dispatchMouseEvent", type="mousePressed", x=box[0], y=box[1], button="left", clickCount=1)
+            ws.call("Input.dispatchMouseEvent", type="mouseReleased", x=box[0], y=box[1], button="left", clickCount=1)
+            st = json.loads(ws.js(STATE))
+            st["step"] = "click"
+            st["clicked"] = by
+            print(json.dumps(st))
+        ws.js("0")
+        bad = [e for e in ws.events if e.get("method") in ("Runtime.exceptionThrown", "Runtime.consoleAPICalled")]
+        for e in bad:
+            print("event", json.dumps(e)[:300], file=sys.stderr)
+        print(json.dumps({"errors": len(bad)}))
+    finally:
+        chrome.kill()
+        chrome.wait()
+
+
+if __name__ == "__main__":
+    main()
