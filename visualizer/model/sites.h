@@ -22,10 +22,29 @@ uint64_t vis_site_bytes(const vis_snapshot *s, size_t id);
  * label; label itself if it has none). */
 const char *vis_site_name(const char *label);
 
-/* The display name of a verbatim label (see vis_site_info.name), newly
+/* The short name of a verbatim label (names.h: vis_name_short), newly
  * allocated, NULL when out of memory. addr_tag, if not NULL, goes after the
- * function as " @ADDR". */
+ * function as " @ADDR". Not made distinct: the names below are. */
 char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_chars);
+
+/* Names every site of p (names.h), the trees' sites and the counts' alike,
+ * so that no two different sites read the same in any section: sets
+ * site_info[].name and .full_name and the table the lookups below read.
+ * Called when the sites are ranked and again once the companion's counts
+ * are read. 0, or -1 when out of memory. */
+int vis_profile_name_sites(vis_profile *p);
+void vis_site_names_free(struct vis_site_names *t);
+
+/* The names of the site an interned label stands for, whichever section
+ * the label comes from (a tree's site, a growth row, memtime's counts: an
+ * unnamed site's counts label is the same site as its tree label "???
+ * called by X"): its short name (every section prints it), its full name
+ * (tooltips, CSV) and its label as the trees give it. A label p does not
+ * know (a "below threshold" line) falls back to vis_site_name(label), and
+ * to label itself for the third. */
+const char *vis_site_label_name(const vis_profile *p, const char *label);
+const char *vis_site_label_full(const vis_profile *p, const char *label);
+const char *vis_site_label_site(const vis_profile *p, const char *label);
 
 /* The series a chart draws: every snapshot of the profile split into the
  * n_sites top-ranked sites, the other sites, the unattributed heap, the
