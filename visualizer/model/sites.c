@@ -16,6 +16,7 @@
 #include <string.h>
 #include "base/grow.h"
 #include "model/profile.h"
+#include "model/profile_build.h"
 #include "model/names.h"
 #include "model/sites.h"
 
@@ -222,6 +223,11 @@ struct vis_site_names {
     size_t n, n_moved;       /* e[0..n_moved) are site_info's: names owned there */
     vis_name_entry *e;
     ptr_map by_label;
+    size_t n_text;
+    struct text_entry {      /* by_label's keys by their text, sorted */
+        const char *text;
+        size_t entry;
+    } *by_text;
 };
 
 void vis_site_names_free(struct vis_site_names *t)
@@ -233,6 +239,7 @@ void vis_site_names_free(struct vis_site_names *t)
         free(t->e[i].full);
     }
     free(t->e);
+    free(t->by_text);
     free(t->by_label.key);
     free(t->by_label.val);
     free(t);
@@ -248,6 +255,21 @@ static size_t names_find(const struct vis_site_names *t, const char *label)
     while (m->key[j] && m->key[j] != label)
         j = (j + 1) & (m->cap - 1);
     return m->key[j] ? m->val[j] : SIZE_MAX;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(((const struct text_entry *)a)->text, ((const struct text_entry *)b)->text);
+}
+
+const char *vis_site_text_name(const vis_profile *p, const char *label, int full)
+{
+    struct text_entry key = { label, 0 }, *hit = NULL;
+    if (p->names && p->names->n_text)
+        hit = bsearch(&key, p->names->by_text, p->names->n_text, sizeof key, by_text);
+    if (!hit)
+        return vis_site_name(label);
+    return full ? p->names->e[hit->entry].full : p->names->e[hit->entry].name;
 }
 
 const char *vis_site_label_name(const vis_profile *p, const char *label)
@@ -291,23 +313,11 @@ static char *label_before_caller(const char *label)
     return raw;
 }
 
-typedef struct {
-    char *raw;
-    size_t site;
-} raw_site;
-
-static int by_raw(const void *a, const void *b)
-{
-    return strcmp(((const raw_site *)a)->raw, ((const raw_site *)b)->raw);
-}
-
 int vis_profile_name_sites(vis_profile *p)
 {
     struct vis_site_names *t = calloc(1, sizeof *t);
     size_t n_sites = p->n_site_info, cap = n_sites + p->n_counts;
-    raw_site *raws = calloc(n_sites ? n_sites : 1, sizeof *raws);
-    size_t n_raws = 0;
-    if (!t || !raws || !(t->e = calloc(cap ? cap : 1, sizeof *t->e)))
+    if (!t || !(t->e = calloc(cap ? cap : 1, sizeof *t->e)))
         goto oom;
     for (size_t k = 0; k < n_sites; k++) {
         const char *label = p->site_info[k].label;
@@ -316,35 +326,45 @@ int vis_profile_name_sites(vis_profile *p)
             goto oom;
         *slot = t->n;
         t->e[t->n++].label = label;
-        if ((raws[n_raws].raw = label_before_caller(label)))
-            raws[n_raws++].site = k;
     }
-    if (n_raws > 1)
-        qsort(raws, n_raws, sizeof *raws, by_raw);
-    /* The counts' sites: the same pointer as a tree's site, or an unnamed
-     * site's label before its renaming, or a site of their own (one the
-     * trees never showed above the threshold). */
+    /* An unnamed site renamed by its caller is the same site under the
+     * label the file gives it, the one the counts use: interned, so that
+     * the counts' label is the same pointer. */
+    for (size_t k = 0; k < n_sites; k++) {
+        char *raw = label_before_caller(p->site_info[k].label);
+        if (!raw)
+            continue;
+        const char *in = vis_profile_intern(p, raw, strlen(raw));
+        free(raw);
+        size_t *slot = in ? map_get(&t->by_label, in) : NULL;
+        if (!slot)
+            goto oom;
+        if (*slot == SIZE_MAX)
+            *slot = k;
+    }
+    /* The counts' other sites: those the trees never showed above the
+     * threshold. */
     for (size_t i = 0; i < p->n_counts; i++) {
         const char *label = p->counts[i].label;
         if (names_find(t, label) != SIZE_MAX)
             continue;
-        raw_site key = { (char *)label, 0 }, *hit = NULL;
-        if (n_raws && vis_site_unnamed(label))
-            hit = bsearch(&key, raws, n_raws, sizeof *raws, by_raw);
         size_t *slot = map_get(&t->by_label, label);
         if (!slot)
             goto oom;
-        if (hit) {
-            *slot = hit->site;
-            continue;
-        }
         *slot = t->n;
         t->e[t->n++].label = label;
     }
-    if (vis_names_assign(t->e, t->n, VIS_SITE_NAME_MAX) != 0) {
-        vis_names_clear(t->e, t->n);
+    if (vis_names_assign(t->e, t->n, VIS_SITE_NAME_MAX) != 0)
         goto oom;
-    }
+    /* The same keys by their text, for labels read again from the file
+     * (the report's trees), which are not interned. */
+    if (!(t->by_text = malloc((t->by_label.n + 1) * sizeof *t->by_text)))
+        goto oom;
+    for (size_t j = 0; j < t->by_label.cap; j++)
+        if (t->by_label.key[j])
+            t->by_text[t->n_text++] = (struct text_entry){ t->by_label.key[j], t->by_label.val[j] };
+    if (t->n_text > 1)
+        qsort(t->by_text, t->n_text, sizeof *t->by_text, by_text);
     for (size_t k = 0; k < n_sites; k++) {
         free(p->site_info[k].name);
         free(p->site_info[k].full_name);
@@ -352,16 +372,10 @@ int vis_profile_name_sites(vis_profile *p)
         p->site_info[k].full_name = t->e[k].full;
     }
     t->n_moved = n_sites;
-    for (size_t k = 0; k < n_raws; k++)
-        free(raws[k].raw);
-    free(raws);
     vis_site_names_free(p->names);
     p->names = t;
     return 0;
 oom:
-    for (size_t k = 0; k < n_raws; k++)
-        free(raws[k].raw);
-    free(raws);
     vis_site_names_free(t);
     return -1;
 }

@@ -46,6 +46,10 @@ const char *vis_site_label_name(const vis_profile *p, const char *label);
 const char *vis_site_label_full(const vis_profile *p, const char *label);
 const char *vis_site_label_site(const vis_profile *p, const char *label);
 
+/* The same for a label's text when it is not interned (read again from the
+ * file): the short name, or with full set the full name. */
+const char *vis_site_text_name(const vis_profile *p, const char *label, int full);
+
 /* The series a chart draws: every snapshot of the profile split into the
  * n_sites top-ranked sites, the other sites, the unattributed heap, the
  * extra heap and the stacks, in bytes. In each snapshot the parts add up to

@@ -514,7 +514,7 @@ static const vis_growth_row *steady_row(const chart *c, const vis_band *b)
         const vis_growth_row *r = &c->growth->rows[i];
         if (r->kind != VIS_KIND_STEADY)
             break;   /* steady rows come first */
-        if (!strcmp(vis_site_name(r->label), b->label))
+        if (!strcmp(vis_site_label_name(c->p, r->label), b->label))
             return r;
     }
     return NULL;
