@@ -388,8 +388,9 @@ static int angle_depth(const char *s, const char *cls)
 
 /* s with every generic argument list at angle depth D (1: outermost), or
  * with every top-level argument list when D is 0, replaced by an ellipsis
- * (those with at most one character are left: nothing to gain). */
-static char *collapse(const char *s, int D)
+ * (those with at most one character are left: nothing to gain; and those
+ * of at most keep_small, when two sites differ only there). */
+static char *collapse(const char *s, int D, size_t keep_small)
 {
     char *cls = classify(s);
     if (!cls)
@@ -406,7 +407,7 @@ static char *collapse(const char *s, int D)
             size_t w = 0;
             for (size_t k = 0; k < len; k++)
                 w += ((unsigned char)in[k] & 0xC0) != 0x80;
-            if (w > 1 && !is_ellipsis(in, len)) {
+            if (w > 1 && w > keep_small && !is_ellipsis(in, len)) {
                 put(&b, s + i, 1);
                 puts_(&b, ELLIPSIS);
                 put(&b, s + e, 1);
@@ -620,8 +621,20 @@ static int step(char **s, char *next)
     return 0;
 }
 
-/* The function part shortened to budget characters by the steps of names.h. */
-static char *shorten_function(const char *fn, size_t budget)
+/* cut_scopes' cut when it fits the budget, else s as it was. */
+static char *cut_if_fits(const char *s, size_t budget, int keep_head)
+{
+    char *c = cut_scopes(s, budget, keep_head);
+    if (c && vis_name_width(c) > budget && keep_head) {
+        free(c);
+        c = strdup(s);
+    }
+    return c;
+}
+
+/* The function part shortened to budget characters by the steps of names.h
+ * (generic argument lists of at most keep_small characters stay). */
+static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
 {
     char *s = strdup(fn);
     if (!s)
@@ -634,19 +647,21 @@ static char *shorten_function(const char *fn, size_t budget)
         int D = angle_depth(s, cls);
         free(cls);
         for (; D >= 1 && !FITS(); D--)
-            if (step(&s, collapse(s, D)))
+            if (step(&s, collapse(s, D, keep_small)))
                 goto oom;
     }
-    if (!FITS() && step(&s, collapse(s, 0)))
+    if (!FITS() && step(&s, collapse(s, 0, 0)))
         goto oom;
     if (!FITS() && step(&s, drop_return_type(s)))
         goto oom;
-    if (!FITS() && step(&s, cut_scopes(s, budget, 1)))
+    if (!FITS() && step(&s, cut_if_fits(s, budget, 1)))
         goto oom;
     if (!FITS() && strchr(s, '<')) {
         if (step(&s, shorten_qualified(s, 0)))
             goto oom;
         if (!FITS() && step(&s, shorten_qualified(s, 1)))
+            goto oom;
+        if (!FITS() && step(&s, cut_if_fits(s, budget, 1)))
             goto oom;
     }
     if (!FITS() && step(&s, cut_scopes(s, budget, 0)))
@@ -660,7 +675,8 @@ oom:
 
 static const char CALLED_BY[] = "??? called by ";
 
-char *vis_name_short(const char *label, const char *addr_tag, size_t max_chars)
+static char *shorten_label(const char *label, const char *addr_tag, size_t max_chars,
+                           size_t keep_small)
 {
     char *full = vis_name_full(label);
     char *loc = NULL, *fn = NULL, *out = NULL;
@@ -679,7 +695,7 @@ char *vis_name_short(const char *label, const char *addr_tag, size_t max_chars)
     size_t fixed = (called ? sizeof CALLED_BY - 1 : 0) + (addr_tag ? strlen(addr_tag) + 2 : 0) +
                    (loc ? vis_name_width(loc) + 1 : 0);
     size_t budget = max_chars > fixed ? max_chars - fixed : 0;
-    if (!(fn = shorten_function(body, budget)))
+    if (!(fn = shorten_function(body, budget, keep_small)))
         goto out;
     buf b = { 0 };
     if (called) {
@@ -707,6 +723,11 @@ out:
     free(loc);
     free(fn);
     return out;
+}
+
+char *vis_name_short(const char *label, const char *addr_tag, size_t max_chars)
+{
+    return shorten_label(label, addr_tag, max_chars, 0);
 }
 
 /* ---- names that never read the same ------------------------------------------ */
@@ -812,11 +833,14 @@ static int rename_group(const namer *m, const size_t *idx, size_t a, size_t z, i
                 j++;
             want += j == k;
         }
-        for (size_t budget = max + 8; rc == 0; budget += 8) {
-            size_t got = 0;
+        /* Tried in turn: short template arguments kept ("<int>" and
+         * "<double>" tell instantiations apart), then a larger budget
+         * without and with them, ... */
+        for (size_t t = 1; rc == 0; t++) {
+            size_t budget = max + 8 * (t / 2), got = 0;
             for (size_t k = 0; k < n && rc == 0; k++) {
                 free(next[k]);
-                if (!(next[k] = vis_name_short(m->e[idx[a + k]].label, NULL, budget)))
+                if (!(next[k] = shorten_label(m->e[idx[a + k]].label, NULL, budget, t % 2 ? 12 : 0)))
                     rc = -1;
             }
             for (size_t k = 0; k < n && rc == 0; k++) {
