@@ -29,6 +29,7 @@
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
  * describe_layout()). */
+#include "model/names.h"
 #include "model/sites.h"
 #include "render/chart.h"
 
@@ -572,6 +573,35 @@ static void outside_numbers(const chart *c, uint64_t v[2])
             v[1] = k->outside_B[i];
 }
 
+/* The legend's text for band b in room pixels: its name when it fits; a
+ * site's name shortened by whole words (names.h) at the largest budget
+ * that fits otherwise, keeping the " @ADDR" that told it apart; a cut by
+ * pixels (vis_font_fit) only when even that does not fit. */
+static void legend_text(const chart *c, size_t b, int room, char *out, size_t n)
+{
+    const vis_band *band = &c->d->bands[b];
+    if (band->kind == VIS_BAND_SITE && b < c->p->n_site_info &&
+        vis_font_width(c->reg, c->fs, band->label) > room) {
+        const char *label = c->p->site_info[b].label;
+        const char *bare = vis_site_name(label);
+        char addr[40] = "";
+        if (bare != label && strstr(band->label, " @0x") && (size_t)(bare - label) - 2 < sizeof addr)
+            snprintf(addr, sizeof addr, "%.*s", (int)(bare - label - 2), label);
+        for (size_t k = VIS_SITE_NAME_MAX - 2; k >= 12; k -= 2) {
+            char *s = vis_name_short(label, addr[0] ? addr : NULL, k);
+            if (!s)
+                break;
+            int fits = vis_font_width(c->reg, c->fs, s) <= room;
+            if (fits)
+                snprintf(out, n, "%s", s);
+            free(s);
+            if (fits)
+                return;
+        }
+    }
+    vis_font_fit(c->reg, c->fs, band->label, room, out, n);
+}
+
 static void draw_legend(chart *c, legend_box lb)
 {
     const vis_chart_data *d = c->d;
@@ -600,6 +630,7 @@ static void draw_legend(chart *c, legend_box lb)
         int cx = lb.x + (r / per_col) * (colw + gutter);
         int cy = lb.y + head_h + (r % per_col) * rh;
         const char *label;
+        size_t band_ix = SIZE_MAX;   /* a band's row: its index */
         uint64_t v[2];
         const vis_growth_row *grow = NULL;   /* a "grows" tag before the label */
         int out_row = legend_outside_rows(c) && r == (int)d->n_bands + 1;
@@ -635,6 +666,7 @@ static void draw_legend(chart *c, legend_box lb)
         } else {
             const vis_band *b = &d->bands[r - 1];
             label = b->label;
+            band_ix = (size_t)(r - 1);
             grow = steady_row(c, b);
             v[0] = b->peak_B;
             v[1] = b->largest_B;
@@ -662,7 +694,10 @@ static void draw_legend(chart *c, legend_box lb)
         }
         int room = colw - (tx - cx) - 2 * numw;
         char fitted[512];
-        vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
+        if (band_ix != SIZE_MAX)
+            legend_text(c, band_ix, room, fitted, sizeof fitted);
+        else
+            vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
         vis_font_draw(c->cv, r == 0 || rss_row == 0 ? c->bold : c->reg, c->fs, tx, base, fitted,
                       VIS_COLOUR_TEXT);
     }
@@ -701,7 +736,7 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
         char fitted[512];
         fprintf(f, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
                 c->d->bands[b].label);
-        vis_font_fit(c->reg, c->fs, c->d->bands[b].label, room, fitted, sizeof fitted);
+        legend_text(c, b, room, fitted, sizeof fitted);
         fprintf(f, "layout legend %zu %s\n", b, fitted);
     }
     for (size_t i = 0; i < n_annot; i++) {
