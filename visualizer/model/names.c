@@ -621,6 +621,50 @@ static int step(char **s, char *next)
     return 0;
 }
 
+/* s with every path inside generic arguments reduced to its last segment
+ * ("Vec<core::option::Option<T>>" -> "Vec<…::Option<T>>"): what tells two
+ * instantiations apart is usually the types' own names. */
+static char *args_last_segments(const char *s)
+{
+    char *cls = classify(s);
+    if (!cls)
+        return NULL;
+    buf b = { 0 };
+    int d = 0;
+    for (size_t i = 0; s[i];) {
+        char c = cls[i];
+        if (c == 'g' || c == 'q')
+            d++;
+        else if (c == '>')
+            d--;
+        if (d > 0 && ident_char(s[i]) && (i == 0 || !ident_char(s[i - 1]))) {
+            /* a path: ident ("::" ident)* */
+            size_t j = i, last = i;
+            for (;;) {
+                while (ident_char(s[j]))
+                    j++;
+                if (s[j] == ':' && s[j + 1] == ':' && ident_char(s[j + 2])) {
+                    last = j + 2;
+                    j += 2;
+                    continue;
+                }
+                break;
+            }
+            if (last > i) {
+                puts_(&b, ELLIPSIS);
+                puts_(&b, "::");
+            }
+            put(&b, s + last, j - last);
+            i = j;
+            continue;
+        }
+        put(&b, s + i, 1);
+        i++;
+    }
+    free(cls);
+    return done(&b);
+}
+
 /* cut_scopes' cut when it fits the budget, else s as it was. */
 static char *cut_if_fits(const char *s, size_t budget, int keep_head)
 {
@@ -640,6 +684,8 @@ static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
     if (!s)
         return NULL;
 #define FITS() (vis_name_width(s) <= budget)
+    if (keep_small == SIZE_MAX && !FITS() && step(&s, args_last_segments(s)))
+        goto oom;
     if (!FITS()) {
         char *cls = classify(s);
         if (!cls)
@@ -654,6 +700,28 @@ static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
         goto oom;
     if (!FITS() && step(&s, drop_return_type(s)))
         goto oom;
+    if (keep_small == SIZE_MAX) {
+        /* The arguments are what tells this name apart: cut only the
+         * scopes before the last segment that has some. */
+        size_t *seg, n = FITS() ? 1 : segments(s, &seg), g = 0;
+        if (n == 0)
+            goto oom;
+        for (size_t k = 0; n > 1 && k < n; k++)
+            if (memchr(s + seg[k], '<', (k + 1 < n ? seg[k + 1] : strlen(s)) - seg[k]))
+                g = k;
+        if (n > 1 && g > 0) {
+            buf b = { 0 };
+            puts_(&b, ELLIPSIS);
+            puts_(&b, "::");
+            puts_(&b, s + seg[g]);
+            free(seg);
+            if (step(&s, done(&b)))
+                goto oom;
+        } else if (n > 1) {
+            free(seg);
+        }
+        return s;
+    }
     if (!FITS() && step(&s, cut_if_fits(s, budget, 1)))
         goto oom;
     if (!FITS() && strchr(s, '<')) {
@@ -728,6 +796,11 @@ out:
 char *vis_name_short(const char *label, const char *addr_tag, size_t max_chars)
 {
     return shorten_label(label, addr_tag, max_chars, 0);
+}
+
+char *vis_name_short_args(const char *label, const char *addr_tag, size_t max_chars)
+{
+    return shorten_label(label, addr_tag, max_chars, SIZE_MAX);
 }
 
 /* ---- names that never read the same ------------------------------------------ */
@@ -834,13 +907,15 @@ static int rename_group(const namer *m, const size_t *idx, size_t a, size_t z, i
             want += j == k;
         }
         /* Tried in turn: short template arguments kept ("<int>" and
-         * "<double>" tell instantiations apart), then a larger budget
-         * without and with them, ... */
+         * "<double>" tell instantiations apart), every argument kept with
+         * its paths cut to their last segments, then a larger budget each
+         * way, ... */
+        static const size_t keep[3] = { 0, 12, SIZE_MAX };
         for (size_t t = 1; rc == 0; t++) {
-            size_t budget = max + 8 * (t / 2), got = 0;
+            size_t budget = max + 8 * (t / 3), got = 0;
             for (size_t k = 0; k < n && rc == 0; k++) {
                 free(next[k]);
-                if (!(next[k] = shorten_label(m->e[idx[a + k]].label, NULL, budget, t % 2 ? 12 : 0)))
+                if (!(next[k] = shorten_label(m->e[idx[a + k]].label, NULL, budget, keep[t % 3])))
                     rc = -1;
             }
             for (size_t k = 0; k < n && rc == 0; k++) {

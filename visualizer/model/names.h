@@ -43,6 +43,11 @@ char *vis_name_full(const char *label);
  * " @ADDR" after the function ("??? @0x4A12 called by f (in lib.so)"). */
 char *vis_name_short(const char *label, const char *addr_tag, size_t max_chars);
 
+/* The same with every generic argument kept, its paths cut to their last
+ * segments ("Vec<…::Option<…::Box<…::TyS>>>::push"): how two instances
+ * of one generic are told apart when the plain short names read alike. */
+char *vis_name_short_args(const char *label, const char *addr_tag, size_t max_chars);
+
 /* Characters as shown (UTF-8 continuation bytes do not count). */
 size_t vis_name_width(const char *s);
 
@@ -56,8 +61,10 @@ typedef struct {
 /* Names every entry: the short names (budget max_chars) of different
  * labels all differ, and so do the full names; entries with equal labels
  * get equal names. Where two short names read the same, the colliding
- * sites get a larger budget until they differ (what the elision hid), then
- * their addresses ("fn @0x4A12 (in lib.so)"), then an ordinal (" [2]");
+ * sites get, whichever first tells them apart: short template arguments
+ * kept ("<int>", "<double>"), every argument kept with its paths cut to
+ * their last segments (vis_name_short_args), a larger budget each way;
+ * then their addresses ("fn @0x4A12 (in lib.so)"), then an ordinal (" [2]");
  * full names get the address, then the ordinal. Returns 0, or -1 when out
  * of memory (names then partly set; free them with vis_names_clear). */
 int vis_names_assign(vis_name_entry *e, size_t n, size_t max_chars);

@@ -573,31 +573,68 @@ static void outside_numbers(const chart *c, uint64_t v[2])
             v[1] = k->outside_B[i];
 }
 
+/* Band j's site label and the address that told its name apart ("" if
+ * none). */
+static const char *band_site(const chart *c, size_t j, char *addr, size_t n)
+{
+    const char *label = c->p->site_info[j].label;
+    const char *bare = vis_site_name(label);
+    addr[0] = '\0';
+    if (bare != label && strstr(c->d->bands[j].label, " @0x") && (size_t)(bare - label) - 2 < n)
+        snprintf(addr, n, "%.*s", (int)(bare - label - 2), label);
+    return label;
+}
+
+/* A shorter legend text for site band b (budget k; way 0: vis_name_short,
+ * 1: vis_name_short_args; drop_loc: without the location), or NULL. */
+static char *shorter(const chart *c, size_t b, size_t k, int way, int drop_loc)
+{
+    char addr[40];
+    const char *label = band_site(c, b, addr, sizeof addr);
+    char *s = way ? vis_name_short_args(label, addr[0] ? addr : NULL, k)
+                  : vis_name_short(label, addr[0] ? addr : NULL, k + (drop_loc ? 40 : 0));
+    size_t n = s ? strlen(s) : 0;
+    if (s && drop_loc && n > 0 && s[n - 1] == ')') {
+        char *o = strrchr(s, '(');
+        if (o && o > s && o[-1] == ' ')
+            o[-1] = '\0';
+    }
+    return s;
+}
+
 /* The legend's text for band b in room pixels: its name when it fits; a
  * site's name shortened by whole words (names.h) at the largest budget
- * that fits otherwise, keeping the " @ADDR" that told it apart; a cut by
- * pixels (vis_font_fit) only when even that does not fit. */
+ * that fits otherwise (keeping the " @ADDR" that told it apart, then
+ * without its location), and only if it reads unlike every other site
+ * band's shortenings; a cut by pixels (vis_font_fit) when nothing does. */
 static void legend_text(const chart *c, size_t b, int room, char *out, size_t n)
 {
     const vis_band *band = &c->d->bands[b];
-    if (band->kind == VIS_BAND_SITE && b < c->p->n_site_info &&
-        vis_font_width(c->reg, c->fs, band->label) > room) {
-        const char *label = c->p->site_info[b].label;
-        const char *bare = vis_site_name(label);
-        char addr[40] = "";
-        if (bare != label && strstr(band->label, " @0x") && (size_t)(bare - label) - 2 < sizeof addr)
-            snprintf(addr, sizeof addr, "%.*s", (int)(bare - label - 2), label);
-        for (size_t k = VIS_SITE_NAME_MAX - 2; k >= 12; k -= 2) {
-            char *s = vis_name_short(label, addr[0] ? addr : NULL, k);
-            if (!s)
-                break;
-            int fits = vis_font_width(c->reg, c->fs, s) <= room;
-            if (fits)
-                snprintf(out, n, "%s", s);
-            free(s);
-            if (fits)
-                return;
-        }
+    size_t nb = c->d->n_bands < c->p->n_site_info ? c->d->n_bands : c->p->n_site_info;
+    if (band->kind == VIS_BAND_SITE && b < nb && vis_font_width(c->reg, c->fs, band->label) > room) {
+        for (int drop_loc = 0; drop_loc < 2; drop_loc++)
+            for (size_t k = VIS_SITE_NAME_MAX - 2; k >= 12; k -= 2)
+                for (int way = 0; way < 2; way++) {
+                    char *s = shorter(c, b, k, way, drop_loc);
+                    if (!s)
+                        return vis_font_fit(c->reg, c->fs, band->label, room, out, n), (void)0;
+                    int ok = vis_font_width(c->reg, c->fs, s) <= room;
+                    for (size_t j = 0; ok && j < nb; j++) {
+                        if (j == b || c->d->bands[j].kind != VIS_BAND_SITE)
+                            continue;
+                        ok = strcmp(s, c->d->bands[j].label) != 0;
+                        for (int w = 0; ok && w < 2; w++) {
+                            char *o = shorter(c, j, k, w, drop_loc);
+                            ok = o && strcmp(s, o) != 0;
+                            free(o);
+                        }
+                    }
+                    if (ok)
+                        snprintf(out, n, "%s", s);
+                    free(s);
+                    if (ok)
+                        return;
+                }
     }
     vis_font_fit(c->reg, c->fs, band->label, room, out, n);
 }
