@@ -329,7 +329,9 @@ static char *classify(const char *s)
             continue;
         }
         if (c == '<') {
-            cls[i] = i > 0 && ident_char(s[i - 1]) ? 'g' : 'q';
+            /* "Vec<T>", and Rust's turbofish "f::<T>" (v0 symbols) */
+            int generic = i > 0 && (ident_char(s[i - 1]) || (i > 1 && s[i - 1] == ':' && s[i - 2] == ':'));
+            cls[i] = generic ? 'g' : 'q';
             stack[sp++] = i;
         } else if (c == '(') {
             cls[i] = '(';
@@ -456,7 +458,8 @@ static size_t segments(const char *s, size_t **seg)
         else if (c == '>' || c == ')')
             d--;
         else if (d == 0 && !brace && s[i] == ':' && s[i + 1] == ':' && i + 2 < n &&
-                 s[i + 2] != '{') {   /* "f::{closure#0}": one segment, the closure's */
+                 s[i + 2] != '{' && s[i + 2] != '<') {
+            /* "f::{closure#0}" and "f::<T>": one segment, the function's */
             (*seg)[k++] = i + 2;
             i++;
         }

@@ -39,6 +39,8 @@ SITES = [
     ("0x500050", "???", "in " + LLVM, []),
     ("0x600010", "???", "in /usr/sbin/mariadbd", [("0x610010", "ha_initialize_handlerton(void*) (in /usr/sbin/mariadbd)")]),
     ("0x600020", "???", "in /usr/sbin/mariadbd", [("0x610010", "ha_initialize_handlerton(void*) (in /usr/sbin/mariadbd)")]),
+    ("0x4A1900", "HashMap<u64, Vec<Option<Box<ThisIsALongTypeNameForTestingOnly>>>>::insert", "in /tmp/prog", []),
+    ("0x4A1A00", "hashbrown::HashMap<u64, Vec<Option<Box<ThisIsALongTypeName>>>>::insert", "in /tmp/prog", []),
     ("0x4A2000", "main", "prog.c:10", []),
 ]
 # Sites only the counts know (below the threshold in every tree).
