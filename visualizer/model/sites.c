@@ -284,12 +284,6 @@ const char *vis_site_label_full(const vis_profile *p, const char *label)
     return i != SIZE_MAX ? p->names->e[i].full : vis_site_name(label);
 }
 
-const char *vis_site_label_site(const vis_profile *p, const char *label)
-{
-    size_t i = p->names ? names_find(p->names, label) : SIZE_MAX;
-    return i != SIZE_MAX ? p->names->e[i].label : label;
-}
-
 /* The label an unnamed site had before the reader named it by its caller
  * ("0x6DADBF: ??? called by f (in prog)" -> "0x6DADBF: ??? (in prog)"),
  * newly allocated; NULL if it was not renamed (or out of memory). */

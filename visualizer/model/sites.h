@@ -38,13 +38,11 @@ void vis_site_names_free(struct vis_site_names *t);
 /* The names of the site an interned label stands for, whichever section
  * the label comes from (a tree's site, a growth row, memtime's counts: an
  * unnamed site's counts label is the same site as its tree label "???
- * called by X"): its short name (every section prints it), its full name
- * (tooltips, CSV) and its label as the trees give it. A label p does not
- * know (a "below threshold" line) falls back to vis_site_name(label), and
- * to label itself for the third. */
+ * called by X"): its short name (every section prints it) and its full
+ * name (tooltips, CSV, JSON). A label p does not know (a "below threshold"
+ * line) falls back to vis_site_name(label). */
 const char *vis_site_label_name(const vis_profile *p, const char *label);
 const char *vis_site_label_full(const vis_profile *p, const char *label);
-const char *vis_site_label_site(const vis_profile *p, const char *label);
 
 /* The same for a label's text when it is not interned (read again from the
  * file): the short name, or with full set the full name. */
