@@ -690,14 +690,38 @@ static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
     if (keep_small == SIZE_MAX && !FITS() && step(&s, args_last_segments(s)))
         goto oom;
     if (!FITS()) {
+        /* Inside out: depth D collapsed, then D-1, ... until it fits. The
+         * string after collapsing depth D alone is the same as after D's
+         * deeper levels and D (a group left whole is short, and so are
+         * those inside it), so the deepest D that fits is found by
+         * bisection: names of millions of characters stay cheap. */
         char *cls = classify(s);
         if (!cls)
             goto oom;
-        int D = angle_depth(s, cls);
+        int lo = 1, hi = angle_depth(s, cls), best = 0;    /* best: 0 none fits */
         free(cls);
-        for (; D >= 1 && !FITS(); D--)
-            if (step(&s, collapse(s, D, keep_small)))
+        char *fit = NULL;
+        while (lo <= hi) {
+            int mid = lo + (hi - lo) / 2;
+            char *c = collapse(s, mid, keep_small);
+            if (!c) {
+                free(fit);
                 goto oom;
+            }
+            if (vis_name_width(c) <= budget) {
+                free(fit);
+                fit = c;
+                best = mid;
+                lo = mid + 1;
+            } else {
+                free(c);
+                hi = mid - 1;
+            }
+        }
+        if (best > 0)
+            step(&s, fit);
+        else if (step(&s, collapse(s, 1, keep_small)))   /* all of them, and on */
+            goto oom;
     }
     if (!FITS() && step(&s, collapse(s, 0, 0)))
         goto oom;
@@ -706,7 +730,7 @@ static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
     if (keep_small == SIZE_MAX) {
         /* The arguments are what tells this name apart: cut only the
          * scopes before the last segment that has some. */
-        size_t *seg, n = FITS() ? 1 : segments(s, &seg), g = 0;
+        size_t *seg = NULL, n = FITS() ? 1 : segments(s, &seg), g = 0;
         if (n == 0)
             goto oom;
         for (size_t k = 0; n > 1 && k < n; k++)
@@ -720,7 +744,7 @@ static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
             free(seg);
             if (step(&s, done(&b)))
                 goto oom;
-        } else if (n > 1) {
+        } else {
             free(seg);
         }
         return s;
@@ -914,8 +938,12 @@ static int rename_group(const namer *m, const size_t *idx, size_t a, size_t z, i
          * its paths cut to their last segments, then a larger budget each
          * way, ... */
         static const size_t keep[3] = { 0, 12, SIZE_MAX };
-        for (size_t t = 1; rc == 0; t++) {
-            size_t budget = max + 8 * (t / 3), got = 0;
+        /* (names longer than the largest budget tried go to the address
+         * at once: each try costs a pass over millions of characters) */
+        for (size_t t = 1; rc == 0 && longest <= 64 * max; t++) {
+            /* max, then 8 more, 16, 32, ...: a few tries even for names
+             * of millions of characters */
+            size_t budget = t < 3 ? max : max + ((size_t)8 << (t / 3 - 1)), got = 0;
             for (size_t k = 0; k < n && rc == 0; k++) {
                 free(next[k]);
                 if (!(next[k] = shorten_label(m->e[idx[a + k]].label, NULL, budget, keep[t % 3])))
@@ -927,8 +955,20 @@ static int rename_group(const namer *m, const size_t *idx, size_t a, size_t z, i
                     j++;
                 got += j == k;
             }
-            if (got >= want || budget > longest + 16)
+            /* every argument kept is no help when that makes the names
+             * far longer than the budget */
+            for (size_t k = 0; k < n && rc == 0 && t % 3 == 2; k++)
+                if (vis_name_width(next[k]) > 2 * budget)
+                    got = 0;
+            if (got >= want || budget > longest + 16 || budget > 64 * max) {
+                if (got < want) {       /* nothing readable tells them apart */
+                    for (size_t k = 0; k < n; k++) {
+                        free(next[k]);
+                        next[k] = NULL;
+                    }
+                }
                 break;
+            }
         }
         for (size_t k = 0; full && k < n; k++)
             free(full[k]);
