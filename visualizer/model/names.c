@@ -388,8 +388,10 @@ static int angle_depth(const char *s, const char *cls)
     return max;
 }
 
-/* s with every generic argument list at angle depth D (1: outermost), or
- * with every top-level argument list when D is 0, replaced by an ellipsis
+/* s with every generic argument list at angle depth D or deeper (1:
+ * outermost; the outermost such list where they nest: what collapsing
+ * the deepest level, then the next, ..., up to D leaves), or with every
+ * top-level argument list when D is 0, replaced by an ellipsis
  * (those with at most one character are left: nothing to gain; and those
  * of at most keep_small, when two sites differ only there). */
 static char *collapse(const char *s, int D, size_t keep_small)
@@ -401,7 +403,7 @@ static char *collapse(const char *s, int D, size_t keep_small)
     int d = 0, pd = 0;
     for (size_t i = 0; s[i]; i++) {
         char c = cls[i];
-        int hit = D > 0 ? c == 'g' && d + 1 == D : c == '(' && d == 0 && pd == 0;
+        int hit = D > 0 ? c == 'g' && d + 1 >= D : c == '(' && d == 0 && pd == 0;
         if (hit) {
             size_t e = closing(cls, i);
             const char *in = s + i + 1;
@@ -690,11 +692,10 @@ static char *shorten_function(const char *fn, size_t budget, size_t keep_small)
     if (keep_small == SIZE_MAX && !FITS() && step(&s, args_last_segments(s)))
         goto oom;
     if (!FITS()) {
-        /* Inside out: depth D collapsed, then D-1, ... until it fits. The
-         * string after collapsing depth D alone is the same as after D's
-         * deeper levels and D (a group left whole is short, and so are
-         * those inside it), so the deepest D that fits is found by
-         * bisection: names of millions of characters stay cheap. */
+        /* Inside out: the deepest level collapsed, then the next, ...
+         * until it fits; collapse(s, D) is where that stands after level
+         * D, so the deepest D that fits is found by bisection: names of
+         * millions of characters stay cheap. */
         char *cls = classify(s);
         if (!cls)
             goto oom;
