@@ -16,7 +16,6 @@
 #include <string.h>
 #include "base/grow.h"
 #include "model/profile.h"
-#include "model/profile_build.h"
 #include "model/names.h"
 #include "model/sites.h"
 
@@ -223,11 +222,13 @@ struct vis_site_names {
     size_t n, n_moved;       /* e[0..n_moved) are site_info's: names owned there */
     vis_name_entry *e;
     ptr_map by_label;
-    size_t n_text;
-    struct text_entry {      /* by_label's keys by their text, sorted */
+    size_t n_text, n_raw;
+    struct text_entry {      /* a label's text and its entry */
         const char *text;
         size_t entry;
-    } *by_text;
+    } *by_text,              /* by_label's keys and raw's, sorted by text */
+      *raw;                  /* renamed sites' labels as the file writes
+                                them (owned), sorted by text */
 };
 
 void vis_site_names_free(struct vis_site_names *t)
@@ -240,6 +241,9 @@ void vis_site_names_free(struct vis_site_names *t)
     }
     free(t->e);
     free(t->by_text);
+    for (size_t k = 0; t->raw && k < t->n_raw; k++)
+        free((char *)t->raw[k].text);
+    free(t->raw);
     free(t->by_label.key);
     free(t->by_label.val);
     free(t);
@@ -322,29 +326,34 @@ int vis_profile_name_sites(vis_profile *p)
         t->e[t->n++].label = label;
     }
     /* An unnamed site renamed by its caller is the same site under the
-     * label the file gives it, the one the counts use: interned, so that
-     * the counts' label is the same pointer. */
+     * label the file gives it, the one the counts use (and the report's
+     * trees, read again from the file): kept by text. */
+    if (!(t->raw = malloc((n_sites ? n_sites : 1) * sizeof *t->raw)))
+        goto oom;
     for (size_t k = 0; k < n_sites; k++) {
         char *raw = label_before_caller(p->site_info[k].label);
-        if (!raw)
-            continue;
-        const char *in = vis_profile_intern(p, raw, strlen(raw));
-        free(raw);
-        size_t *slot = in ? map_get(&t->by_label, in) : NULL;
-        if (!slot)
-            goto oom;
-        if (*slot == SIZE_MAX)
-            *slot = k;
+        if (raw)
+            t->raw[t->n_raw++] = (struct text_entry){ raw, k };
     }
-    /* The counts' other sites: those the trees never showed above the
-     * threshold. */
+    if (t->n_raw > 1)
+        qsort(t->raw, t->n_raw, sizeof *t->raw, by_text);
+    /* The counts' sites: a tree site's (the same pointer, or the text its
+     * renaming replaced), or one of their own (a site the trees never
+     * showed above the threshold). */
     for (size_t i = 0; i < p->n_counts; i++) {
         const char *label = p->counts[i].label;
         if (names_find(t, label) != SIZE_MAX)
             continue;
+        struct text_entry key = { label, 0 }, *hit = NULL;
+        if (t->n_raw && vis_site_unnamed(label))
+            hit = bsearch(&key, t->raw, t->n_raw, sizeof key, by_text);
         size_t *slot = map_get(&t->by_label, label);
         if (!slot)
             goto oom;
+        if (hit) {
+            *slot = hit->entry;
+            continue;
+        }
         *slot = t->n;
         t->e[t->n++].label = label;
     }
@@ -352,11 +361,13 @@ int vis_profile_name_sites(vis_profile *p)
         goto oom;
     /* The same keys by their text, for labels read again from the file
      * (the report's trees), which are not interned. */
-    if (!(t->by_text = malloc((t->by_label.n + 1) * sizeof *t->by_text)))
+    if (!(t->by_text = malloc((t->by_label.n + t->n_raw + 1) * sizeof *t->by_text)))
         goto oom;
     for (size_t j = 0; j < t->by_label.cap; j++)
         if (t->by_label.key[j])
             t->by_text[t->n_text++] = (struct text_entry){ t->by_label.key[j], t->by_label.val[j] };
+    for (size_t k = 0; k < t->n_raw; k++)
+        t->by_text[t->n_text++] = t->raw[k];   /* (a text twice: either entry is the site) */
     if (t->n_text > 1)
         qsort(t->by_text, t->n_text, sizeof *t->by_text, by_text);
     for (size_t k = 0; k < n_sites; k++) {
