@@ -105,9 +105,13 @@ for v in legacy v0; do
   args=(); [ $v = v0 ] && args=(-C symbol-mangling-version=v0)
   prog=$(rust_prog rust_names.rs $v "${args[@]}" 2>"$T/rustc.err") || { not_ok "rustc builds rust_names.rs ($v)"; diag "$(head "$T/rustc.err")"; skip "no program"; continue; }
   memtime -q --time-unit=B --memtime-out-file="$T/r$v.out" "$prog" >/dev/null 2>"$T/r$v.err"
-  vis --summary-only --top=30 "r$v.out" >"r$v.sum"; vis --json "r$v.out" >"r$v.json"
-  vis --growth "r$v.out" >"r$v.growth"; vis "r$v.out" -o "r$v.csv"
-  MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" "r$v.out" -o "r$v.png" 2>"r$v.layout"
+  # The program's own sites: a Rust program is grouped by crate by default,
+  # and Arena::grow is a wrapper by its name (model/groups.h), whose two
+  # instances are the names to tell apart here.
+  G=(--group-by=site --keep-wrappers)
+  vis "${G[@]}" --summary-only --top=30 "r$v.out" >"r$v.sum"; vis "${G[@]}" --json "r$v.out" >"r$v.json"
+  vis "${G[@]}" --growth "r$v.out" >"r$v.growth"; vis "${G[@]}" "r$v.out" -o "r$v.csv"
+  MEMTIME_VIS_DEBUG_LAYOUT=1 "$MT_VIS" "${G[@]}" "r$v.out" -o "r$v.png" 2>"r$v.layout"
   fails=""
   $CHECK json "r$v.json" 2>"r$v.known" >"nc.out" || fails+=" json:$(head -3 nc.out)"
   for k in summary:sum growth:growth csv:csv legend:layout; do
@@ -124,6 +128,6 @@ def strip(x):
 print(json.dumps(strip(json.load(open(sys.argv[1]))), ensure_ascii=False))
 PY
   hits=$(grep -aEo '::h[0-9a-f]{16}\b|17h[0-9a-f]{16}E|[A-Za-z0-9_]\[[0-9a-f]{5,16}\]' "r$v.sum" "r$v.growth" "r$v.csv" "r$v.layout" "r$v.json.nolabel" | head -3)
-  is "${hits:-none} $(sed -n '/^Top allocation sites/,/^$/p' "r$v.sum" | grep -c 'rust_names.rs')" "none 3" "rustc ($v): no ::h<16 hex> hash printed anywhere; the program's 3 sites in the peak list"
+  is "${hits:-none} $(sed -n '/^Top allocation sites/,/^$/p' "r$v.sum" | grep -E '^ +[0-9]+\. ' | grep -c 'rust_names.rs')" "none 3" "rustc ($v): no ::h<16 hex> hash printed anywhere; the program's 3 sites in the peak list"
 done
 finish
