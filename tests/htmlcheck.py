@@ -2,9 +2,11 @@
 """tests/htmlcheck.py: the HTML report test's oracle (t625), independent of
 memtime-vis: reads Massif-format files and the DOM Chromium dumped.
 
-  htmlcheck.py sites PROFILE N        the root's children of snapshot N's tree
+  htmlcheck.py sites PROFILE N [JSON] the root's children of snapshot N's tree
                                       at >= 1% of its total, as "bytes<TAB>name"
-                                      (name without its address), largest first
+                                      (name without its address; with JSON, the
+                                      output of --json, the "name" it gives the
+                                      site at that address), largest first
   htmlcheck.py dom DOM                what the dumped DOM shows: the selected
                                       snapshot's title, the #top-sites rows
                                       ("bytes<TAB>name", bytes without commas)
@@ -19,7 +21,19 @@ import re
 import sys
 
 
-def sites(path, n):
+def json_names(path):
+    """Code address -> the short name --json gives the site there."""
+    d = json.load(open(path, encoding="utf-8"))
+    rows = d["peak"]["sites"] + d["growth"] + (d.get("at_exit") or []) + (d.get("sites") or [])
+    out = {}
+    for r in rows:
+        m = re.match(r"^(0x[0-9A-Fa-f]+): ", r.get("label") or "")
+        if m:
+            out[m.group(1)] = r["name"]
+    return out
+
+
+def sites(path, n, names=None):
     lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
     i = lines.index("snapshot=%d" % n)
     vals = {}
@@ -34,6 +48,9 @@ def sites(path, n):
             total = sum(vals.values())
             if total and 100.0 * b / total >= 1.0:
                 name = re.sub(r"^0x[0-9A-Fa-f]+: ", "", m.group(2))
+                a = re.match(r"^(0x[0-9A-Fa-f]+): ", m.group(2))
+                if names is not None and a and a.group(1) in names:
+                    name = names[a.group(1)]
                 print("%d\t%s" % (b, name))
         j += 1
 
@@ -82,7 +99,7 @@ class Dom(html.parser.HTMLParser):
 def main():
     cmd = sys.argv[1]
     if cmd == "sites":
-        sites(sys.argv[2], int(sys.argv[3]))
+        sites(sys.argv[2], int(sys.argv[3]), json_names(sys.argv[4]) if len(sys.argv) > 4 else None)
     elif cmd in ("dom", "tags"):
         d = Dom()
         d.feed(open(sys.argv[2], encoding="utf-8").read())

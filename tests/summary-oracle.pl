@@ -6,8 +6,8 @@
 # peak: the snapshot the file marks, else the largest total of heap, extra
 # heap and stacks; the largest total beside it where that is elsewhere; the
 # snapshot whose tree gives
-# the top sites, those sites in file order with their share, named without
-# their address unless two sites read the same, the rest summed; the sites
+# the top sites, those sites in file order with their share, named by the
+# rules checked in check_name below, the rest summed; the sites
 # that held at least 5% of the peak at some point but are not listed, by
 # their largest size; the phase marks; with memtime's exact outline in the
 # companion, the true peak when the samples miss it and the largest bursts,
@@ -111,7 +111,7 @@ my $n_detailed = grep { has_tree($_) } @snaps;
 # location where another site's name reads the same.
 sub is_site { $_[0] !~ /^in \d+ places?, .*below massif's threshold/ }
 sub bare { my $l = shift; $l =~ s/^0x[0-9A-Fa-f]+: //; $l }
-my (%largest_of, %when_of, %tie_of, %readers);
+my (%largest_of, %when_of, %tie_of);
 for my $s (grep { has_tree($_) } @snaps) {
     my %here;
     $here{ $_->[1] } += $_->[0] for grep { is_site($_->[1]) } @{ $s->{sites} };
@@ -123,14 +123,68 @@ for my $s (grep { has_tree($_) } @snaps) {
         $tie_of{$lab} = $here{$lab} if $tree && $s == $tree;
     }
 }
-$readers{ bare($_) }++ for keys %largest_of;
-sub name_of {
-    my $lab = shift;
-    my $name = bare($lab);
-    return $name unless is_site($lab) && $readers{$name} > 1 && $lab =~ /^(0x[0-9A-Fa-f]+): /;
-    my $addr = $1;
-    return $name =~ s/ (\((?:in [^()]*|[^()]*:\d+)\))$/ \@$addr $1/r if $name =~ / \((?:in [^()]*|[^()]*:\d+)\)$/;
-    return "$name \@$addr";
+
+# Names (the rules of docs/memtime-vis.1, NAMES), checked rather than
+# recomputed: the printed name must be the label without its address,
+# Rust's hashes ("::h" and 16 hex digits) dropped, the location reduced to
+# its last path part without a library's build hash, where every "…"
+# stands for whole generic or argument lists or whole "::" segments (it
+# sits between "<" and ">", "(" and ")", or "::" and "::"), and the last
+# segment, the function's own name, is whole; a name that fits in 56
+# characters is printed whole; " @ADDR" only with the label's own address.
+# And one name per site, no two sites one name, in every section.
+my $MAX = 56;
+sub expected_full {
+    my $n = bare(shift);
+    $n =~ s/::h[0-9a-f]{16}(?![\w\$])//g;
+    if ($n =~ /^(.*) \(in ([^()]*)\)$/) {
+        my ($f, $o) = ($1, $2);
+        $o =~ s{.*/}{};
+        $o =~ s/-[0-9a-f]{12,}(?=\.|$)//;
+        $n = "$f (in $o)";
+    } elsif ($n =~ /^(.*) \(([^()]*):(\d+)\)$/) {
+        my ($f, $file, $line) = ($1, $2, $3);
+        $file =~ s{.*/}{};
+        $n = "$f ($file:$line)";
+    }
+    return $n;
+}
+sub width { my $s = shift; utf8::decode($s); length $s }
+my (%name_of_label, %label_of_name);
+sub check_name {
+    my ($printed, $lab, $what) = @_;
+    return unless is_site($lab);
+    my $p = $printed;
+    $p =~ s/ \[\d+\]$//;                                        # an ordinal
+    if ($lab =~ /^(0x[0-9A-Fa-f]+): /) { my $a = $1; $p =~ s/ \@\Q$a\E(?= |$)// }
+    my $want = expected_full($lab);
+    my $E = "\xE2\x80\xA6";
+    if (index($p, $E) < 0) {
+        bad("$what: '$printed', expected '$want'") if $p ne $want;
+    } else {
+        bad("$what: '$printed' is cut although '$want' fits in $MAX") if width($want) <= $MAX;
+        # every ellipsis between whole delimiters
+        my $q = $p;
+        while ($q =~ /(.{0,2})$E(.{0,2})/g) {
+            my ($l, $r) = ($1, $2);
+            bad("$what: '$printed' cuts inside a word") unless ($l =~ /(<|\(|::|^| )$/ || $l eq '')
+                                                             && $r =~ /^(>|\)|::)/;
+        }
+        my @parts = split /\Q$E\E/, $p, -1;
+        my $re = join '(.+?)', map { quotemeta } @parts;
+        bad("$what: '$printed' is no shortening of '$want'") unless $want =~ /^$re$/;
+        # the function's own name, after the last "::" outside brackets, whole
+        my $last = $p =~ /::([^:]+?)(?: \(in [^()]*\)| \([^()]*:\d+\))?$/ ? $1 : undef;
+        bad("$what: '$printed' cuts the function's own name") if defined $last && $last =~ /^$E/;
+    }
+    if (exists $name_of_label{$lab} && $name_of_label{$lab} ne $printed) {
+        bad("$what: '$lab' printed as '$printed' and as '$name_of_label{$lab}'");
+    }
+    if (exists $label_of_name{$printed} && $label_of_name{$printed} ne $lab) {
+        bad("$what: '$printed' names two sites: '$lab' and '$label_of_name{$printed}'");
+    }
+    $name_of_label{$lab} = $printed;
+    $label_of_name{$printed} = $lab;
 }
 
 # --- checking quantities
@@ -261,7 +315,7 @@ if (!$tree) {
         my ($no, $h, $p, $lab) = expect_re(qr/^  ([ \d]\d)\. (.{10}) ([ \d]{3}\.\d)%  (.*)$/, "site " . ($k + 1));
         next unless defined $lab;
         bad("site " . ($k + 1) . ": numbered $no") if $no != $k + 1;
-        bad("site " . ($k + 1) . ": '$lab', expected '" . name_of($label) . "'") if $lab ne name_of($label);
+        check_name($lab, $label, "site " . ($k + 1));
         near($h, $b, "site " . ($k + 1) . " bytes");
         pct($p, $b, $whole, "site " . ($k + 1) . " share");
     }
@@ -291,7 +345,7 @@ if (@big && total($peak) > 0) {
         pct($p, $largest_of{$lab}, total($peak), "big site '$lab' share");
         near($t, $when_of{$lab}->{time}, "big site '$lab' time");
         bad("big site '$lab': snapshot $n, expected $when_of{$lab}->{n}") if $n != $when_of{$lab}->{n};
-        bad("big site: '$name', expected '" . name_of($lab) . "'") if $name ne name_of($lab);
+        check_name($name, $lab, "big site");
     }
 }
 if (@marks) {
@@ -376,11 +430,12 @@ if (defined $o_width) {
             for my $x (grep { defined } @{ $snaps[$best]{sites} }) {   # (a slice above pads it)
                 $site = $x if is_site($x->[1]) && $x->[0] > 0 && (!$site || $x->[0] > $site->[0]);
             }
-            $want = "snapshot $best: " . ($site ? "SIZE " . name_of($site->[1]) : 'no site');
+            $want = "snapshot $best: " . ($site ? "SIZE NAME" : 'no site');
             if ($site && $rest =~ /^snapshot (\d+): (\S+ \S+) (.*)$/) {
                 my ($sn, $sb, $nm) = ($1, $2, $3);
                 near($sb, $site->[0], "burst " . ($k + 1) . " site bytes");
-                $rest = "snapshot $sn: SIZE $nm";
+                check_name($nm, $site->[1], "burst " . ($k + 1) . " site");
+                $rest = "snapshot $sn: SIZE NAME";
             }
         }
         bad("burst " . ($k + 1) . ": '$rest', expected '$want'") if $rest ne $want;

@@ -11,7 +11,7 @@ plan 2
 v="$MT_SRC/visualizer"
 if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I"$v" -o "$T/fuzz_parser" \
-     "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/read/massif.c" "$v/model/profile.c" "$v/model/sites.c" "$v/base/units.c" "$v/render/report.c" \
+     "$MT_SRC/tests/fuzz/fuzz_parser.c" "$v/read/massif.c" "$v/model/profile.c" "$v/model/sites.c" "$v/model/names.c" "$v/base/units.c" "$v/render/report.c" \
      "$v/model/stacks.c" "$v/render/collapsed.c" "$v/render/flamegraph.c" "$v/model/analysis.c" \
      "$v/model/growth.c" "$v/model/when.c" "$v/render/summary.c" "$v/render/growth_text.c" \
      "$v/base/grow.c" "$v/base/utf8.c" \

@@ -39,7 +39,7 @@ check "  ... with palloc under it" grep -q '^  n2: 1700000 0x[0-9A-F]*: palloc '
 check "massif-visualizer's grammar" grammar "$T/off.mt"
 vis "$T/off.mt" >"$T/off.txt"
 check "memtime-vis: labelled by its nearest named caller and its object" \
-  grep -q "^   1\. .*100\.0%  ??? called by palloc (in $prog)\$" "$T/off.txt"
+  grep -q "^   1\. .*100\.0%  ??? called by palloc (in ${prog##*/})\$" "$T/off.txt"
 vis "$T/def.mt" >"$T/def.txt"
 check "memtime-vis: named sites keep their names" grep -q '^   1\. .*build_index (in ' "$T/def.txt"
 finish

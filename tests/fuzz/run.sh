@@ -16,7 +16,7 @@ bin=$work/fuzz_parser
 clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -I"$top/visualizer" -o "$bin" \
-  tests/fuzz/fuzz_parser.c visualizer/read/massif.c visualizer/model/profile.c visualizer/model/sites.c visualizer/base/units.c visualizer/render/report.c \
+  tests/fuzz/fuzz_parser.c visualizer/read/massif.c visualizer/model/profile.c visualizer/model/sites.c visualizer/model/names.c visualizer/base/units.c visualizer/render/report.c \
   visualizer/model/stacks.c visualizer/render/collapsed.c visualizer/render/flamegraph.c \
   visualizer/model/analysis.c visualizer/model/growth.c visualizer/model/when.c visualizer/render/summary.c \
   visualizer/render/growth_text.c visualizer/base/grow.c visualizer/base/utf8.c \

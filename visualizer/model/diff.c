@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/diff.h"
+#include "model/names.h"
 #include "model/outline.h"
 #include "model/sites.h"
 
@@ -33,6 +34,39 @@ static int cmp_row(const void *va, const void *vb)
     if (x != y)
         return x > y ? -1 : 1;
     return strcmp(a->site, b->site);
+}
+
+/* The rows' names, distinct among them (names.h); the below-threshold
+ * row keeps its own words. Sites are matched without their addresses, so
+ * two that still read the same get an ordinal. 0, or -1 (memory). */
+static int name_rows(vis_diff *d)
+{
+    vis_name_entry *e = calloc(d->n_rows ? d->n_rows : 1, sizeof *e);
+    size_t n = 0;
+    if (!e) {
+        vis_diff_free(d);
+        return -1;
+    }
+    for (size_t i = 0; i < d->n_rows; i++)
+        if (d->rows[i].site != below)
+            e[n++].label = d->rows[i].site;
+    int rc = vis_names_assign(e, n, VIS_SITE_NAME_MAX);
+    for (size_t i = 0, k = 0; i < d->n_rows; i++) {
+        vis_diff_row *r = &d->rows[i];
+        if (r->site != below) {
+            r->name = e[k].name;
+            r->full = e[k++].full;
+        } else {
+            r->name = strdup(below);
+            r->full = strdup(below);
+            if (!r->name || !r->full)
+                rc = -1;
+        }
+    }
+    free(e);
+    if (rc != 0)
+        vis_diff_free(d);
+    return rc;
 }
 
 static void side_of(const vis_profile *p, size_t snap, int at_peak, vis_diff_side *s)
@@ -79,6 +113,7 @@ int vis_diff_compute(const vis_profile *old, size_t old_snap, const vis_profile 
     for (size_t i = 0; i < k;) {
         vis_diff_row *r = &d->rows[d->n_rows++];
         r->site = e[i].key;
+        r->name = r->full = NULL;
         r->old_bytes = r->new_bytes = 0;
         size_t j = i;
         for (; j < k && !strcmp(e[j].key, e[i].key); j++) {
@@ -92,11 +127,15 @@ int vis_diff_compute(const vis_profile *old, size_t old_snap, const vis_profile 
     }
     free(e);
     qsort(d->rows, d->n_rows, sizeof *d->rows, cmp_row);
-    return 0;
+    return name_rows(d);
 }
 
 void vis_diff_free(vis_diff *d)
 {
+    for (size_t i = 0; d->rows && i < d->n_rows; i++) {
+        free(d->rows[i].name);
+        free(d->rows[i].full);
+    }
     free(d->rows);
     d->rows = NULL;
     d->n_rows = 0;
@@ -139,7 +178,7 @@ int vis_check_eval(const vis_profile *p, const vis_diff *bd, const vis_check_lim
         for (size_t i = 0; i < bd->n_rows; i++) {
             const vis_diff_row *r = &bd->rows[i];
             if (over(r->old_bytes, r->new_bytes, lim))
-                res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_SITE_GREW, r->site, p->peak,
+                res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_SITE_GREW, r->name, p->peak,
                                                             r->old_bytes, r->new_bytes, 0 };
         }
     }

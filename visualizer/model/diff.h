@@ -11,7 +11,11 @@
 #include "model/profile.h"
 
 typedef struct {
-    const char *site;            /* name; points into one of the profiles */
+    const char *site;            /* the key: the label without address
+                                    (points into one of the profiles) */
+    char *name, *full;           /* what the outputs print (names.h): the
+                                    short name and the full one, each
+                                    distinct among the rows */
     uint64_t old_bytes, new_bytes;
     int64_t delta_bytes;
 } vis_diff_row;

@@ -981,50 +981,6 @@ static int regroup_counts(rg *g)
     return 0;
 }
 
-static int by_name_ptr(const void *a, const void *b)
-{
-    return strcmp(**(char **const *)a, **(char **const *)b);
-}
-
-/* Groups have no address to tell two shortened names apart (sites.c gives
- * sites theirs): a group whose short name reads as another's shows its
- * whole key, which is its own. */
-static int distinct_names(vis_profile *p)
-{
-    size_t n = p->n_site_info;
-    if (n < 2)
-        return 0;
-    char ***by = malloc(n * sizeof *by);
-    unsigned char *dup = calloc(n, 1);
-    if (!by || !dup) {
-        free(by);
-        free(dup);
-        return -1;
-    }
-    for (size_t k = 0; k < n; k++)
-        by[k] = &p->site_info[k].name;
-    qsort(by, n, sizeof *by, by_name_ptr);
-    for (size_t k = 1; k < n; k++)
-        if (!strcmp(*by[k], *by[k - 1]))
-            dup[k] = dup[k - 1] = 1;
-    int rc = 0;
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        if (!dup[k])
-            continue;
-        vis_site_info *si = (vis_site_info *)((char *)by[k] - offsetof(vis_site_info, name));
-        char *whole = strdup(si->full_name);
-        if (!whole)
-            rc = -1;
-        else {
-            free(si->name);
-            si->name = whole;
-        }
-    }
-    free(by);
-    free(dup);
-    return rc;
-}
-
 /* The file's unnamed sites told by a caller ("0xADDR: ??? called by f"),
  * by address, for the detail's sites whose own levels name no caller. */
 static int told_names(rg *g)
@@ -1093,9 +1049,7 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     if (g.by != VIS_GROUP_SITE && p->counts && regroup_counts(&g) != 0)
         goto out;
     gr->applied = 1;
-    rc = vis_profile_rank_sites(p);
-    if (rc == 0 && g.by != VIS_GROUP_SITE)
-        rc = distinct_names(p);
+    rc = vis_profile_rank_sites(p);   /* names the groups too (sites.h) */
 out:
     free(g.wrapper);
     pmap_free(&g.keys);

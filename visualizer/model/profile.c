@@ -157,6 +157,7 @@ void vis_profile_free(vis_profile *p)
         free(p->site_info[i].full_name);
     }
     free(p->site_info);
+    vis_site_names_free(p->names);
     free(p->snaps);
     vis_node_free(p->peak_tree);
     for (size_t i = 0; i < p->n_marks; i++)

@@ -45,16 +45,12 @@ typedef struct {
  * top-level nodes ("in N places" lines are not sites). */
 typedef struct {
     const char *label;    /* verbatim, interned in the profile */
-    char *name;           /* the name every chart-like view prints (legend,
-                             CSV header): without the address, path reduced to
-                             its last part, too long names shortened inside
-                             (argument lists, template arguments, scopes,
-                             object path) but never the function's own name;
-                             at most VIS_SITE_NAME_MAX characters where that
-                             allows; unique: sites reading the same carry
-                             their address ("??? @0x1091B7 (in prog)") */
-    char *full_name;      /* the text report's: the whole label without its
-                             address, with " @ADDR" where two read the same */
+    char *name;           /* the name every view prints (names.h: the short
+                             name, at most VIS_SITE_NAME_MAX characters where
+                             the rules allow); no other site of the profile,
+                             counts' included, reads the same (sites.h) */
+    char *full_name;      /* tooltips, CSV, JSON: the label without address
+                             and Rust hashes, otherwise whole; distinct too */
     uint64_t largest_B;   /* the most it held in any tree */
     size_t largest_snap;  /* the first snapshot where it held largest_B */
     uint64_t peak_B;      /* its bytes in the ranking's tie-break tree: the
@@ -332,6 +328,7 @@ typedef struct {
      * any view. */
     size_t n_site_info;
     vis_site_info *site_info;
+    struct vis_site_names *names; /* every site's names (sites.h: the lookups) */
     size_t n_ranked;
 } vis_profile;
 

@@ -16,21 +16,14 @@
 #include <string.h>
 #include "base/grow.h"
 #include "model/profile.h"
+#include "model/names.h"
 #include "model/sites.h"
 
 /* ---- names --------------------------------------------------------------- */
 
 const char *vis_site_name(const char *label)
 {
-    /* "0x4005E4: fn (file.c:12)" -> "fn (file.c:12)" */
-    if (label[0] == '0' && label[1] == 'x') {
-        const char *s = label + 2;
-        while ((*s >= '0' && *s <= '9') || (*s >= 'A' && *s <= 'F') || (*s >= 'a' && *s <= 'f'))
-            s++;
-        if (s > label + 2 && s[0] == ':' && s[1] == ' ')
-            return s + 2;
-    }
-    return label;
+    return vis_name_bare(label);
 }
 
 int vis_site_unnamed(const char *label)
@@ -62,233 +55,9 @@ char *vis_site_label_by_caller(const char *site, const char *caller)
     return out;
 }
 
-static const char ELLIPSIS[] = "\xE2\x80\xA6";   /* one character on screen */
-
-/* Characters as shown (UTF-8 continuation bytes do not count). */
-static size_t shown_len(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
-/* Replaces the contents of every outermost open..close pair in s (in place:
- * the result is never longer) by an ellipsis, except pairs whose contents
- * are at most 8 characters ("int", "double": they tell instantiations
- * apart) or "anonymous namespace". Unbalanced: unchanged. */
-static void elide_brackets(char *s, char open, char close)
-{
-    size_t n = strlen(s);
-    char *out = malloc(n + 1);
-    if (!out)
-        return;
-    size_t o = 0, start = 0;
-    int depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == open) {
-            if (depth++ == 0) {
-                out[o++] = s[i];
-                start = i + 1;
-            }
-            continue;
-        }
-        if (s[i] == close && depth > 0) {
-            if (--depth == 0) {
-                size_t len = i - start;
-                if (len <= 8 || (len == 19 && !strncmp(s + start, "anonymous namespace", 19))) {
-                    memcpy(out + o, s + start, len);
-                    o += len;
-                } else {
-                    memcpy(out + o, ELLIPSIS, 3);
-                    o += 3;
-                }
-                out[o++] = s[i];
-            }
-            continue;
-        }
-        if (depth == 0)
-            out[o++] = s[i];
-    }
-    if (depth == 0) {
-        out[o] = '\0';
-        memcpy(s, out, o + 1);
-    }
-    free(out);
-}
-
-/* If s ends with a Valgrind location "(file:line)" or "(in /obj)" preceded
- * by a space, returns the index of its '(', else -1. */
-static long location_start(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 3 || s[n - 1] != ')')
-        return -1;
-    int depth = 0;
-    for (long i = (long)n - 1; i >= 0; i--) {
-        if (s[i] == ')')
-            depth++;
-        else if (s[i] == '(' && --depth == 0) {
-            if (i == 0 || s[i - 1] != ' ')
-                return -1;
-            const char *in = s + i + 1;
-            if (!strncmp(in, "in ", 3))
-                return i;
-            const char *colon = strrchr(in, ':');     /* "file:123)" */
-            if (!colon || colon[1] == ')')
-                return -1;
-            for (const char *c = colon + 1; *c != ')'; c++)
-                if (*c < '0' || *c > '9')
-                    return -1;
-            return i;
-        }
-    }
-    return -1;
-}
-
-/* Drops a Rust legacy-mangling hash "::h0123456789abcdef" ending fn. */
-static void drop_rust_hash(char *fn)
-{
-    size_t n = strlen(fn);
-    if (n < 19 || strncmp(fn + n - 19, "::h", 3) != 0)
-        return;
-    for (size_t i = n - 16; i < n; i++)
-        if (!((fn[i] >= '0' && fn[i] <= '9') || (fn[i] >= 'a' && fn[i] <= 'f')))
-            return;
-    fn[n - 19] = '\0';
-}
-
-/* Index of the last top-level "::" in fn (outside <> and ()), or -1. */
-static long last_scope(const char *fn)
-{
-    long last = -1;
-    int depth = 0;
-    for (long i = 0; fn[i]; i++) {
-        if (fn[i] == '<' || fn[i] == '(')
-            depth++;
-        else if ((fn[i] == '>' || fn[i] == ')') && depth > 0)
-            depth--;
-        else if (depth == 0 && fn[i] == ':' && fn[i + 1] == ':')
-            last = i++;
-    }
-    return last;
-}
-
-/* Shortens s in place to at most max shown characters by an ellipsis after
- * its first head_max characters (fewer if max is small), keeping as much of
- * its end as fits (the end is the most specific part: the function's scope,
- * the object's suffix) and at least keep_tail bytes of it. Never splits a
- * UTF-8 character. */
-static void elide_middle(char *s, size_t max, size_t head_max, size_t keep_tail)
-{
-    size_t n = strlen(s);
-    if (shown_len(s) <= max || max < 5)
-        return;
-    size_t head = head_max < max / 2 ? head_max : max / 2;
-    size_t tail = max - head - 1;          /* in characters; bytes may differ */
-    if (tail < keep_tail)
-        tail = keep_tail;
-    if (tail > n)
-        tail = n;
-    while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
-        head--;
-    size_t from = n - tail;
-    while (from < n && ((unsigned char)s[from] & 0xC0) == 0x80)
-        from++;
-    if (head + 3 >= from)
-        return;
-    memmove(s + head + 3, s + from, n - from + 1);
-    memcpy(s + head, ELLIPSIS, 3);
-}
-
 char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_chars)
 {
-    const char *rest = vis_site_name(label);
-    size_t rest_len = strlen(rest);
-    /* fn may become "???" (an empty label, or one that is all location). */
-    char *fn = malloc(rest_len + 4), *loc = malloc(rest_len + 8);
-    if (!fn || !loc) {
-        free(fn);
-        free(loc);
-        return NULL;
-    }
-    memcpy(fn, rest, rest_len + 1);
-    loc[0] = '\0';
-    long ls = location_start(fn);
-    if (ls >= 0) {
-        const char *l = fn + ls + 1;                /* inside the parentheses */
-        const char *inner = !strncmp(l, "in ", 3) ? l + 3 : l;
-        const char *slash = strrchr(inner, '/');    /* "/usr/lib/libc.so.6" -> "libc.so.6" */
-        snprintf(loc, rest_len + 8, "(%s%s", inner == l ? "" : "in ", slash ? slash + 1 : inner);
-        fn[ls - 1] = '\0';
-    }
-    if (!fn[0])
-        strcpy(fn, "???");
-    drop_rust_hash(fn);
-
-    /* Too long: argument lists, then template arguments, then the scopes
-     * before the function's own name, then the middle of the location. The
-     * function's own name always stays whole. */
-    size_t extra = (addr_tag ? strlen(addr_tag) + 2 : 0) + (loc[0] ? 1 : 0);
-#define TOO_LONG() (shown_len(fn) + shown_len(loc) + extra > max_chars)
-    if (TOO_LONG())
-        elide_brackets(fn, '(', ')');
-    if (TOO_LONG())
-        elide_brackets(fn, '<', '>');
-    if (TOO_LONG() && shown_len(loc) > 28)
-        elide_middle(loc, 28, 12, 5);          /* "(in librustc_dri…f3a2b.so)" */
-    if (TOO_LONG()) {
-        size_t budget = max_chars > extra + shown_len(loc) ? max_chars - extra - shown_len(loc) : 0;
-        long sc = last_scope(fn);
-        if (budget < max_chars / 2)
-            budget = max_chars / 2;
-        if (sc > 0)
-            elide_middle(fn, budget, 6, strlen(fn) - (size_t)sc);
-    }
-#undef TOO_LONG
-    size_t cap = strlen(fn) + strlen(loc) + extra + 8;
-    char *out = malloc(cap);
-    if (out)
-        snprintf(out, cap, "%s%s%s%s%s", fn, addr_tag ? " @" : "", addr_tag ? addr_tag : "",
-                 loc[0] ? " " : "", loc);
-    free(fn);
-    free(loc);
-    return out;
-}
-
-/* The "0x1091B7" of a label "0x1091B7: ...", newly allocated, or NULL if it
- * has none (or out of memory). */
-static char *address_of(const char *label)
-{
-    const char *rest = vis_site_name(label);
-    if (rest == label)
-        return NULL;
-    size_t n = (size_t)(rest - label) - 2;
-    char *a = malloc(n + 1);
-    if (a) {
-        memcpy(a, label, n);
-        a[n] = '\0';
-    }
-    return a;
-}
-
-/* The summary's name: the label without its address, with " @ADDR" after
- * the function when another site reads the same. */
-static char *full_name(const char *label, const char *addr)
-{
-    const char *rest = vis_site_name(label);
-    size_t n = strlen(rest) + (addr ? strlen(addr) + 2 : 0) + 1;
-    char *out = malloc(n);
-    if (!out)
-        return NULL;
-    long ls = addr ? location_start(rest) : -1;
-    if (!addr)
-        snprintf(out, n, "%s", rest);
-    else if (ls > 0)
-        snprintf(out, n, "%.*s @%s%s", (int)(ls - 1), rest, addr, rest + ls - 1);
-    else
-        snprintf(out, n, "%s @%s", rest, addr);
-    return out;
+    return vis_name_short(label, addr_tag, max_chars);
 }
 
 /* ---- ranking -------------------------------------------------------------- */
@@ -354,50 +123,6 @@ static int by_rank(const void *a, const void *b)
     return strcmp(x->label, y->label);     /* the same order whatever the hash */
 }
 
-static int by_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Gives every site whose name equals another's its address (both of them),
- * in the display names (shortened) or the full names. */
-static int disambiguate(vis_profile *p, int shortened)
-{
-    size_t n = p->n_site_info;
-    char **names = malloc((n ? n : 1) * sizeof *names);
-    char **repl = calloc(n ? n : 1, sizeof *repl);
-    int rc = names && repl ? 0 : -1;
-    for (size_t k = 0; k < n && rc == 0; k++)
-        names[k] = shortened ? p->site_info[k].name : p->site_info[k].full_name;
-    if (rc == 0)
-        qsort(names, n, sizeof *names, by_str);
-    for (size_t k = 0; k < n && rc == 0; k++) {
-        vis_site_info *s = &p->site_info[k];
-        char *own = shortened ? s->name : s->full_name;
-        char **hit = bsearch(&own, names, n, sizeof *names, by_str);
-        int dup = (hit > names && !strcmp(hit[-1], own)) || (hit + 1 < names + n && !strcmp(hit[1], own));
-        char *addr = dup ? address_of(s->label) : NULL;
-        if (!addr)
-            continue;                 /* unique, or no address to tell it apart by */
-        repl[k] = shortened ? vis_site_display_name(s->label, addr, VIS_SITE_NAME_MAX)
-                            : full_name(s->label, addr);
-        free(addr);
-        if (!repl[k])
-            rc = -1;
-    }
-    /* Swapped in afterwards, so every comparison above saw the plain names. */
-    for (size_t k = 0; k < n && repl; k++) {
-        if (!repl[k])
-            continue;
-        char **own = shortened ? &p->site_info[k].name : &p->site_info[k].full_name;
-        free(*own);
-        *own = repl[k];
-    }
-    free(names);
-    free(repl);
-    return rc;
-}
-
 /* The tree whose bytes break ties in the ranking: the peak's if it has one,
  * else the largest one's. */
 static size_t tie_tree(const vis_profile *p)
@@ -417,7 +142,10 @@ int vis_profile_rank_sites(vis_profile *p)
     ptr_map m = { 0, 0, NULL, NULL };
     size_t tie = tie_tree(p);
     vis_site_info *info = NULL;
-    /* Ranked again after a regrouping (groups.h): the old ranking goes. */
+    /* Ranked again after a regrouping (groups.h): the old ranking goes, and
+     * the names with it (the table points into site_info's names). */
+    vis_site_names_free(p->names);
+    p->names = NULL;
     for (size_t k = 0; k < p->n_site_info; k++) {
         free(p->site_info[k].name);
         free(p->site_info[k].full_name);
@@ -477,9 +205,6 @@ int vis_profile_rank_sites(vis_profile *p)
         *slot = k;
         if (info[k].largest_B > 0)
             p->n_ranked = k + 1;
-        if (!(info[k].name = vis_site_display_name(info[k].label, NULL, VIS_SITE_NAME_MAX)) ||
-            !(info[k].full_name = full_name(info[k].label, NULL)))
-            goto oom;
     }
     for (size_t i = 0; i < p->n_snaps; i++) {
         vis_snapshot *s = &p->snaps[i];
@@ -489,7 +214,7 @@ int vis_profile_rank_sites(vis_profile *p)
     }
     free(m.key);
     free(m.val);
-    return disambiguate(p, 1) || disambiguate(p, 0) ? -1 : 0;
+    return vis_profile_name_sites(p);
 oom:
     free(m.key);
     free(m.val);
@@ -498,15 +223,176 @@ oom:
     return -1;
 }
 
-char *vis_site_label_name(const vis_profile *p, const char *label)
+/* ---- the profile's names ------------------------------------------------ */
+
+/* Every site of the profile (the trees' and the counts') with its names,
+ * and which entry each interned label is: a site's label, and for an
+ * unnamed site renamed by its caller, also the label the counts give it. */
+struct vis_site_names {
+    size_t n, n_moved;       /* e[0..n_moved) are site_info's: names owned there */
+    vis_name_entry *e;
+    ptr_map by_label;
+    size_t n_text, n_raw;
+    struct text_entry {      /* a label's text and its entry */
+        const char *text;
+        size_t entry;
+    } *by_text,              /* by_label's keys and raw's, sorted by text */
+      *raw;                  /* renamed sites' labels as the file writes
+                                them (owned), sorted by text */
+};
+
+void vis_site_names_free(struct vis_site_names *t)
 {
-    for (size_t k = 0; k < p->n_site_info; k++)
-        if (p->site_info[k].label == label)
-            return strdup(p->site_info[k].full_name);
-    char *addr = vis_site_unnamed(label) ? address_of(label) : NULL;
-    char *out = full_name(label, addr);
-    free(addr);
-    return out;
+    if (!t)
+        return;
+    for (size_t i = t->n_moved; i < t->n; i++) {
+        free(t->e[i].name);
+        free(t->e[i].full);
+    }
+    free(t->e);
+    free(t->by_text);
+    for (size_t k = 0; t->raw && k < t->n_raw; k++)
+        free((char *)t->raw[k].text);
+    free(t->raw);
+    free(t->by_label.key);
+    free(t->by_label.val);
+    free(t);
+}
+
+/* The entry of an interned label, SIZE_MAX if none. */
+static size_t names_find(const struct vis_site_names *t, const char *label)
+{
+    const ptr_map *m = &t->by_label;
+    if (!m->cap)
+        return SIZE_MAX;
+    size_t j = ptr_hash(label) & (m->cap - 1);
+    while (m->key[j] && m->key[j] != label)
+        j = (j + 1) & (m->cap - 1);
+    return m->key[j] ? m->val[j] : SIZE_MAX;
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(((const struct text_entry *)a)->text, ((const struct text_entry *)b)->text);
+}
+
+const char *vis_site_text_name(const vis_profile *p, const char *label, int full)
+{
+    struct text_entry key = { label, 0 }, *hit = NULL;
+    if (p->names && p->names->n_text)
+        hit = bsearch(&key, p->names->by_text, p->names->n_text, sizeof key, by_text);
+    if (!hit)
+        return vis_site_name(label);
+    return full ? p->names->e[hit->entry].full : p->names->e[hit->entry].name;
+}
+
+const char *vis_site_label_name(const vis_profile *p, const char *label)
+{
+    size_t i = p->names ? names_find(p->names, label) : SIZE_MAX;
+    return i != SIZE_MAX ? p->names->e[i].name : vis_site_name(label);
+}
+
+const char *vis_site_label_full(const vis_profile *p, const char *label)
+{
+    size_t i = p->names ? names_find(p->names, label) : SIZE_MAX;
+    return i != SIZE_MAX ? p->names->e[i].full : vis_site_name(label);
+}
+
+/* The label an unnamed site had before the reader named it by its caller
+ * ("0x6DADBF: ??? called by f (in prog)" -> "0x6DADBF: ??? (in prog)"),
+ * newly allocated; NULL if it was not renamed (or out of memory). */
+static char *label_before_caller(const char *label)
+{
+    const char *bare = vis_site_name(label);
+    if (bare == label || strncmp(bare, "??? called by ", 14) != 0)
+        return NULL;
+    size_t head = (size_t)(bare - label) + 3;
+    /* The location vis_site_label_by_caller kept: the last " (in ...)" or
+     * " (file:line)" at the end. */
+    const char *loc = NULL;
+    size_t n = strlen(label);
+    if (n > 0 && label[n - 1] == ')')
+        for (const char *q = strstr(bare, " ("); q; q = strstr(q + 1, " ("))
+            loc = q;
+    size_t cap = head + (loc ? strlen(loc) : 0) + 1;
+    char *raw = malloc(cap);
+    if (raw)
+        snprintf(raw, cap, "%.*s%s", (int)head, label, loc ? loc : "");
+    return raw;
+}
+
+int vis_profile_name_sites(vis_profile *p)
+{
+    struct vis_site_names *t = calloc(1, sizeof *t);
+    size_t n_sites = p->n_site_info, cap = n_sites + p->n_counts;
+    if (!t || !(t->e = calloc(cap ? cap : 1, sizeof *t->e)))
+        goto oom;
+    for (size_t k = 0; k < n_sites; k++) {
+        const char *label = p->site_info[k].label;
+        size_t *slot = map_get(&t->by_label, label);
+        if (!slot)
+            goto oom;
+        *slot = t->n;
+        t->e[t->n++].label = label;
+    }
+    /* An unnamed site renamed by its caller is the same site under the
+     * label the file gives it, the one the counts use (and the report's
+     * trees, read again from the file): kept by text. */
+    if (!(t->raw = malloc((n_sites ? n_sites : 1) * sizeof *t->raw)))
+        goto oom;
+    for (size_t k = 0; k < n_sites; k++) {
+        char *raw = label_before_caller(p->site_info[k].label);
+        if (raw)
+            t->raw[t->n_raw++] = (struct text_entry){ raw, k };
+    }
+    if (t->n_raw > 1)
+        qsort(t->raw, t->n_raw, sizeof *t->raw, by_text);
+    /* The counts' sites: a tree site's (the same pointer, or the text its
+     * renaming replaced), or one of their own (a site the trees never
+     * showed above the threshold). */
+    for (size_t i = 0; i < p->n_counts; i++) {
+        const char *label = p->counts[i].label;
+        if (names_find(t, label) != SIZE_MAX)
+            continue;
+        struct text_entry key = { label, 0 }, *hit = NULL;
+        if (t->n_raw && vis_site_unnamed(label))
+            hit = bsearch(&key, t->raw, t->n_raw, sizeof key, by_text);
+        size_t *slot = map_get(&t->by_label, label);
+        if (!slot)
+            goto oom;
+        if (hit) {
+            *slot = hit->entry;
+            continue;
+        }
+        *slot = t->n;
+        t->e[t->n++].label = label;
+    }
+    if (vis_names_assign(t->e, t->n, VIS_SITE_NAME_MAX) != 0)
+        goto oom;
+    /* The same keys by their text, for labels read again from the file
+     * (the report's trees), which are not interned. */
+    if (!(t->by_text = malloc((t->by_label.n + t->n_raw + 1) * sizeof *t->by_text)))
+        goto oom;
+    for (size_t j = 0; j < t->by_label.cap; j++)
+        if (t->by_label.key[j])
+            t->by_text[t->n_text++] = (struct text_entry){ t->by_label.key[j], t->by_label.val[j] };
+    for (size_t k = 0; k < t->n_raw; k++)
+        t->by_text[t->n_text++] = t->raw[k];   /* (a text twice: either entry is the site) */
+    if (t->n_text > 1)
+        qsort(t->by_text, t->n_text, sizeof *t->by_text, by_text);
+    for (size_t k = 0; k < n_sites; k++) {
+        free(p->site_info[k].name);
+        free(p->site_info[k].full_name);
+        p->site_info[k].name = t->e[k].name;
+        p->site_info[k].full_name = t->e[k].full;
+    }
+    t->n_moved = n_sites;
+    vis_site_names_free(p->names);
+    p->names = t;
+    return 0;
+oom:
+    vis_site_names_free(t);
+    return -1;
 }
 
 uint64_t vis_site_bytes(const vis_snapshot *s, size_t id)

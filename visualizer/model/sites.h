@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include "model/profile.h"
 
-/* Fills site_info, n_site_info, n_ranked and every vis_site.id. 0 or -1
- * (out of memory). Called by vis_profile_finish (profile_build.h). */
+/* Fills site_info, n_site_info, n_ranked and every vis_site.id, and names
+ * the sites (vis_profile_name_sites). 0 or -1 (out of memory). Called by
+ * vis_profile_finish (profile_build.h), and again by vis_profile_regroup
+ * (groups.h), whose groups are then the sites every section names. */
 int vis_profile_rank_sites(vis_profile *p);
 
 /* Bytes site_info[id] holds in a snapshot's tree (0 if it is not in it, or
@@ -22,10 +24,32 @@ uint64_t vis_site_bytes(const vis_snapshot *s, size_t id);
  * label; label itself if it has none). */
 const char *vis_site_name(const char *label);
 
-/* The display name of a verbatim label (see vis_site_info.name), newly
+/* The short name of a verbatim label (names.h: vis_name_short), newly
  * allocated, NULL when out of memory. addr_tag, if not NULL, goes after the
- * function as " @ADDR". */
+ * function as " @ADDR". Not made distinct: the names below are. */
 char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_chars);
+
+/* Names every site of p (names.h), the trees' sites and the counts' alike,
+ * so that no two different sites read the same in any section: sets
+ * site_info[].name and .full_name and the table the lookups below read.
+ * Called when the sites are ranked (so again after a regrouping: the
+ * groups are named as sites are) and again once the companion's counts
+ * are read. 0, or -1 when out of memory. */
+int vis_profile_name_sites(vis_profile *p);
+void vis_site_names_free(struct vis_site_names *t);
+
+/* The names of the site an interned label stands for, whichever section
+ * the label comes from (a tree's site, a growth row, memtime's counts: an
+ * unnamed site's counts label is the same site as its tree label "???
+ * called by X"): its short name (every section prints it) and its full
+ * name (tooltips, CSV, JSON). A label p does not know (a "below threshold"
+ * line) falls back to vis_site_name(label). */
+const char *vis_site_label_name(const vis_profile *p, const char *label);
+const char *vis_site_label_full(const vis_profile *p, const char *label);
+
+/* The same for a label's text when it is not interned (read again from the
+ * file): the short name, or with full set the full name. */
+const char *vis_site_text_name(const vis_profile *p, const char *label, int full);
 
 /* The series a chart draws: every snapshot of the profile split into the
  * n_sites top-ranked sites, the other sites, the unattributed heap, the
@@ -61,13 +85,6 @@ static inline uint64_t vis_series_site(const vis_series *v, size_t snap, size_t 
 {
     return v->site_B[snap * v->n_sites + k];
 }
-
-/* The name every text section prints for a verbatim (interned) label: the
- * ranked site's full_name when a site has that label, else the label
- * without its address, except an unnamed function, which keeps it
- * ("??? @0x6DADBF (in prog)"): two different sites never print as the same
- * text. Newly allocated; NULL when out of memory. */
-char *vis_site_label_name(const vis_profile *p, const char *label);
 
 /* Whether a label's function has no name ("0x6DADBF: ??? (in prog)"). */
 int vis_site_unnamed(const char *label);

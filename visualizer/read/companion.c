@@ -23,6 +23,7 @@
 #include "base/grow.h"
 #include "base/number.h"
 #include "model/profile_build.h"
+#include "model/sites.h"
 #include "read/companion.h"
 #include "read/massif.h"
 
@@ -842,6 +843,12 @@ int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *e
     }
     free(buf);
     if (rc == 0 && !(p->companion = strdup(path))) {
+        snprintf(err, errsz, "%s: out of memory", path);
+        rc = -1;
+    }
+    /* The counts add sites: name them all together, so that none reads
+     * like another (sites.h). */
+    if (rc == 0 && p->counts && vis_profile_name_sites(p) != 0) {
         snprintf(err, errsz, "%s: out of memory", path);
         rc = -1;
     }

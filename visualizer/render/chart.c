@@ -29,6 +29,7 @@
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
  * describe_layout()). */
+#include "model/names.h"
 #include "model/sites.h"
 #include "render/chart.h"
 
@@ -602,7 +603,7 @@ static const vis_growth_row *steady_row(const chart *c, const vis_band *b)
         const vis_growth_row *r = &c->growth->rows[i];
         if (r->kind != VIS_KIND_STEADY)
             break;   /* steady rows come first */
-        if (!strcmp(vis_site_name(r->label), b->label))
+        if (!strcmp(vis_site_label_name(c->p, r->label), b->label))
             return r;
     }
     return NULL;
@@ -660,6 +661,72 @@ static void outside_numbers(const chart *c, uint64_t v[2])
             v[1] = k->outside_B[i];
 }
 
+/* Band j's site label and the address that told its name apart ("" if
+ * none). */
+static const char *band_site(const chart *c, size_t j, char *addr, size_t n)
+{
+    const char *label = c->p->site_info[j].label;
+    const char *bare = vis_site_name(label);
+    addr[0] = '\0';
+    if (bare != label && strstr(c->d->bands[j].label, " @0x") && (size_t)(bare - label) - 2 < n)
+        snprintf(addr, n, "%.*s", (int)(bare - label - 2), label);
+    return label;
+}
+
+/* A shorter legend text for site band b (budget k; way 0: vis_name_short,
+ * 1: vis_name_short_args; drop_loc: without the location), or NULL. */
+static char *shorter(const chart *c, size_t b, size_t k, int way, int drop_loc)
+{
+    char addr[40];
+    const char *label = band_site(c, b, addr, sizeof addr);
+    char *s = way ? vis_name_short_args(label, addr[0] ? addr : NULL, k)
+                  : vis_name_short(label, addr[0] ? addr : NULL, k + (drop_loc ? 40 : 0));
+    size_t n = s ? strlen(s) : 0;
+    if (s && drop_loc && n > 0 && s[n - 1] == ')') {
+        char *o = strrchr(s, '(');
+        if (o && o > s && o[-1] == ' ')
+            o[-1] = '\0';
+    }
+    return s;
+}
+
+/* The legend's text for band b in room pixels: its name when it fits; a
+ * site's name shortened by whole words (names.h) at the largest budget
+ * that fits otherwise (keeping the " @ADDR" that told it apart, then
+ * without its location), and only if it reads unlike every other site
+ * band's shortenings; a cut by pixels (vis_font_fit) when nothing does. */
+static void legend_text(const chart *c, size_t b, int room, char *out, size_t n)
+{
+    const vis_band *band = &c->d->bands[b];
+    size_t nb = c->d->n_bands < c->p->n_site_info ? c->d->n_bands : c->p->n_site_info;
+    if (band->kind == VIS_BAND_SITE && b < nb && vis_font_width(c->reg, c->fs, band->label) > room) {
+        for (int drop_loc = 0; drop_loc < 2; drop_loc++)
+            for (size_t k = VIS_SITE_NAME_MAX - 2; k >= 12; k -= 2)
+                for (int way = 0; way < 2; way++) {
+                    char *s = shorter(c, b, k, way, drop_loc);
+                    if (!s)
+                        return vis_font_fit(c->reg, c->fs, band->label, room, out, n), (void)0;
+                    int ok = vis_font_width(c->reg, c->fs, s) <= room;
+                    for (size_t j = 0; ok && j < nb; j++) {
+                        if (j == b || c->d->bands[j].kind != VIS_BAND_SITE)
+                            continue;
+                        ok = strcmp(s, c->d->bands[j].label) != 0;
+                        for (int w = 0; ok && w < 2; w++) {
+                            char *o = shorter(c, j, k, w, drop_loc);
+                            ok = o && strcmp(s, o) != 0;
+                            free(o);
+                        }
+                    }
+                    if (ok)
+                        snprintf(out, n, "%s", s);
+                    free(s);
+                    if (ok)
+                        return;
+                }
+    }
+    vis_font_fit(c->reg, c->fs, band->label, room, out, n);
+}
+
 static void draw_legend(chart *c, legend_box lb)
 {
     const vis_chart_data *d = c->d;
@@ -691,6 +758,7 @@ static void draw_legend(chart *c, legend_box lb)
         int cx = lb.x + (r / per_col) * (colw + gutter);
         int cy = lb.y + head_h + (r % per_col) * rh;
         const char *label;
+        size_t band_ix = SIZE_MAX;   /* a band's row: its index */
         uint64_t v[2];
         const vis_growth_row *grow = NULL;   /* a "grows" tag before the label */
         int out_row = legend_outside_rows(c) && r == (int)d->n_bands + 1;
@@ -726,6 +794,7 @@ static void draw_legend(chart *c, legend_box lb)
         } else {
             const vis_band *b = &d->bands[r - 1];
             label = b->label;
+            band_ix = (size_t)(r - 1);
             grow = steady_row(c, b);
             v[0] = b->peak_B;
             v[1] = b->largest_B;
@@ -753,7 +822,10 @@ static void draw_legend(chart *c, legend_box lb)
         }
         int room = colw - (tx - cx) - 2 * numw;
         char fitted[512];
-        vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
+        if (band_ix != SIZE_MAX)
+            legend_text(c, band_ix, room, fitted, sizeof fitted);
+        else
+            vis_font_fit(c->reg, c->fs, label, room, fitted, sizeof fitted);
         vis_font_draw(c->cv, r == 0 || rss_row == 0 ? c->bold : c->reg, c->fs, tx, base, fitted,
                       VIS_COLOUR_TEXT);
     }
@@ -796,7 +868,7 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
         char fitted[512];
         fprintf(f, "layout band %zu %06X %s\n", b, (unsigned)c->d->bands[b].colour,
                 c->d->bands[b].label);
-        vis_font_fit(c->reg, c->fs, c->d->bands[b].label, room, fitted, sizeof fitted);
+        legend_text(c, b, room, fitted, sizeof fitted);
         fprintf(f, "layout legend %zu %s\n", b, fitted);
     }
     for (size_t i = 0; i < n_annot; i++) {

@@ -77,7 +77,7 @@ static column *columns_of(const vis_series *v, size_t *n)
         return NULL;
     memcpy(c, head, sizeof head);
     for (size_t k = 0; k < v->n_sites; k++)
-        c[nh + k] = (column){ v->p->site_info[k].name, col_site, k, NULL };
+        c[nh + k] = (column){ v->p->site_info[k].full_name, col_site, k, NULL };
     memcpy(c + nh + v->n_sites, tail, sizeof tail);
     if (nr)
         memcpy(c + nh + v->n_sites + nt, rss, sizeof rss);

@@ -65,7 +65,7 @@ void vis_diff_text(FILE *out, const vis_profile *old, const vis_profile *new_, c
             fprintf(out, "  %11s %10s %10s  %s\n", "delta", "old", "new", "site");
         fprintf(out, "  %11s %10s %10s  %s%s\n", vis_fmt_delta(a, sizeof a, r->delta_bytes),
                 vis_fmt_bytes(b, sizeof b, r->old_bytes), vis_fmt_bytes(c, sizeof c, r->new_bytes),
-                r->site, !r->old_bytes ? "  [new]" : !r->new_bytes ? "  [gone]" : "");
+                r->name, !r->old_bytes ? "  [new]" : !r->new_bytes ? "  [gone]" : "");
         shown++;
     }
     size_t changed = d->n_rows - unchanged;
@@ -111,7 +111,9 @@ void vis_diff_json(FILE *out, const vis_profile *old, const vis_profile *new_, c
     for (size_t i = 0; i < d->n_rows; i++) {
         const vis_diff_row *r = &d->rows[i];
         fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
-        vis_json_string(out, r->site);
+        vis_json_string(out, r->full);
+        fputs(", \"name\": ", out);
+        vis_json_string(out, r->name);
         fprintf(out, ", \"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
                      ", \"delta_bytes\": %" PRId64 "}",
                 r->old_bytes, r->new_bytes, r->delta_bytes);

@@ -1,5 +1,5 @@
 /* growth_text.c: the growth ranking as text (growth_text.h). Sites are
- * named as in the report: function (file:line). */
+ * named as in every section (sites.h: vis_site_label_name). */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -29,12 +29,10 @@ void vis_growth_window_line(FILE *out, const vis_profile *p, const vis_growth *g
 void vis_growth_row_line(FILE *out, const vis_profile *p, const vis_growth_row *r)
 {
     char a[48], b[48], c[48], d[48];
-    char *name = vis_site_label_name(p, r->label);   /* distinct for distinct sites */
     fprintf(out, "  %-9s %10s %10s %11s %17s  %s%s\n", vis_kind_name(r->kind),
             vis_fmt_bytes(a, sizeof a, r->start_bytes), vis_fmt_bytes(b, sizeof b, r->end_bytes),
             vis_fmt_delta(c, sizeof c, r->growth_bytes), vis_fmt_rate(d, sizeof d, p->unit, r->rate),
-            name ? name : vis_site_name(r->label), r->maybe_below_threshold ? " [*]" : "");
-    free(name);
+            vis_site_label_name(p, r->label), r->maybe_below_threshold ? " [*]" : "");
 }
 
 void vis_growth_header_line(FILE *out)

@@ -7,19 +7,12 @@
 #include "base/utf8.h"
 #include "model/chart_data.h"
 #include "model/groups.h"
+#include "model/names.h"
 #include "model/sites.h"
 #include "model/pruned_tree.h"
 #include "render/json.h"
 
 static void grouping(FILE *out, const vis_profile *p);
-/* A label as every section names it (sites.h: distinct for distinct sites). */
-static void json_label(FILE *out, const vis_profile *p, const char *label)
-{
-    char *n = vis_site_label_name(p, label);
-    vis_json_string(out, n ? n : vis_site_name(label));
-    free(n);
-}
-
 
 void vis_json_string(FILE *out, const char *str)
 {
@@ -74,14 +67,28 @@ static void key(FILE *out, const char *k)
     fputs(": ", out);
 }
 
+/* A site's keys: "site", its full name (distinct), "name", the short name
+ * every other output prints (distinct), "label", the profile's own text
+ * (sites.h). */
+static void site_keys(FILE *out, const vis_profile *p, const char *label)
+{
+    key(out, "site");
+    vis_json_string(out, vis_site_label_full(p, label));
+    fputs(", ", out);
+    key(out, "name");
+    vis_json_string(out, vis_site_label_name(p, label));
+    fputs(", ", out);
+    key(out, "label");
+    vis_json_string(out, label);
+}
+
 static void growth_rows(FILE *out, const vis_profile *p, const vis_growth *g, const char *indent)
 {
     fputc('[', out);
     for (size_t i = 0; i < g->n_rows; i++) {
         const vis_growth_row *r = &g->rows[i];
         fprintf(out, "%s\n%s  {", i ? "," : "", indent);
-        key(out, "site");
-        json_label(out, p, r->label);
+        site_keys(out, p, r->label);
         fprintf(out, ", \"start_bytes\": %" PRIu64 ", \"end_bytes\": %" PRIu64
                      ", \"growth_bytes\": %" PRId64 ", \"max_bytes\": %" PRIu64 ", \"rate_per_s\": ",
                 r->start_bytes, r->end_bytes, r->growth_bytes, r->max_bytes);
@@ -208,11 +215,12 @@ static void outline_json(FILE *out, const vis_profile *p, const vis_analysis *an
             fputs("null", out);
         else
             fprintf(out, "%zu", b->snap);
-        fputs(", \"site\": ", out);
         if (b->site == SIZE_MAX)
-            fputs("null", out);
-        else
-            vis_json_string(out, p->site_info[b->site].full_name);
+            fputs(", \"site\": null, \"name\": null, \"label\": null", out);
+        else {
+            fputs(", ", out);
+            site_keys(out, p, p->site_info[b->site].label);
+        }
         fprintf(out, ", \"site_bytes\": %" PRIu64 "}", b->site_B);
     }
     fputs(an->n_bursts ? "\n  ]" : "]", out);
@@ -262,12 +270,9 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
         fprintf(out, "%zu, \"sites\": [", p->peak_tree_snap);
         for (size_t i = 0; i < t->n_sites; i++) {
-            fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
-            /* The full name: two sites that read the same carry their address. */
-            const vis_site *st = &t->sites[i];
-            vis_json_string(out, st->id < p->n_site_info ? p->site_info[st->id].full_name
-                                                         : vis_site_name(st->label));
-            fprintf(out, ", \"bytes\": %" PRIu64 "}", st->bytes);
+            fprintf(out, "%s\n    {", i ? "," : "");
+            site_keys(out, p, t->sites[i].label);
+            fprintf(out, ", \"bytes\": %" PRIu64 "}", t->sites[i].bytes);
         }
         fprintf(out, "%s]},\n", t->n_sites ? "\n  " : "");
     }
@@ -299,8 +304,8 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         for (size_t i = 0; i < n; i++) {
             if (!c[i].live_blocks)
                 continue;
-            fprintf(out, "%s\n    {\"site\": ", k++ ? "," : "");
-            json_label(out, p, c[i].label);
+            fprintf(out, "%s\n    {", k++ ? "," : "");
+            site_keys(out, p, c[i].label);
             fprintf(out, ", \"bytes\": %" PRIu64 ", \"blocks\": %" PRIu64 "}", c[i].live_bytes,
                     c[i].live_blocks);
         }
@@ -310,8 +315,8 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         const vis_site_counts *c = an->by_allocs;
         fputs(",\n  \"sites\": [", out);
         for (size_t i = 0; i < n; i++) {
-            fprintf(out, "%s\n    {\"site\": ", i ? "," : "");
-            json_label(out, p, c[i].label);
+            fprintf(out, "%s\n    {", i ? "," : "");
+            site_keys(out, p, c[i].label);
             fprintf(out, ", \"allocations\": %" PRIu64 ", \"temporary\": %" PRIu64
                          ", \"allocated_bytes\": %" PRIu64 ", \"live_blocks\": %" PRIu64
                          ", \"live_bytes\": %" PRIu64 "}",
@@ -379,6 +384,11 @@ static void timeline_json(FILE *out, const vis_profile *p, const vis_chart_data 
     for (size_t b = 0; b < d->n_bands; b++) {
         fprintf(out, "%s\n    {\"name\": ", b ? "," : "");
         vis_json_string(out, d->bands[b].label);
+        if (d->bands[b].kind == VIS_BAND_SITE && b < p->n_site_info) {
+            /* site bands are the ranking's first sites, in its order */
+            fputs(", \"full\": ", out);
+            vis_json_string(out, p->site_info[b].full_name);
+        }
         fprintf(out, ", \"kind\": \"%s\", \"colour\": \"#%06x\"}", band_kind(d->bands[b].kind),
                 (unsigned)(d->bands[b].colour & 0xFFFFFF));
     }
@@ -401,16 +411,28 @@ static void timeline_json(FILE *out, const vis_profile *p, const vis_chart_data 
  * address] (model/pruned_tree.h decides which are kept). */
 typedef struct {
     FILE *out;
+    const vis_profile *p;
     size_t n_written;
 } tree_ctx;
 
+/* A site (depth 1) is named as everywhere else, its full name fifth (the
+ * tooltip); a caller by its full name (names.h: no address, no Rust
+ * hash). */
 static void tree_node(void *ctx, unsigned depth, uint64_t bytes, const char *label,
                       size_t n_children)
 {
     tree_ctx *t = ctx;
     fprintf(t->out, "%s\n        [%u, %" PRIu64 ", %zu, ", t->n_written++ ? "," : "", depth, bytes,
             n_children);
-    vis_json_string(t->out, depth == 0 ? label : vis_site_name(label));
+    if (depth == 1) {
+        vis_json_string(t->out, vis_site_text_name(t->p, label, 0));
+        fputs(", ", t->out);
+        vis_json_string(t->out, vis_site_text_name(t->p, label, 1));
+    } else {
+        char *full = depth == 0 ? NULL : vis_name_full(label);
+        vis_json_string(t->out, full ? full : depth == 0 ? label : vis_site_name(label));
+        free(full);
+    }
     fputc(']', t->out);
 }
 
@@ -431,7 +453,7 @@ int vis_json_report(FILE *out, const vis_profile *p, const vis_analysis *an,
     for (size_t i = 0; i < p->n_snaps; i++) {
         if (p->snaps[i].kind == VIS_TREE_EMPTY)
             continue;
-        tree_ctx t = { out, 0 };
+        tree_ctx t = { out, p, 0 };
         size_t n_pruned;
         fprintf(out, "%s\n    {\"snapshot\": %zu, \"nodes\": [", n++ ? "," : "", i);
         if (vis_pruned_tree_walk(in, p, i, o->threshold, o->max_depth, tree_node, &t, &n_pruned,

@@ -26,16 +26,9 @@ static const char *unit_name(vis_unit u)
 
 /* --------------------------------------------------------------- summary */
 
-/* memtime --heap-limit: the limit, when it was reached and what followed. */
 static void summary_wrappers(FILE *out, const vis_profile *p);
-/* A label as every section names it (sites.h: distinct for distinct sites). */
-static void put_label(FILE *out, const vis_profile *p, const char *label)
-{
-    char *n = vis_site_label_name(p, label);
-    fputs(n ? n : vis_site_name(label), out);
-    free(n);
-}
 
+/* memtime --heap-limit: the limit, when it was reached and what followed. */
 static void summary_limit(FILE *out, const vis_profile *p)
 {
     char a[64], b[64];
@@ -164,7 +157,7 @@ static void summary_bursts(FILE *out, const vis_profile *p, const vis_analysis *
             fprintf(out, "snapshot %zu: no site\n", u->snap);
         else
             fprintf(out, "snapshot %zu: %s %s\n", u->snap, vis_fmt_bytes(a, sizeof a, u->site_B),
-                    p->site_info[u->site].full_name);
+                    p->site_info[u->site].name);
     }
     if (an->n_bursts > 5)
         fprintf(out, "  ... %s%zu more\n", an->n_bursts == VIS_BURSTS_MAX ? "at least " : "",
@@ -262,7 +255,7 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
             fprintf(out, "  %2zu. %10s %5.1f%%  %s\n", i + 1,
                     vis_fmt_bytes(a, sizeof a, s->bytes),
                     total ? 100.0 * (double)s->bytes / (double)total : 0.0,
-                    s->id < p->n_site_info ? p->site_info[s->id].full_name : vis_site_name(s->label));
+                    s->id < p->n_site_info ? p->site_info[s->id].name : vis_site_name(s->label));
         }
         if (n_rest)
             fprintf(out, "      %10s %5.1f%%  %zu more %s%s\n", vis_fmt_bytes(a, sizeof a, rest),
@@ -292,7 +285,7 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                 vis_fmt_bytes(a, sizeof a, si->largest_B),
                 100.0 * (double)si->largest_B / (double)pk_total,
                 vis_fmt_time(b, sizeof b, p->unit, p->snaps[si->largest_snap].time),
-                si->largest_snap, si->full_name);
+                si->largest_snap, si->name);
     }
     summary_limit(out, p);
     summary_rss(out, p);
@@ -327,7 +320,12 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         rest += gr->wrappers[k].bytes;
     for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
-        char *name = vis_site_display_name(w->label, NULL, 2 * VIS_SITE_NAME_MAX);
+        /* A kept wrapper is a site: named as every section names it; one
+         * whose callers became the sites is no site, shortened by the same
+         * rules (a label the names do not know reads as vis_site_name's). */
+        const char *site = vis_site_label_name(p, w->label);
+        char *name = site != vis_site_name(w->label) ? NULL
+                     : vis_site_display_name(w->label, NULL, 2 * VIS_SITE_NAME_MAX);
         char callers[48];
         if (w->n_callers)
             snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
@@ -335,7 +333,7 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         else
             snprintf(callers, sizeof callers, "its callers not in the file");
         fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
-                name ? name : vis_site_name(w->label), callers,
+                name ? name : site, callers,
                 w->by_name ? "known by name" : "by its shape",
                 w->split ? "its callers are the sites (--keep-wrappers keeps it)"
                 : p->detail.present ? "kept (--keep-wrappers)"
@@ -429,32 +427,23 @@ static void summary_analysis(FILE *out, const vis_profile *p, const vis_analysis
                     p->end_record == VIS_END_RECORD_EXEC ? "exec" : "exit", vis_fmt_bytes(a, sizeof a, bytes), blocks,
                     blocks == 1 ? "" : "s");
             for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].live_blocks; i++)
-            {
-                fprintf(out, "  %10s in %8" PRIu64 " block%s  ",
+                fprintf(out, "  %10s in %8" PRIu64 " block%s  %s\n",
                         vis_fmt_bytes(a, sizeof a, c_rows[i].live_bytes), c_rows[i].live_blocks,
-                        c_rows[i].live_blocks == 1 ? " " : "s");
-                put_label(out, p, c_rows[i].label);
-                fputc('\n', out);
-            }
+                        c_rows[i].live_blocks == 1 ? " " : "s", vis_site_label_name(p, c_rows[i].label));
         }
         const vis_site_counts *c_rows = an->by_allocs;
         uint64_t total = an->allocs, temps = an->temporary;
         fprintf(out, "\nMost allocations (%" PRIu64 " in all):\n", total);
-        for (size_t i = 0; i < n && (int)i < top_n; i++) {
-            fprintf(out, "  %10" PRIu64 " calls %10s allocated  ", c_rows[i].allocs,
-                    vis_fmt_bytes(a, sizeof a, c_rows[i].alloc_bytes));
-            put_label(out, p, c_rows[i].label);
-            fputc('\n', out);
-        }
+        for (size_t i = 0; i < n && (int)i < top_n; i++)
+            fprintf(out, "  %10" PRIu64 " calls %10s allocated  %s\n", c_rows[i].allocs,
+                    vis_fmt_bytes(a, sizeof a, c_rows[i].alloc_bytes),
+                    vis_site_label_name(p, c_rows[i].label));
         c_rows = an->by_temporary;
         fprintf(out, "\nMost temporary allocations (freed before the thread allocated again; %"
                      PRIu64 " in all):\n", temps);
-        for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].temporary; i++) {
-            fprintf(out, "  %10" PRIu64 " of %10" PRIu64 " calls  ", c_rows[i].temporary,
-                    c_rows[i].allocs);
-            put_label(out, p, c_rows[i].label);
-            fputc('\n', out);
-        }
+        for (size_t i = 0; i < n && (int)i < top_n && c_rows[i].temporary; i++)
+            fprintf(out, "  %10" PRIu64 " of %10" PRIu64 " calls  %s\n", c_rows[i].temporary,
+                    c_rows[i].allocs, vis_site_label_name(p, c_rows[i].label));
         if (!temps)
             fprintf(out, "  (none)\n");
     }

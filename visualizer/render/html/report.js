@@ -70,7 +70,12 @@
     var tb = add(t, el("tbody"));
     rows.forEach(function (r) {
       var row = add(tb, el("tr"));
-      r.forEach(function (c, i) { add(row, el("td", { "class": heads[i][1] || "" }, c)); });
+      /* A cell {text, title}: a site's short name, its full name on hover. */
+      r.forEach(function (c, i) {
+        var o = c !== null && typeof c === "object";
+        add(row, el("td", o ? { "class": heads[i][1] || "", title: c.title } : { "class": heads[i][1] || "" },
+          o ? c.text : c));
+      });
     });
     return t;
   }
@@ -197,7 +202,7 @@
   B.forEach(function (band, b) {
     var p = add(svg, sv("path", { "class": "band", d: bandD[b].join(""), fill: band.colour,
       "fill-opacity": band.kind === "unattributed" ? "0.45" : "1", "shape-rendering": "crispEdges" }));
-    add(p, sv("title", null, band.name));
+    add(p, sv("title", null, band.full || band.name));
   });
   if (outD.length) {
     var po = add(svg, sv("path", { "class": "outside", d: outD.join(""), fill: "url(#outside-hatch)",
@@ -288,7 +293,7 @@
   B.forEach(function (band) {
     var li = add(legend, el("li"));
     add(li, el("span", { "class": "swatch", style: "background:" + band.colour }));
-    add(li, el("span", { "class": "band-name" }, band.name));
+    add(li, el("span", band.full ? { "class": "band-name", title: band.full } : { "class": "band-name" }, band.name));
   });
   var liT = add(legend, el("li"));
   add(liT, el("span", { "class": "swatch", style: "background:currentColor;height:3px" }));
@@ -376,7 +381,7 @@
   function buildTree(t) {
     var root = null, stack = [];
     t.nodes.forEach(function (r) {
-      var node = { depth: r[0], bytes: r[1], n: r[2], name: r[3], kids: [] };
+      var node = { depth: r[0], bytes: r[1], n: r[2], name: r[3], full: r.length > 4 ? r[4] : r[3], kids: [] };
       stack.length = r[0];
       if (r[0] === 0) root = node; else if (stack[r[0] - 1]) stack[r[0] - 1].kids.push(node);
       stack[r[0]] = node;
@@ -401,7 +406,7 @@
     }
     add(li, el("span", { "class": "bar", style: "width:" + Math.max(1, Math.round(60 * node.bytes / (total || 1))) + "px" }));
     add(li, el("span", { "class": "b" }, exactB(node.bytes) + " (" + pct(node.bytes, total) + ") "));
-    add(li, el("span", { "class": "n" }, node.name));
+    add(li, el("span", { "class": "n", title: node.full }, node.name));
     if (hasKids) {
       kidsUl = add(li, el("ul"));
       if (!open) kidsUl.hidden = true;
@@ -503,7 +508,7 @@
     if (G.by === "site" && !D.grouping.from_detail) {
       add(snapBody, el("h3", null, "Top allocation sites of snapshot " + S[j].snapshot));
       table(snapBody, [["Site"], ["Bytes", "num"], ["Share", "num"]],
-        root.kids.map(function (c) { return [c.name, exactB(c.bytes), pct(c.bytes, total)]; }))
+        root.kids.map(function (c) { return [{ text: c.name, title: c.full }, exactB(c.bytes), pct(c.bytes, total)]; }))
         .setAttribute("id", "top-sites");
     } else {
       var gs_ = SS[j] || [];
@@ -533,7 +538,7 @@
   function growthTable(parent, rows) {
     if (!rows.length) { add(parent, el("p", null, "No site changed in this window.")); return; }
     table(parent, [["Site"], ["Kind"], ["Start", "num"], ["End", "num"], ["Growth", "num"], ["Max", "num"]],
-      rows.map(function (r) { return [r.site, r.kind, fmtB(r.start_bytes), fmtB(r.end_bytes),
+      rows.map(function (r) { return [{ text: r.name, title: r.site }, r.kind, fmtB(r.start_bytes), fmtB(r.end_bytes),
         (r.growth_bytes >= 0 ? "+" : "-") + fmtB(Math.abs(r.growth_bytes)), fmtB(r.max_bytes)]; }));
   }
   growthTable(gs, D.growth);
@@ -545,7 +550,7 @@
     var ls = section("Left allocated at exit", "leaks");
     if (!D.at_exit.length) add(ls, el("p", null, "Nothing was left allocated at exit."));
     else table(ls, [["Site"], ["Bytes", "num"], ["Blocks", "num"]],
-      D.at_exit.map(function (r) { return [r.site, exactB(r.bytes), commify(r.blocks)]; }));
+      D.at_exit.map(function (r) { return [{ text: r.name, title: r.site }, exactB(r.bytes), commify(r.blocks)]; }));
   }
   if (D.sites) {
     var cs = section("Allocation counts", "counts");
@@ -553,7 +558,7 @@
     if (D.sites.length > top.length)
       add(cs, el("p", { "class": "note" }, "The " + top.length + " sites with the most allocations of " + D.sites.length + "."));
     table(cs, [["Site"], ["Allocations", "num"], ["Temporary", "num"], ["Allocated", "num"], ["Live blocks", "num"], ["Live", "num"]],
-      top.map(function (r) { return [r.site, commify(r.allocations), commify(r.temporary), fmtB(r.allocated_bytes),
+      top.map(function (r) { return [{ text: r.name, title: r.site }, commify(r.allocations), commify(r.temporary), fmtB(r.allocated_bytes),
         commify(r.live_blocks), fmtB(r.live_bytes)]; }));
   }
   if (D.rss && D.rss.peak && D.rss.peak.mappings.length) {
