@@ -5,7 +5,8 @@ a user would: a mouse click on each grouping's radio button in turn. Prints
 one JSON object a line for t627 to compare with its answers:
 
   {"step": "initial" | "click", "by": the page's grouping, "checked": the
-   radio button checked, "legend": [legend band names], "bands": [the
+   radio button checked, "legend": [legend band full names (their tooltips;
+   the text is the short name)], "bands": [the
    chart's band titles], "top": [[full name (tooltip), name, bytes], ...]
    (the selected snapshot's table), "snapshot": the selected snapshot's
    title, "reloads": navigations seen so far (0: no reload)}
@@ -33,7 +34,7 @@ STATE = r"""(function(){
   return JSON.stringify({by: document.getElementById('app').getAttribute('data-group-by'),
     checked: chk ? chk.value : null,
     radios: [].map.call(document.querySelectorAll('input[name=group-by]'),function(i){return i.value;}),
-    legend: [].map.call(document.querySelectorAll('ul.legend .band-name'),txt),
+    legend: [].map.call(document.querySelectorAll('ul.legend .band-name'),function(e){return e.getAttribute('title')||txt(e);}),
     bands: [].map.call(document.querySelectorAll('svg.timeline path.band > title'),txt),
     top: top, snapshot: txt(document.getElementById('snapshot-title')),
     marker: window.__t627 || null});

@@ -145,16 +145,11 @@ static int snapshot_sites(FILE *out, const vis_profile *p)
         fprintf(out, "%s\n  {\"snapshot\": %zu, \"sites\": [", n++ ? "," : "", i);
         for (size_t k = 0; k < s->n_sites; k++) {
             const vis_site *st = &s->sites[k];
-            char *name = vis_site_label_name(p, st->label);
-            if (!name)
-                return -1;
             fputs(k ? ", [" : "[", out);
-            vis_json_string(out, name);
+            vis_json_string(out, vis_site_label_name(p, st->label));
             fputs(", ", out);
-            vis_json_string(out, st->id < p->n_site_info ? p->site_info[st->id].full_name
-                                                         : vis_site_name(st->label));
+            vis_json_string(out, vis_site_label_full(p, st->label));
             fprintf(out, ", %" PRIu64 "]", st->bytes);
-            free(name);
         }
         fputs("]}", out);
     }
