@@ -240,7 +240,7 @@ int vis_procs_add_directory(vis_procs *ps, const char *dir, char *err, size_t er
         names[n++] = path;
     }
     closedir(d);
-    if (rc == 0)
+    if (rc == 0 && n > 1)   /* (qsort of NULL, 0 is undefined) */
         qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; i++) {
         struct stat st;

@@ -566,7 +566,7 @@ static int by_snap(const void *a, const void *b)
 static int detail_finish(vis_profile *p, cctx *c)
 {
     vis_detail *d = &p->detail;
-    if (d->n_trees > 0 && c->d_max_frame >= d->n_frames) {
+    if (c->d_max_line > 0 && c->d_max_frame >= d->n_frames) {   /* a node was read */
         snprintf(c->err, c->errsz, "%s:%zu: expected frame ids below %zu (the 'frame:' lines), "
                  "found %" PRIu64, c->path, c->d_max_line, d->n_frames, c->d_max_frame);
         return -1;
