@@ -14,7 +14,9 @@ matched by the names memtime-vis gives them, which contain the function's name;
 the mapping from the CSV's columns to labels is given by --site NAME=LABEL
 arguments after the two files (every site column must be mapped), or with
 --auto for the columns whose name is the label without its address. Columns
-after stacks (resident memory) are not checked here."""
+after stacks (resident memory) are not checked here. When the file has
+memtime's companion with the unpruned detail, a detailed snapshot's sites
+are the detail's (every site, as memtime-vis regroups them by default)."""
 import csv, re, sys
 
 def parse_massif(path):
@@ -39,7 +41,34 @@ def parse_massif(path):
             lab = m.group(2)
             if not re.match(r'in \d+ places?, .*below massif', lab):
                 cur['sites'][lab] = cur['sites'].get(lab, 0) + int(m.group(1))
+    detail(path + '.memtime', snaps)
     return snaps
+
+def detail(companion, snaps):
+    """memtime's unpruned detail (the companion's frame: and dtree: lines,
+    docs/file-format.md): where a detailed snapshot has one, its sites are
+    the detail's depth-1 nodes, every one, not only those the tree lists
+    above the threshold (memtime-vis regroups from them)."""
+    try:
+        lines = open(companion, encoding='utf-8').read().split('\n')
+    except OSError:
+        return
+    frames, trees = [], {}
+    for line in lines:
+        if line.startswith('frame: '):
+            frames.append(line.split(' ', 2)[2])
+        elif line.startswith('dtree: '):
+            f = line.split(' ')
+            n = int(f[1].split('=')[1])
+            sites = {}
+            for node in f[3:]:
+                depth, fid, b = node.split('.')
+                if depth == '1':
+                    sites[int(fid)] = sites.get(int(fid), 0) + int(b)
+            trees[n] = sites
+    for sn in snaps:
+        if sn['tree'] and sn['n'] in trees:
+            sn['sites'] = {frames[k]: v for k, v in trees[sn['n']].items()}
 
 def main():
     massif, csvpath = sys.argv[1], sys.argv[2]
