@@ -699,14 +699,22 @@ static void legend_text(const chart *c, size_t b, int room, char *out, size_t n)
 {
     const vis_band *band = &c->d->bands[b];
     size_t nb = c->d->n_bands < c->p->n_site_info ? c->d->n_bands : c->p->n_site_info;
-    if (band->kind == VIS_BAND_SITE && b < nb && vis_font_width(c->reg, c->fs, band->label) > room) {
+    /* Every glyph is at least a pixel wide for every byte of it: a text
+     * longer than the room in bytes does not fit, and is not measured. A
+     * name several times longer than that is one the naming could not
+     * shorten (a function's own name is never cut): shortening it again
+     * would not make it fit, and would take minutes on a name of megabytes
+     * in a hostile file, so it goes straight to the cut by pixels. */
+    size_t len = strlen(band->label);
+    if (band->kind == VIS_BAND_SITE && b < nb && len <= 4 * (size_t)room
+        && (len > (size_t)room || vis_font_width(c->reg, c->fs, band->label) > room)) {
         for (int drop_loc = 0; drop_loc < 2; drop_loc++)
             for (size_t k = VIS_SITE_NAME_MAX - 2; k >= 12; k -= 2)
                 for (int way = 0; way < 2; way++) {
                     char *s = shorter(c, b, k, way, drop_loc);
                     if (!s)
                         return vis_font_fit(c->reg, c->fs, band->label, room, out, n), (void)0;
-                    int ok = vis_font_width(c->reg, c->fs, s) <= room;
+                    int ok = strlen(s) <= (size_t)room && vis_font_width(c->reg, c->fs, s) <= room;
                     for (size_t j = 0; ok && j < nb; j++) {
                         if (j == b || c->d->bands[j].kind != VIS_BAND_SITE)
                             continue;
