@@ -29,14 +29,19 @@ typedef struct {
    reader). */
 void mt_ms_print_file_header(MtFile* f, const XArray* desc_args,
                              const HChar* time_unit);
-/* Writes the snapshot described by h to fp. When h->detailed, the tree is built from
-   stacks[0 .. n_stacks-1], which are sorted in place, and mem_heap_B is
-   their sum; otherwise mem_heap_B is h->sz_B and stacks are not read.
+/* The order the printer wants its stacks in: by IPs, compared one by one
+   from the top, a prefix first (<0, 0, >0 as for a sort). */
+Int mt_ms_stack_cmp(const Addr* a_ips, UInt a_n, const Addr* b_ips, UInt b_n);
+/* Writes the snapshot described by h to fp. When h->detailed, the tree is
+   built from stacks[0 .. n_stacks-1], which must be in mt_ms_stack_cmp
+   order (a stack's order never changes, so the caller keeps it rather
+   than sorting each tree), and mem_heap_B is their sum; otherwise
+   mem_heap_B is h->sz_B and stacks are not read.
    n_hidden(ip) tells how many of ip's inlined frames, innermost first, to
    leave out when ip is a top-level node (NULL: none); it must leave at
    least the outermost frame. */
 void mt_ms_print(MtFile* fp, const Massif_Header* h,
-                 MtMsStack* stacks, UInt n_stacks,
+                 const MtMsStack* stacks, UInt n_stacks,
                  UInt (*n_hidden)(Addr ip));
 
 #endif /* MT_MSPRINT_H */

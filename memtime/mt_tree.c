@@ -88,6 +88,14 @@ static XArray*      stacks;    /* Stack, indexed by Xecu */
 static XArray*      live_szB;  /* SizeT, indexed by Xecu */
 static VgHashTable* by_ecu;
 
+/* The kept stacks (n_ips > 0) in the printer's order (mt_ms_stack_cmp):
+   a stack's IPs never change, so the order is kept across snapshots and
+   rewrites, and the stacks made since are sorted and merged in (O(S + k
+   log k) instead of sorting every tree at every rewrite). Covers stacks[0
+   .. n_seen - 1]. */
+static Xecu*        order;
+static UInt         n_order, max_order, n_seen;
+
 struct MtTreeSnap {
    ULong  serial;              /* see mt_tree_snap_serial */
    UInt   n;                   /* stacks[0 .. n-1] existed then */
@@ -306,6 +314,56 @@ void mt_tree_ip_labels(Addr ip, Bool site,
    VG_(delete_IIPC)(iipc);
 }
 
+static Int cmp_xecus(const void* va, const void* vb)
+{
+   const Stack* a = VG_(indexXA)(stacks, *(const Xecu*)va);
+   const Stack* b = VG_(indexXA)(stacks, *(const Xecu*)vb);
+   return mt_ms_stack_cmp(a->ips, a->n_ips, b->ips, b->n_ips);
+}
+
+/* Brings the order up to date with the stack table. */
+static void update_order(void)
+{
+   UInt n_all = VG_(sizeXA)(stacks), n_new = 0, i, j, k;
+   Xecu *fresh, *merged;
+   if (n_seen == n_all)
+      return;
+   fresh = VG_(malloc)("mt.tree.order.new", (n_all - n_seen) * sizeof(Xecu));
+   for (i = n_seen; i < n_all; i++) {
+      if (((const Stack*)VG_(indexXA)(stacks, i))->n_ips > 0)
+         fresh[n_new++] = i;
+   }
+   n_seen = n_all;
+   VG_(ssort)(fresh, n_new, sizeof(Xecu), cmp_xecus);
+   if (n_order + n_new > max_order) {
+      max_order = 2 * (n_order + n_new);
+      merged = VG_(malloc)("mt.tree.order", max_order * sizeof(Xecu));
+   } else {
+      merged = order;
+   }
+   /* Merged from the end, so it can be done in place. */
+   i = n_order;
+   j = n_new;
+   k = n_order + n_new;
+   while (j > 0) {
+      if (i > 0 && cmp_xecus(&order[i - 1], &fresh[j - 1]) > 0)
+         merged[--k] = order[--i];
+      else
+         merged[--k] = fresh[--j];
+   }
+   if (merged != order) {
+      while (i > 0) {
+         merged[--k] = order[i - 1];
+         i--;
+      }
+      if (order != NULL)
+         VG_(free)(order);
+      order = merged;
+   }
+   n_order += n_new;
+   VG_(free)(fresh);
+}
+
 void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
                    const Massif_Header* header)
 {
@@ -313,14 +371,17 @@ void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
    UInt i, n = 0;
    tl_assert(header->detailed == (snap != NULL));
    if (snap != NULL && snap->n > 0) {
+      update_order();
       ms = VG_(malloc)("mt.tree.print", snap->n * sizeof(MtMsStack));
-      for (i = 0; i < snap->n; i++) {
-         const Stack* st = VG_(indexXA)(stacks, i);
-         if (st->n_ips == 0)
-            continue;
+      for (i = 0; i < n_order; i++) {
+         Xecu x = order[i];
+         const Stack* st;
+         if (x >= snap->n)
+            continue;   /* made after this snapshot */
+         st = VG_(indexXA)(stacks, x);
          ms[n].ips   = st->ips;
          ms[n].n_ips = st->n_ips;
-         ms[n].szB   = snap->szB[i];
+         ms[n].szB   = snap->szB[x];
          n++;
       }
    }
