@@ -226,26 +226,20 @@ void mt_ms_print_file_header(MtFile* f, const XArray* desc_args,
    mt_file_printf(f, "\ntime_unit: %s\n", time_unit);
 }
 
-void mt_ms_print(MtFile* fp, const Massif_Header* h,
-                 const MtMsStack* stacks, UInt n_stacks,
-                 UInt (*n_hidden)(Addr ip))
+ULong mt_ms_heap_szB(const MtMsStack* stacks, UInt n_stacks)
+{
+   ULong heap_szB = 0;
+   UInt i;
+   for (i = 0; i < n_stacks; i++)
+      heap_szB += stacks[i].szB;
+   return heap_szB;
+}
+
+void mt_ms_print_header(MtFile* fp, const Massif_Header* h, ULong heap_szB)
 {
    Printer printer;
    Printer* pr = &printer;
-   ULong heap_szB = h->sz_B;
-   UInt i;
-
    pr->fp = fp;
-   pr->threshold = h->sig_threshold;
-   pr->n_hidden = n_hidden;
-   pr->ep = VG_(current_DiEpoch)();
-
-   if (h->detailed) {
-      heap_szB = 0;
-      for (i = 0; i < n_stacks; i++)
-         heap_szB += stacks[i].szB;
-   }
-
    FP("#-----------\n");
    FP("snapshot=%d\n", h->snapshot_n);
    FP("#-----------\n");
@@ -255,8 +249,20 @@ void mt_ms_print(MtFile* fp, const Massif_Header* h,
    FP("mem_stacks_B=%llu\n", h->stacks_B);
    FP("heap_tree=%s\n",
       h->detailed ? (h->peak ? "peak" : "detailed") : "empty");
-   if (!h->detailed)
-      return;
+}
+
+void mt_ms_print_tree(MtFile* fp, const Massif_Header* h, ULong heap_szB,
+                      const MtMsStack* stacks, UInt n_stacks,
+                      UInt (*n_hidden)(Addr ip))
+{
+   Printer printer;
+   Printer* pr = &printer;
+   UInt i;
+
+   pr->fp = fp;
+   pr->threshold = h->sig_threshold;
+   pr->n_hidden = n_hidden;
+   pr->ep = VG_(current_DiEpoch)();
 
    /* Computed as the core does, in double then truncated, so the same
       sites fall below the threshold. */

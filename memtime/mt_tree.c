@@ -100,6 +100,17 @@ struct MtTreeSnap {
    ULong  serial;              /* see mt_tree_snap_serial */
    UInt   n;                   /* stacks[0 .. n-1] existed then */
    SizeT* szB;                 /* their live bytes */
+   /* The printed tree, made at the first print and written as is at every
+      rewrite after it, while what it was made from holds: the debug info
+      (its epoch), the plumbing rules (mt_frames_generation) and the
+      header's values the threshold depends on. NULL: not made yet. */
+   HChar* text;
+   SizeT  text_n;
+   ULong  heap_szB;
+   UInt   text_epoch, text_rules;
+   ULong  text_extra_B, text_stacks_B;
+   double text_threshold;
+   const HChar* text_top_desc;
 };
 
 /* Keeps ips[*top .. *top + *n_ips_sel - 1], as the XTree filter of the
@@ -223,6 +234,8 @@ MtTreeSnap* mt_tree_snapshot(void)
    snap->serial = n_taken++;
    snap->n = VG_(sizeXA)(live_szB);
    snap->szB = NULL;
+   snap->text = NULL;
+   snap->text_n = 0;
    if (snap->n > 0) {
       snap->szB = VG_(malloc)("mt.tree.snap.szB", snap->n * sizeof(SizeT));
       VG_(memcpy)(snap->szB, VG_(indexXA)(live_szB, 0),
@@ -237,6 +250,8 @@ void mt_tree_snap_delete(MtTreeSnap* snap)
       return;
    if (snap->szB != NULL)
       VG_(free)(snap->szB);
+   if (snap->text != NULL)
+      VG_(free)(snap->text);
    VG_(free)(snap);
 }
 
@@ -364,13 +379,27 @@ static void update_order(void)
    VG_(free)(fresh);
 }
 
-void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
-                   const Massif_Header* header)
+/* Does snap's kept text still read as printing it now would? */
+static Bool text_holds(const MtTreeSnap* snap, const Massif_Header* header)
+{
+   return snap->text_n > 0
+          && snap->text_epoch == VG_(current_DiEpoch)().n
+          && snap->text_rules == mt_frames_generation()
+          && snap->text_extra_B == header->extra_B
+          && snap->text_stacks_B == header->stacks_B
+          && snap->text_threshold == header->sig_threshold
+          && snap->text_top_desc == header->top_node_desc;
+}
+
+/* Makes snap's tree text (and its heap total). */
+static void make_text(MtTreeSnap* snap, const Massif_Header* header)
 {
    MtMsStack* ms = NULL;
+   MtFile* mem;
    UInt i, n = 0;
-   tl_assert(header->detailed == (snap != NULL));
-   if (snap != NULL && snap->n > 0) {
+   if (snap->text != NULL)
+      VG_(free)(snap->text);
+   if (snap->n > 0) {
       update_order();
       ms = VG_(malloc)("mt.tree.print", snap->n * sizeof(MtMsStack));
       for (i = 0; i < n_order; i++) {
@@ -385,9 +414,31 @@ void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
          n++;
       }
    }
-   mt_ms_print(fp, header, ms, n, n_hidden_frames);
+   snap->heap_szB = mt_ms_heap_szB(ms, n);
+   mem = mt_file_open_memory();
+   mt_ms_print_tree(mem, header, snap->heap_szB, ms, n, n_hidden_frames);
+   snap->text = mt_file_memory_take(mem, &snap->text_n);
+   snap->text_epoch = VG_(current_DiEpoch)().n;
+   snap->text_rules = mt_frames_generation();
+   snap->text_extra_B = header->extra_B;
+   snap->text_stacks_B = header->stacks_B;
+   snap->text_threshold = header->sig_threshold;
+   snap->text_top_desc = header->top_node_desc;
    if (ms != NULL)
       VG_(free)(ms);
+}
+
+void mt_tree_print(MtFile* fp, MtTreeSnap* snap, const Massif_Header* header)
+{
+   tl_assert(header->detailed == (snap != NULL));
+   if (snap == NULL) {
+      mt_ms_print_header(fp, header, header->sz_B);
+      return;
+   }
+   if (!text_holds(snap, header))
+      make_text(snap, header);
+   mt_ms_print_header(fp, header, snap->heap_szB);
+   mt_file_write(fp, snap->text, snap->text_n);
 }
 
 void mt_tree_init(void)

@@ -42,9 +42,10 @@ void        mt_tree_snap_delete(MtTreeSnap* snap);
 /* Writes one snapshot (header lines, and the tree when header->detailed,
    which requires snap) to fp. The heap
    total of a detailed snapshot is the sum of its stacks, as Massif's is;
-   otherwise header->sz_B. */
-void  mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
-                    const Massif_Header* header);
+   otherwise header->sz_B. The tree's text is made at the first print and
+   kept in snap, for the rewrites that follow, until the debug info or the
+   plumbing rules change. */
+void  mt_tree_print(MtFile* fp, MtTreeSnap* snap, const Massif_Header* header);
 
 /* Read access to a frozen snapshot, for the unpruned detail (mt_detail.h).
    serial: a number no other snapshot taken in this process has, so a
