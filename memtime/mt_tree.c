@@ -86,7 +86,17 @@ typedef struct _EcuNode {
 
 static XArray*      stacks;    /* Stack, indexed by Xecu */
 static XArray*      live_szB;  /* SizeT, indexed by Xecu */
-static VgHashTable* by_ecu;
+static VgHashTable* by_ecu;    /* for ECUs beyond by_ecu_index's reach */
+
+/* ECU / 4 -> Xecu + 1 (0: not seen): the core numbers its ExeContexts
+   4, 8, 12, ... as it makes them, so this array is dense and one load
+   finds a stack at every stack-cache miss (rustc misses about 270,000
+   times), where the hash table's chains cost a few cache misses each.
+   ECUs past MT_ECU_INDEX_MAX (the core's numbering is not a promise) go
+   to the hash table. */
+#define MT_ECU_INDEX_MAX (1u << 24)
+static UInt* by_ecu_index;
+static UInt  by_ecu_index_n;
 
 /* The kept stacks (n_ips > 0) in the printer's order (mt_ms_stack_cmp):
    a stack's IPs never change, so the order is kept across snapshots and
@@ -168,13 +178,21 @@ static void filter_IPs(Addr* ips, Int n_ips, UInt* top, UInt* n_ips_sel)
 static Xecu find_or_add(ExeContext* ec, Addr* ips, UInt n_ips)
 {
    UWord ecu = VG_(get_ECU_from_ExeContext)(ec);
-   EcuNode* node = VG_(HT_lookup)(by_ecu, ecu);
+   UWord slot = ecu / 4;
+   EcuNode* node = NULL;
    Stack st;
    SizeT zero = 0;
    UInt top, n_sel;
+   Xecu xecu;
 
-   if (node != NULL)
-      return node->xecu;
+   if (slot < MT_ECU_INDEX_MAX) {
+      if (slot < by_ecu_index_n && by_ecu_index[slot] != 0)
+         return by_ecu_index[slot] - 1;
+   } else {
+      node = VG_(HT_lookup)(by_ecu, ecu);
+      if (node != NULL)
+         return node->xecu;
+   }
 
    filter_IPs(ips, n_ips, &top, &n_sel);
    st.n_ips = n_sel;
@@ -183,12 +201,27 @@ static Xecu find_or_add(ExeContext* ec, Addr* ips, UInt n_ips)
       st.ips = VG_(malloc)("mt.tree.ips", n_sel * sizeof(Addr));
       VG_(memcpy)(st.ips, ips + top, n_sel * sizeof(Addr));
    }
-   node = VG_(malloc)("mt.tree.ecu", sizeof(EcuNode));
-   node->ecu  = ecu;
-   node->xecu = (Xecu)VG_(addToXA)(stacks, &st);
+   xecu = (Xecu)VG_(addToXA)(stacks, &st);
    VG_(addToXA)(live_szB, &zero);
-   VG_(HT_add_node)(by_ecu, node);
-   return node->xecu;
+   if (slot < MT_ECU_INDEX_MAX) {
+      if (slot >= by_ecu_index_n) {
+         UInt n = by_ecu_index_n == 0 ? 4096 : by_ecu_index_n;
+         while (n <= slot)
+            n *= 2;
+         by_ecu_index = VG_(realloc)("mt.tree.ecu_index", by_ecu_index,
+                                     n * sizeof(UInt));
+         VG_(memset)(by_ecu_index + by_ecu_index_n, 0,
+                     (n - by_ecu_index_n) * sizeof(UInt));
+         by_ecu_index_n = n;
+      }
+      by_ecu_index[slot] = xecu + 1;
+   } else {
+      node = VG_(malloc)("mt.tree.ecu", sizeof(EcuNode));
+      node->ecu  = ecu;
+      node->xecu = xecu;
+      VG_(HT_add_node)(by_ecu, node);
+   }
+   return xecu;
 }
 
 /* Up to this many allocation-function frames above the --depth kept ones. */
