@@ -306,16 +306,82 @@ Bool mt_tree_site_ip(Xecu where, Addr* ip)
    return True;
 }
 
+/* Site labels, made once per site: the companion's site: records name
+   every site at every rewrite (4,000 sites and a describe_IP each, about
+   once a second, on rustc). Open addressing on the IP; every label is
+   dropped when the debug info or the plumbing rules change, as the trees'
+   kept text is. */
+typedef struct { Addr ip; HChar* label; } SiteLabel;
+static SiteLabel* site_labels;          /* NULL label: a free slot */
+static UInt       n_site_labels, site_labels_cap;
+static UInt       site_labels_epoch, site_labels_rules;
+
+static UInt site_slot(Addr ip, UInt cap)
+{
+   UWord h = ip * 0x9E3779B97F4A7C15ULL;
+   return (UInt)(h >> 40) & (cap - 1);
+}
+
+static void site_labels_reset(UInt cap)
+{
+   UInt i;
+   for (i = 0; i < site_labels_cap; i++)
+      if (site_labels[i].label != NULL)
+         VG_(free)(site_labels[i].label);
+   if (site_labels != NULL)
+      VG_(free)(site_labels);
+   site_labels_cap = cap;
+   n_site_labels = 0;
+   site_labels = VG_(calloc)("mt.tree.site_labels", cap, sizeof(SiteLabel));
+   site_labels_epoch = VG_(current_DiEpoch)().n;
+   site_labels_rules = mt_frames_generation();
+}
+
+static void site_labels_grow(void)
+{
+   SiteLabel* old = site_labels;
+   UInt i, old_cap = site_labels_cap;
+   site_labels_cap *= 2;
+   site_labels = VG_(calloc)("mt.tree.site_labels", site_labels_cap,
+                             sizeof(SiteLabel));
+   for (i = 0; i < old_cap; i++) {
+      UInt s;
+      if (old[i].label == NULL)
+         continue;
+      s = site_slot(old[i].ip, site_labels_cap);
+      while (site_labels[s].label != NULL)
+         s = (s + 1) & (site_labels_cap - 1);
+      site_labels[s] = old[i];
+   }
+   VG_(free)(old);
+}
+
 const HChar* mt_tree_site_label(Addr ip)
 {
    const DiEpoch ep = VG_(current_DiEpoch)();
-   UInt i, hide = n_hidden_frames(ip);
-   InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
+   UInt i, hide, s;
+   InlIPCursor* iipc;
    const HChar* desc;
+   if (site_labels == NULL || site_labels_epoch != ep.n
+       || site_labels_rules != mt_frames_generation())
+      site_labels_reset(site_labels == NULL ? 1024 : site_labels_cap);
+   s = site_slot(ip, site_labels_cap);
+   while (site_labels[s].label != NULL) {
+      if (site_labels[s].ip == ip)
+         return site_labels[s].label;
+      s = (s + 1) & (site_labels_cap - 1);
+   }
+   hide = n_hidden_frames(ip);
+   iipc = VG_(new_IIPC)(ep, ip);
    for (i = 0; i < hide; i++)
       VG_(next_IIPC)(iipc);
    desc = VG_(describe_IP)(ep, ip, iipc);
    VG_(delete_IIPC)(iipc);
+   site_labels[s].ip = ip;
+   site_labels[s].label = VG_(strdup)("mt.tree.site_label", desc);
+   desc = site_labels[s].label;   /* the slot moves if the table grows */
+   if (2 * ++n_site_labels > site_labels_cap)
+      site_labels_grow();
    return desc;
 }
 

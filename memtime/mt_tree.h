@@ -30,7 +30,8 @@ Bool  mt_tree_is_ignored(Xecu where);
 /* The site a stack is shown under in the trees: its top kept frame
    (False for an ignored stack), and that site's label as the trees print
    it ("0x...: fn (file:line)", allocator plumbing inlined at its top
-   hidden). The label is the core's buffer, valid until the next call. */
+   hidden). The label is kept (made once per site, dropped when the debug
+   info or the plumbing rules change): valid until the next call. */
 Bool  mt_tree_site_ip(Xecu where, Addr* ip);
 const HChar* mt_tree_site_label(Addr ip);
 
