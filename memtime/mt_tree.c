@@ -22,7 +22,14 @@
    gets an Xecu, the index of its entry, with the IPs it keeps and its
    live bytes. The filter runs once per distinct stack, so its cost does
    not depend on the number of allocations. A snapshot copies the live
-   bytes of every stack (the table itself only grows and is shared). */
+   bytes of every stack (the table itself only grows and is shared).
+
+   Rewrites: memtime rewrites its profile about once a second, where
+   Massif writes once at exit, so what a rewrite repeats is made once and
+   kept: the stacks' printing order (a stack's IPs never change), each
+   detailed snapshot's tree text (it never changes either) and each site's
+   label; the text and labels until the debug info or the plumbing rules
+   change. */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_execontext.h"
@@ -409,6 +416,11 @@ const Addr* mt_tree_snap_stack(const MtTreeSnap* snap, UInt i,
 UInt mt_tree_site_hidden(Addr ip)
 {
    return n_hidden_frames(ip);
+}
+
+UInt mt_tree_rules_generation(void)
+{
+   return mt_frames_generation();
 }
 
 /* The same walk over the inlined frames as mt_msprint.c's print_group. */

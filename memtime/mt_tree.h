@@ -66,6 +66,9 @@ const Addr* mt_tree_snap_stack(const MtTreeSnap* snap, UInt i,
    hides it; mt_tree_site_hidden(ip) says how many frames that hides, so
    a caller caching labels can tell when the rule changed. */
 UInt  mt_tree_site_hidden(Addr ip);
+/* Changes whenever mt_tree_site_hidden's answers (and the labels) may have
+   changed (an allocator pattern added at run time). */
+UInt  mt_tree_rules_generation(void);
 void  mt_tree_ip_labels(Addr ip, Bool site,
                         void (*fn)(const HChar* label, void* arg), void* arg);
 
