@@ -418,6 +418,11 @@ UInt mt_tree_site_hidden(Addr ip)
    return n_hidden_frames(ip);
 }
 
+UInt mt_tree_n_stacks(void)
+{
+   return VG_(sizeXA)(stacks);
+}
+
 UInt mt_tree_rules_generation(void)
 {
    return mt_frames_generation();

@@ -69,6 +69,8 @@ UInt  mt_tree_site_hidden(Addr ip);
 /* Changes whenever mt_tree_site_hidden's answers (and the labels) may have
    changed (an allocator pattern added at run time). */
 UInt  mt_tree_rules_generation(void);
+/* How many stacks the table holds: Xecus 0 .. n - 1 exist. */
+UInt  mt_tree_n_stacks(void);
 void  mt_tree_ip_labels(Addr ip, Bool site,
                         void (*fn)(const HChar* label, void* arg), void* arg);
 
