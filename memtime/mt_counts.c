@@ -103,30 +103,81 @@ static Int cmp_by_ip(const void* va, const void* vb)
    return a->x < b->x ? -1 : a->x > b->x;
 }
 
+/* Every stack with a site, in cmp_by_ip order: a stack's site never
+   changes, so the order is kept across rewrites and the stacks made since
+   the last one are sorted and merged in (sorting every stack at every
+   rewrite was most of this record's cost on rustc, tens of thousands of
+   stacks about once a second). Covers the tree's stacks 0 .. n_seen - 1. */
+static ByIp* order;
+static UInt  n_order, max_order, n_seen;
+
+static void update_order(void)
+{
+   UInt n_all = mt_tree_n_stacks(), n_new = 0, i, j, k;
+   ByIp *fresh, *merged;
+   if (n_seen == n_all)
+      return;
+   fresh = VG_(malloc)("mt.counts.order.new", (n_all - n_seen) * sizeof *fresh);
+   for (i = n_seen; i < n_all; i++) {
+      Addr ip;
+      if (!mt_tree_site_ip(i, &ip))
+         continue;
+      fresh[n_new].ip = ip;
+      fresh[n_new].x  = i;
+      n_new++;
+   }
+   n_seen = n_all;
+   VG_(ssort)(fresh, n_new, sizeof *fresh, cmp_by_ip);
+   if (n_order + n_new > max_order) {
+      max_order = 2 * (n_order + n_new);
+      merged = VG_(malloc)("mt.counts.order", max_order * sizeof *merged);
+   } else {
+      merged = order;
+   }
+   /* From the end, so that it works in place. */
+   i = n_order;
+   j = n_new;
+   k = n_order + n_new;
+   while (j > 0) {
+      if (i > 0 && cmp_by_ip(&order[i - 1], &fresh[j - 1]) > 0)
+         merged[--k] = order[--i];
+      else
+         merged[--k] = fresh[--j];
+   }
+   if (merged != order) {
+      while (i > 0) {
+         merged[--k] = order[i - 1];
+         i--;
+      }
+      if (order != NULL)
+         VG_(free)(order);
+      order = merged;
+   }
+   n_order += n_new;
+   VG_(free)(fresh);
+}
+
 void mt_counts_companion(MtFile* comp)
 {
-   ByIp* order;
+   ByIp* sel;
    UInt i, n = 0;
    if (comp == NULL)
       return;
    if (n_counts > 0) {
-      order = VG_(malloc)("mt.counts.order", n_counts * sizeof *order);
-      for (i = 0; i < n_counts; i++) {
-         Addr ip;
-         if (counts[i].allocs == 0 || !mt_tree_site_ip(i, &ip))
+      update_order();
+      sel = VG_(malloc)("mt.counts.sel", (n_order + 1) * sizeof *sel);
+      for (i = 0; i < n_order; i++) {
+         if (order[i].x >= n_counts || counts[order[i].x].allocs == 0)
             continue;
-         order[n].ip = ip;
-         order[n].x  = i;
-         n++;
+         sel[n++] = order[i];
       }
-      VG_(ssort)(order, n, sizeof *order, cmp_by_ip);
       for (i = 0; i < n; ) {
          Counts sum;
          UInt j, j2;
          HChar* label;
          VG_(memset)(&sum, 0, sizeof sum);
-         for (j = i; j < n && order[j].ip == order[i].ip; j++) {
-            const Counts* c = &counts[order[j].x];
+         for (j = i; j < n && sel[j].ip == sel[i].ip; j++) {
+            const Counts* c = &counts[sel[j].x];
             sum.allocs      += c->allocs;
             sum.temporary   += c->temporary;
             sum.alloc_szB   += c->alloc_szB;
@@ -135,7 +186,7 @@ void mt_counts_companion(MtFile* comp)
          }
          /* One record, one line: control characters become spaces. */
          label = VG_(strdup)("mt.counts.label",
-                             mt_tree_site_label(order[i].ip));
+                             mt_tree_site_label(sel[i].ip));
          for (j2 = 0; label[j2]; j2++)
             if ((UChar)label[j2] < 0x20 || label[j2] == 0x7f) label[j2] = ' ';
          mt_companion_record(comp, MtRecSite,
@@ -146,7 +197,7 @@ void mt_counts_companion(MtFile* comp)
          VG_(free)(label);
          i = j;
       }
-      VG_(free)(order);
+      VG_(free)(sel);
    }
    /* "none": written while running; if it is what a reader finds, no
       final rewrite came (a SIGKILL), or the process still runs. */

@@ -280,6 +280,7 @@ typedef struct {
    Addr ip;
    Bool site;
    UInt hide;      /* for a site: the hidden frames when made */
+   UInt rules;     /* mt_tree_rules_generation when hide was checked */
    UInt first;     /* in pool */
    UInt n;
 } IpLabels;
@@ -381,28 +382,38 @@ static const IpLabels* ip_labels(Addr ip, Bool site)
 {
    UInt mask = ipl_slots_cap - 1;
    UInt s = (UInt)hash_key(ip, site) & mask;
-   UInt hide = site ? mt_tree_site_hidden(ip) : 0;
+   UInt rules = mt_tree_rules_generation();
+   UInt hide;
    IpLabels* e;
    while (ipl_slots[s] != 0) {
       e = &ipl[ipl_slots[s] - 1];
       if (e->ip == ip && e->site == site) {
-         if (e->hide != hide) {
-            /* A pattern added since changed what the trees hide. */
-            e->first = n_pool;
-            mt_tree_ip_labels(ip, site, add_label, NULL);
-            e->n = n_pool - e->first;
-            e->hide = hide;
+         /* Only a new pattern can change what the trees hide: asking
+            for every site at every rewrite was a hash lookup per site
+            node per detailed snapshot (about a million on rustc). */
+         if (site && e->rules != rules) {
+            hide = mt_tree_site_hidden(ip);
+            if (e->hide != hide) {
+               /* A pattern added since changed what the trees hide. */
+               e->first = n_pool;
+               mt_tree_ip_labels(ip, site, add_label, NULL);
+               e->n = n_pool - e->first;
+               e->hide = hide;
+            }
          }
+         e->rules = rules;
          return e;
       }
       s = (s + 1) & mask;
    }
+   hide = site ? mt_tree_site_hidden(ip) : 0;
    ensure((void**)&ipl, &ipl_cap, n_ipl + 1, sizeof(IpLabels),
           "mt.detail.ipl");
    e = &ipl[n_ipl];
    e->ip = ip;
    e->site = site;
    e->hide = hide;
+   e->rules = rules;
    e->first = n_pool;
    mt_tree_ip_labels(ip, site, add_label, NULL);
    e->n = n_pool - e->first;

@@ -44,7 +44,9 @@ struct MtFile {
    Int          err;      /* errno of the first failure, 0 if none */
    const HChar* op;       /* what failed: "create", "write", ... */
    SizeT        used;
-   HChar*       buf;      /* MT_FILE_BUF_SZB bytes */
+   SizeT        cap;      /* of buf: MT_FILE_BUF_SZB, or growing in memory */
+   Bool         memory;   /* mt_file_open_memory: no file, buf grows */
+   HChar*       buf;
 };
 
 /*------------------------------------------------------------*/
@@ -198,6 +200,8 @@ MtFile* mt_file_open(const HChar* path)
    f->err  = 0;
    f->op   = NULL;
    f->used = 0;
+   f->cap  = MT_FILE_BUF_SZB;
+   f->memory = False;
    f->buf  = VG_(malloc)("mt.file.buf", MT_FILE_BUF_SZB);
    sr = VG_(open)(name_of(f), VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC,
                   MT_FILE_MODE);
@@ -208,16 +212,49 @@ MtFile* mt_file_open(const HChar* path)
    return f;
 }
 
+MtFile* mt_file_open_memory(void)
+{
+   MtFile* f = VG_(malloc)("mt.file", sizeof *f);
+   f->path = NULL;
+   f->tmp  = NULL;
+   f->fd   = -1;
+   f->err  = 0;
+   f->op   = NULL;
+   f->used = 0;
+   f->cap  = 4096;
+   f->memory = True;
+   f->buf  = VG_(malloc)("mt.file.mem", f->cap);
+   return f;
+}
+
+HChar* mt_file_memory_take(MtFile* f, SizeT* n)
+{
+   HChar* text;
+   tl_assert(f->memory);
+   *n = f->used;
+   text = f->used > 0 ? VG_(realloc)("mt.file.mem", f->buf, f->used) : NULL;
+   if (text == NULL)
+      VG_(free)(f->buf);
+   VG_(free)(f);
+   return text;
+}
+
 const HChar* mt_file_path(const MtFile* f)
 {
    return f->path;
 }
 
 /* Writes out the buffer; any failure (an error, or write(2) taking no
-   byte) marks the file failed, and from then on data is dropped. */
+   byte) marks the file failed, and from then on data is dropped. In
+   memory the buffer doubles instead. */
 static void flush(MtFile* f)
 {
    SizeT off = 0;
+   if (f->memory) {
+      f->cap *= 2;
+      f->buf = VG_(realloc)("mt.file.mem", f->buf, f->cap);
+      return;
+   }
    while (off < f->used && f->err == 0) {
       Int n = VG_(write)(f->fd, f->buf + off, (Int)(f->used - off));
       if (n == -VKI_EINTR)
@@ -235,13 +272,13 @@ static void flush(MtFile* f)
 void mt_file_write(MtFile* f, const HChar* s, SizeT n)
 {
    while (n > 0) {
-      SizeT room = MT_FILE_BUF_SZB - f->used;
+      SizeT room = f->cap - f->used;
       SizeT k = n < room ? n : room;
       VG_(memcpy)(f->buf + f->used, s, k);
       f->used += k;
       s += k;
       n -= k;
-      if (f->used == MT_FILE_BUF_SZB)
+      if (f->used == f->cap)
          flush(f);
    }
 }
@@ -254,7 +291,7 @@ void mt_file_puts(MtFile* f, const HChar* s)
 static void put_char(HChar c, void* opaque)
 {
    MtFile* f = opaque;
-   if (f->used == MT_FILE_BUF_SZB)
+   if (f->used == f->cap)
       flush(f);
    f->buf[f->used++] = c;
 }

@@ -39,6 +39,13 @@ const HChar* mt_file_check_writable(const HChar* path);
 /* Starts writing path. Never NULL: if the file cannot be created, the
    failure is kept, later writes do nothing and mt_file_commit reports it. */
 MtFile* mt_file_open(const HChar* path);
+/* A writer into memory, for text made once and written many times (a
+   detailed snapshot's tree, at every rewrite): the same calls append to a
+   growing buffer, which mt_file_memory_take hands over (VG_(malloc)ed,
+   *n bytes, not terminated; NULL when empty) as it frees f. Such a file is
+   never committed nor discarded. */
+MtFile* mt_file_open_memory(void);
+HChar*  mt_file_memory_take(MtFile* f, SizeT* n);
 /* Appends text. No length limit; nothing is escaped. */
 void    mt_file_write(MtFile* f, const HChar* buf, SizeT n);
 void    mt_file_puts(MtFile* f, const HChar* s);

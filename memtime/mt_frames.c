@@ -40,9 +40,17 @@ static XArray* new_name_list(const HChar* cc)
    return VG_(newXA)(VG_(malloc), cc, VG_(free), sizeof(HChar*));
 }
 
+static UInt generation;   /* bumped at every new pattern */
+
+UInt mt_frames_generation(void)
+{
+   return generation;
+}
+
 /* A new pattern can change any answer. */
 static void clear_cache(void)
 {
+   generation++;
    if (ip_cache != NULL)
       VG_(HT_destruct)(ip_cache, VG_(free));
    ip_cache = VG_(HT_construct)("memtime's classified IPs");

@@ -42,5 +42,8 @@ UInt  mt_frames_n_plumbing(Addr ip, UInt* n_frames);
    stacks are stripped through such frames down to the last allocation
    function below them (mt_tree.c). */
 Bool  mt_frames_unnamed(Addr ip);
+/* Changes whenever an answer above may have changed (a pattern added), so
+   text made from them can be kept until then. */
+UInt  mt_frames_generation(void);
 
 #endif /* MT_FRAMES_H */

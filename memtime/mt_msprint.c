@@ -25,7 +25,10 @@
    frames are skipped (allocator plumbing inlined into the program's own
    function). With n_hidden NULL the output is the core's, byte for byte.
 
-   Cost: O(S log S) to sort S stacks, then each stack is visited once per
+   Cost: the caller gives the stacks already in that order (mt_tree keeps
+   it across snapshots, since a stack's IPs never change: sorting every
+   tree at every rewrite was the largest part of a rewrite on a program of
+   many deep stacks, such as rustc); each stack is then visited once per
    depth; every printed line costs one describe_IP, like the core's. */
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
@@ -53,23 +56,21 @@ typedef struct {
 /* Children of one node: stacks[0 .. n-1] share an IP at depth, or (first
    NULL) n insignificant siblings merged. */
 typedef struct {
-   MtMsStack* first;
+   const MtMsStack* first;
    UInt       n;
    Addr       ip;
    ULong      szB;
 } Group;
 
-static Int cmp_stacks(const void* va, const void* vb)
+Int mt_ms_stack_cmp(const Addr* a_ips, UInt a_n, const Addr* b_ips, UInt b_n)
 {
-   const MtMsStack* a = va;
-   const MtMsStack* b = vb;
-   UInt i, n = a->n_ips < b->n_ips ? a->n_ips : b->n_ips;
+   UInt i, n = a_n < b_n ? a_n : b_n;
    for (i = 0; i < n; i++) {
-      if (a->ips[i] != b->ips[i])
-         return a->ips[i] < b->ips[i] ? -1 : 1;
+      if (a_ips[i] != b_ips[i])
+         return a_ips[i] < b_ips[i] ? -1 : 1;
    }
-   if (a->n_ips != b->n_ips)
-      return a->n_ips < b->n_ips ? -1 : 1;
+   if (a_n != b_n)
+      return a_n < b_n ? -1 : 1;
    return 0;
 }
 
@@ -88,7 +89,7 @@ static Int cmp_groups(const void* va, const void* vb)
    number and a VG_(malloc)ed array in *out (NULL when none), in print
    order. */
 static UInt make_groups(const Printer* pr, UInt depth,
-                        MtMsStack* stacks, UInt n, Group** out)
+                        const MtMsStack* stacks, UInt n, Group** out)
 {
    UInt i, n_groups = 0, n_sig = 0, n_insig = 0;
    ULong insig_szB = 0;
@@ -225,26 +226,20 @@ void mt_ms_print_file_header(MtFile* f, const XArray* desc_args,
    mt_file_printf(f, "\ntime_unit: %s\n", time_unit);
 }
 
-void mt_ms_print(MtFile* fp, const Massif_Header* h,
-                 MtMsStack* stacks, UInt n_stacks,
-                 UInt (*n_hidden)(Addr ip))
+ULong mt_ms_heap_szB(const MtMsStack* stacks, UInt n_stacks)
+{
+   ULong heap_szB = 0;
+   UInt i;
+   for (i = 0; i < n_stacks; i++)
+      heap_szB += stacks[i].szB;
+   return heap_szB;
+}
+
+void mt_ms_print_header(MtFile* fp, const Massif_Header* h, ULong heap_szB)
 {
    Printer printer;
    Printer* pr = &printer;
-   ULong heap_szB = h->sz_B;
-   UInt i;
-
    pr->fp = fp;
-   pr->threshold = h->sig_threshold;
-   pr->n_hidden = n_hidden;
-   pr->ep = VG_(current_DiEpoch)();
-
-   if (h->detailed) {
-      heap_szB = 0;
-      for (i = 0; i < n_stacks; i++)
-         heap_szB += stacks[i].szB;
-   }
-
    FP("#-----------\n");
    FP("snapshot=%d\n", h->snapshot_n);
    FP("#-----------\n");
@@ -254,8 +249,20 @@ void mt_ms_print(MtFile* fp, const Massif_Header* h,
    FP("mem_stacks_B=%llu\n", h->stacks_B);
    FP("heap_tree=%s\n",
       h->detailed ? (h->peak ? "peak" : "detailed") : "empty");
-   if (!h->detailed)
-      return;
+}
+
+void mt_ms_print_tree(MtFile* fp, const Massif_Header* h, ULong heap_szB,
+                      const MtMsStack* stacks, UInt n_stacks,
+                      UInt (*n_hidden)(Addr ip))
+{
+   Printer printer;
+   Printer* pr = &printer;
+   UInt i;
+
+   pr->fp = fp;
+   pr->threshold = h->sig_threshold;
+   pr->n_hidden = n_hidden;
+   pr->ep = VG_(current_DiEpoch)();
 
    /* Computed as the core does, in double then truncated, so the same
       sites fall below the threshold. */
@@ -265,7 +272,6 @@ void mt_ms_print(MtFile* fp, const Massif_Header* h,
       pr->sig_szB = ((heap_szB + h->extra_B + h->stacks_B)
                      * h->sig_threshold) / 100;
 
-   VG_(ssort)(stacks, n_stacks, sizeof(MtMsStack), cmp_stacks);
    {
       Group* top;
       UInt n_top = make_groups(pr, 0, stacks, n_stacks, &top);

@@ -29,14 +29,25 @@ typedef struct {
    reader). */
 void mt_ms_print_file_header(MtFile* f, const XArray* desc_args,
                              const HChar* time_unit);
-/* Writes the snapshot described by h to fp. When h->detailed, the tree is built from
-   stacks[0 .. n_stacks-1], which are sorted in place, and mem_heap_B is
-   their sum; otherwise mem_heap_B is h->sz_B and stacks are not read.
+/* The order the printer wants its stacks in: by IPs, compared one by one
+   from the top, a prefix first (<0, 0, >0 as for a sort). */
+Int mt_ms_stack_cmp(const Addr* a_ips, UInt a_n, const Addr* b_ips, UInt b_n);
+/* A snapshot in two parts, so that the tree, which never changes once
+   taken, can be made once and kept (mt_tree.c), while the header holds
+   the snapshot's number, which culling changes.
+   The header lines (snapshot=, time=, mem_heap_B=, ..., heap_tree=),
+   with mem_heap_B = heap_szB: for a detailed snapshot the sum of its
+   stacks' bytes (mt_ms_heap_szB), as Massif's is, otherwise h->sz_B. */
+ULong mt_ms_heap_szB(const MtMsStack* stacks, UInt n_stacks);
+void mt_ms_print_header(MtFile* fp, const Massif_Header* h, ULong heap_szB);
+/* The tree of a detailed snapshot, from stacks[0 .. n_stacks-1], which
+   must be in mt_ms_stack_cmp order (a stack's order never changes, so the
+   caller keeps it rather than sorting each tree), heap_szB their sum.
    n_hidden(ip) tells how many of ip's inlined frames, innermost first, to
    leave out when ip is a top-level node (NULL: none); it must leave at
    least the outermost frame. */
-void mt_ms_print(MtFile* fp, const Massif_Header* h,
-                 MtMsStack* stacks, UInt n_stacks,
-                 UInt (*n_hidden)(Addr ip));
+void mt_ms_print_tree(MtFile* fp, const Massif_Header* h, ULong heap_szB,
+                      const MtMsStack* stacks, UInt n_stacks,
+                      UInt (*n_hidden)(Addr ip));
 
 #endif /* MT_MSPRINT_H */

@@ -22,7 +22,14 @@
    gets an Xecu, the index of its entry, with the IPs it keeps and its
    live bytes. The filter runs once per distinct stack, so its cost does
    not depend on the number of allocations. A snapshot copies the live
-   bytes of every stack (the table itself only grows and is shared). */
+   bytes of every stack (the table itself only grows and is shared).
+
+   Rewrites: memtime rewrites its profile about once a second, where
+   Massif writes once at exit, so what a rewrite repeats is made once and
+   kept: the stacks' printing order (a stack's IPs never change), each
+   detailed snapshot's tree text (it never changes either) and each site's
+   label; the text and labels until the debug info or the plumbing rules
+   change. */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_execontext.h"
@@ -86,12 +93,41 @@ typedef struct _EcuNode {
 
 static XArray*      stacks;    /* Stack, indexed by Xecu */
 static XArray*      live_szB;  /* SizeT, indexed by Xecu */
-static VgHashTable* by_ecu;
+static VgHashTable* by_ecu;    /* for ECUs beyond by_ecu_index's reach */
+
+/* ECU / 4 -> Xecu + 1 (0: not seen): the core numbers its ExeContexts
+   4, 8, 12, ... as it makes them, so this array is dense and one load
+   finds a stack at every stack-cache miss (rustc misses about 270,000
+   times), where the hash table's chains cost a few cache misses each.
+   ECUs past MT_ECU_INDEX_MAX (the core's numbering is not a promise) go
+   to the hash table. */
+#define MT_ECU_INDEX_MAX (1u << 24)
+static UInt* by_ecu_index;
+static UInt  by_ecu_index_n;
+
+/* The kept stacks (n_ips > 0) in the printer's order (mt_ms_stack_cmp):
+   a stack's IPs never change, so the order is kept across snapshots and
+   rewrites, and the stacks made since are sorted and merged in (O(S + k
+   log k) instead of sorting every tree at every rewrite). Covers stacks[0
+   .. n_seen - 1]. */
+static Xecu*        order;
+static UInt         n_order, max_order, n_seen;
 
 struct MtTreeSnap {
    ULong  serial;              /* see mt_tree_snap_serial */
    UInt   n;                   /* stacks[0 .. n-1] existed then */
    SizeT* szB;                 /* their live bytes */
+   /* The printed tree, made at the first print and written as is at every
+      rewrite after it, while what it was made from holds: the debug info
+      (its epoch), the plumbing rules (mt_frames_generation) and the
+      header's values the threshold depends on. NULL: not made yet. */
+   HChar* text;
+   SizeT  text_n;
+   ULong  heap_szB;
+   UInt   text_epoch, text_rules;
+   ULong  text_extra_B, text_stacks_B;
+   double text_threshold;
+   const HChar* text_top_desc;
 };
 
 /* Keeps ips[*top .. *top + *n_ips_sel - 1], as the XTree filter of the
@@ -149,13 +185,21 @@ static void filter_IPs(Addr* ips, Int n_ips, UInt* top, UInt* n_ips_sel)
 static Xecu find_or_add(ExeContext* ec, Addr* ips, UInt n_ips)
 {
    UWord ecu = VG_(get_ECU_from_ExeContext)(ec);
-   EcuNode* node = VG_(HT_lookup)(by_ecu, ecu);
+   UWord slot = ecu / 4;
+   EcuNode* node = NULL;
    Stack st;
    SizeT zero = 0;
    UInt top, n_sel;
+   Xecu xecu;
 
-   if (node != NULL)
-      return node->xecu;
+   if (slot < MT_ECU_INDEX_MAX) {
+      if (slot < by_ecu_index_n && by_ecu_index[slot] != 0)
+         return by_ecu_index[slot] - 1;
+   } else {
+      node = VG_(HT_lookup)(by_ecu, ecu);
+      if (node != NULL)
+         return node->xecu;
+   }
 
    filter_IPs(ips, n_ips, &top, &n_sel);
    st.n_ips = n_sel;
@@ -164,12 +208,27 @@ static Xecu find_or_add(ExeContext* ec, Addr* ips, UInt n_ips)
       st.ips = VG_(malloc)("mt.tree.ips", n_sel * sizeof(Addr));
       VG_(memcpy)(st.ips, ips + top, n_sel * sizeof(Addr));
    }
-   node = VG_(malloc)("mt.tree.ecu", sizeof(EcuNode));
-   node->ecu  = ecu;
-   node->xecu = (Xecu)VG_(addToXA)(stacks, &st);
+   xecu = (Xecu)VG_(addToXA)(stacks, &st);
    VG_(addToXA)(live_szB, &zero);
-   VG_(HT_add_node)(by_ecu, node);
-   return node->xecu;
+   if (slot < MT_ECU_INDEX_MAX) {
+      if (slot >= by_ecu_index_n) {
+         UInt n = by_ecu_index_n == 0 ? 4096 : by_ecu_index_n;
+         while (n <= slot)
+            n *= 2;
+         by_ecu_index = VG_(realloc)("mt.tree.ecu_index", by_ecu_index,
+                                     n * sizeof(UInt));
+         VG_(memset)(by_ecu_index + by_ecu_index_n, 0,
+                     (n - by_ecu_index_n) * sizeof(UInt));
+         by_ecu_index_n = n;
+      }
+      by_ecu_index[slot] = xecu + 1;
+   } else {
+      node = VG_(malloc)("mt.tree.ecu", sizeof(EcuNode));
+      node->ecu  = ecu;
+      node->xecu = xecu;
+      VG_(HT_add_node)(by_ecu, node);
+   }
+   return xecu;
 }
 
 /* Up to this many allocation-function frames above the --depth kept ones. */
@@ -215,6 +274,8 @@ MtTreeSnap* mt_tree_snapshot(void)
    snap->serial = n_taken++;
    snap->n = VG_(sizeXA)(live_szB);
    snap->szB = NULL;
+   snap->text = NULL;
+   snap->text_n = 0;
    if (snap->n > 0) {
       snap->szB = VG_(malloc)("mt.tree.snap.szB", snap->n * sizeof(SizeT));
       VG_(memcpy)(snap->szB, VG_(indexXA)(live_szB, 0),
@@ -229,6 +290,8 @@ void mt_tree_snap_delete(MtTreeSnap* snap)
       return;
    if (snap->szB != NULL)
       VG_(free)(snap->szB);
+   if (snap->text != NULL)
+      VG_(free)(snap->text);
    VG_(free)(snap);
 }
 
@@ -250,16 +313,82 @@ Bool mt_tree_site_ip(Xecu where, Addr* ip)
    return True;
 }
 
+/* Site labels, made once per site: the companion's site: records name
+   every site at every rewrite (4,000 sites and a describe_IP each, about
+   once a second, on rustc). Open addressing on the IP; every label is
+   dropped when the debug info or the plumbing rules change, as the trees'
+   kept text is. */
+typedef struct { Addr ip; HChar* label; } SiteLabel;
+static SiteLabel* site_labels;          /* NULL label: a free slot */
+static UInt       n_site_labels, site_labels_cap;
+static UInt       site_labels_epoch, site_labels_rules;
+
+static UInt site_slot(Addr ip, UInt cap)
+{
+   UWord h = ip * 0x9E3779B97F4A7C15ULL;
+   return (UInt)(h >> 40) & (cap - 1);
+}
+
+static void site_labels_reset(UInt cap)
+{
+   UInt i;
+   for (i = 0; i < site_labels_cap; i++)
+      if (site_labels[i].label != NULL)
+         VG_(free)(site_labels[i].label);
+   if (site_labels != NULL)
+      VG_(free)(site_labels);
+   site_labels_cap = cap;
+   n_site_labels = 0;
+   site_labels = VG_(calloc)("mt.tree.site_labels", cap, sizeof(SiteLabel));
+   site_labels_epoch = VG_(current_DiEpoch)().n;
+   site_labels_rules = mt_frames_generation();
+}
+
+static void site_labels_grow(void)
+{
+   SiteLabel* old = site_labels;
+   UInt i, old_cap = site_labels_cap;
+   site_labels_cap *= 2;
+   site_labels = VG_(calloc)("mt.tree.site_labels", site_labels_cap,
+                             sizeof(SiteLabel));
+   for (i = 0; i < old_cap; i++) {
+      UInt s;
+      if (old[i].label == NULL)
+         continue;
+      s = site_slot(old[i].ip, site_labels_cap);
+      while (site_labels[s].label != NULL)
+         s = (s + 1) & (site_labels_cap - 1);
+      site_labels[s] = old[i];
+   }
+   VG_(free)(old);
+}
+
 const HChar* mt_tree_site_label(Addr ip)
 {
    const DiEpoch ep = VG_(current_DiEpoch)();
-   UInt i, hide = n_hidden_frames(ip);
-   InlIPCursor* iipc = VG_(new_IIPC)(ep, ip);
+   UInt i, hide, s;
+   InlIPCursor* iipc;
    const HChar* desc;
+   if (site_labels == NULL || site_labels_epoch != ep.n
+       || site_labels_rules != mt_frames_generation())
+      site_labels_reset(site_labels == NULL ? 1024 : site_labels_cap);
+   s = site_slot(ip, site_labels_cap);
+   while (site_labels[s].label != NULL) {
+      if (site_labels[s].ip == ip)
+         return site_labels[s].label;
+      s = (s + 1) & (site_labels_cap - 1);
+   }
+   hide = n_hidden_frames(ip);
+   iipc = VG_(new_IIPC)(ep, ip);
    for (i = 0; i < hide; i++)
       VG_(next_IIPC)(iipc);
    desc = VG_(describe_IP)(ep, ip, iipc);
    VG_(delete_IIPC)(iipc);
+   site_labels[s].ip = ip;
+   site_labels[s].label = VG_(strdup)("mt.tree.site_label", desc);
+   desc = site_labels[s].label;   /* the slot moves if the table grows */
+   if (2 * ++n_site_labels > site_labels_cap)
+      site_labels_grow();
    return desc;
 }
 
@@ -289,6 +418,16 @@ UInt mt_tree_site_hidden(Addr ip)
    return n_hidden_frames(ip);
 }
 
+UInt mt_tree_n_stacks(void)
+{
+   return VG_(sizeXA)(stacks);
+}
+
+UInt mt_tree_rules_generation(void)
+{
+   return mt_frames_generation();
+}
+
 /* The same walk over the inlined frames as mt_msprint.c's print_group. */
 void mt_tree_ip_labels(Addr ip, Bool site,
                        void (*fn)(const HChar* label, void* arg), void* arg)
@@ -306,27 +445,116 @@ void mt_tree_ip_labels(Addr ip, Bool site,
    VG_(delete_IIPC)(iipc);
 }
 
-void mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
-                   const Massif_Header* header)
+static Int cmp_xecus(const void* va, const void* vb)
+{
+   const Stack* a = VG_(indexXA)(stacks, *(const Xecu*)va);
+   const Stack* b = VG_(indexXA)(stacks, *(const Xecu*)vb);
+   return mt_ms_stack_cmp(a->ips, a->n_ips, b->ips, b->n_ips);
+}
+
+/* Brings the order up to date with the stack table. */
+static void update_order(void)
+{
+   UInt n_all = VG_(sizeXA)(stacks), n_new = 0, i, j, k;
+   Xecu *fresh, *merged;
+   if (n_seen == n_all)
+      return;
+   fresh = VG_(malloc)("mt.tree.order.new", (n_all - n_seen) * sizeof(Xecu));
+   for (i = n_seen; i < n_all; i++) {
+      if (((const Stack*)VG_(indexXA)(stacks, i))->n_ips > 0)
+         fresh[n_new++] = i;
+   }
+   n_seen = n_all;
+   VG_(ssort)(fresh, n_new, sizeof(Xecu), cmp_xecus);
+   if (n_order + n_new > max_order) {
+      max_order = 2 * (n_order + n_new);
+      merged = VG_(malloc)("mt.tree.order", max_order * sizeof(Xecu));
+   } else {
+      merged = order;
+   }
+   /* Merged from the end, so it can be done in place. */
+   i = n_order;
+   j = n_new;
+   k = n_order + n_new;
+   while (j > 0) {
+      if (i > 0 && cmp_xecus(&order[i - 1], &fresh[j - 1]) > 0)
+         merged[--k] = order[--i];
+      else
+         merged[--k] = fresh[--j];
+   }
+   if (merged != order) {
+      while (i > 0) {
+         merged[--k] = order[i - 1];
+         i--;
+      }
+      if (order != NULL)
+         VG_(free)(order);
+      order = merged;
+   }
+   n_order += n_new;
+   VG_(free)(fresh);
+}
+
+/* Does snap's kept text still read as printing it now would? */
+static Bool text_holds(const MtTreeSnap* snap, const Massif_Header* header)
+{
+   return snap->text_n > 0
+          && snap->text_epoch == VG_(current_DiEpoch)().n
+          && snap->text_rules == mt_frames_generation()
+          && snap->text_extra_B == header->extra_B
+          && snap->text_stacks_B == header->stacks_B
+          && snap->text_threshold == header->sig_threshold
+          && snap->text_top_desc == header->top_node_desc;
+}
+
+/* Makes snap's tree text (and its heap total). */
+static void make_text(MtTreeSnap* snap, const Massif_Header* header)
 {
    MtMsStack* ms = NULL;
+   MtFile* mem;
    UInt i, n = 0;
-   tl_assert(header->detailed == (snap != NULL));
-   if (snap != NULL && snap->n > 0) {
+   if (snap->text != NULL)
+      VG_(free)(snap->text);
+   if (snap->n > 0) {
+      update_order();
       ms = VG_(malloc)("mt.tree.print", snap->n * sizeof(MtMsStack));
-      for (i = 0; i < snap->n; i++) {
-         const Stack* st = VG_(indexXA)(stacks, i);
-         if (st->n_ips == 0)
-            continue;
+      for (i = 0; i < n_order; i++) {
+         Xecu x = order[i];
+         const Stack* st;
+         if (x >= snap->n)
+            continue;   /* made after this snapshot */
+         st = VG_(indexXA)(stacks, x);
          ms[n].ips   = st->ips;
          ms[n].n_ips = st->n_ips;
-         ms[n].szB   = snap->szB[i];
+         ms[n].szB   = snap->szB[x];
          n++;
       }
    }
-   mt_ms_print(fp, header, ms, n, n_hidden_frames);
+   snap->heap_szB = mt_ms_heap_szB(ms, n);
+   mem = mt_file_open_memory();
+   mt_ms_print_tree(mem, header, snap->heap_szB, ms, n, n_hidden_frames);
+   snap->text = mt_file_memory_take(mem, &snap->text_n);
+   snap->text_epoch = VG_(current_DiEpoch)().n;
+   snap->text_rules = mt_frames_generation();
+   snap->text_extra_B = header->extra_B;
+   snap->text_stacks_B = header->stacks_B;
+   snap->text_threshold = header->sig_threshold;
+   snap->text_top_desc = header->top_node_desc;
    if (ms != NULL)
       VG_(free)(ms);
+}
+
+void mt_tree_print(MtFile* fp, MtTreeSnap* snap, const Massif_Header* header)
+{
+   tl_assert(header->detailed == (snap != NULL));
+   if (snap == NULL) {
+      mt_ms_print_header(fp, header, header->sz_B);
+      return;
+   }
+   if (!text_holds(snap, header))
+      make_text(snap, header);
+   mt_ms_print_header(fp, header, snap->heap_szB);
+   mt_file_write(fp, snap->text, snap->text_n);
 }
 
 void mt_tree_init(void)

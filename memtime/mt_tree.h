@@ -30,7 +30,8 @@ Bool  mt_tree_is_ignored(Xecu where);
 /* The site a stack is shown under in the trees: its top kept frame
    (False for an ignored stack), and that site's label as the trees print
    it ("0x...: fn (file:line)", allocator plumbing inlined at its top
-   hidden). The label is the core's buffer, valid until the next call. */
+   hidden). The label is kept (made once per site, dropped when the debug
+   info or the plumbing rules change): valid until the next call. */
 Bool  mt_tree_site_ip(Xecu where, Addr* ip);
 const HChar* mt_tree_site_label(Addr ip);
 
@@ -42,9 +43,10 @@ void        mt_tree_snap_delete(MtTreeSnap* snap);
 /* Writes one snapshot (header lines, and the tree when header->detailed,
    which requires snap) to fp. The heap
    total of a detailed snapshot is the sum of its stacks, as Massif's is;
-   otherwise header->sz_B. */
-void  mt_tree_print(MtFile* fp, const MtTreeSnap* snap,
-                    const Massif_Header* header);
+   otherwise header->sz_B. The tree's text is made at the first print and
+   kept in snap, for the rewrites that follow, until the debug info or the
+   plumbing rules change. */
+void  mt_tree_print(MtFile* fp, MtTreeSnap* snap, const Massif_Header* header);
 
 /* Read access to a frozen snapshot, for the unpruned detail (mt_detail.h).
    serial: a number no other snapshot taken in this process has, so a
@@ -64,6 +66,11 @@ const Addr* mt_tree_snap_stack(const MtTreeSnap* snap, UInt i,
    hides it; mt_tree_site_hidden(ip) says how many frames that hides, so
    a caller caching labels can tell when the rule changed. */
 UInt  mt_tree_site_hidden(Addr ip);
+/* Changes whenever mt_tree_site_hidden's answers (and the labels) may have
+   changed (an allocator pattern added at run time). */
+UInt  mt_tree_rules_generation(void);
+/* How many stacks the table holds: Xecus 0 .. n - 1 exist. */
+UInt  mt_tree_n_stacks(void);
 void  mt_tree_ip_labels(Addr ip, Bool site,
                         void (*fn)(const HChar* label, void* arg), void* arg);
 
