@@ -132,6 +132,18 @@ build_prog() {
   echo "$out"
 }
 
+# browse OUT ARGS...: headless Chromium ($CHROMIUM, which the caller found)
+# with ARGS (--dump-dom URL, --screenshot=FILE URL, ...): stdout to OUT, its
+# log (console messages: CONSOLE lines) to OUT.err. The flags keep it off
+# the network this machine does not have, in a profile of its own.
+browse() {
+  local out=$1; shift
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
+    >"$out" 2>"$out.err"
+}
+
 # build_pngcheck: compiles tests/pngcheck.c (a libpng decoder, with ASan)
 # once into $MT_PROGS, prints its path.
 build_pngcheck() {

@@ -135,13 +135,6 @@ check "gnuplot PNG: the heap's bands reach $(( (gy1 - ${gtop:-gy1}) * 100 / (gy1
   test -n "$gtop" -a $(( 2 * (gy1 - ${gtop:-gy1}) )) -ge $(( gy1 - gy0 ))
 
 # ---- HTML in Chromium ------------------------------------------------------------
-browse() {
-  local out=$1; shift
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
-    >"$out" 2>"$out.err"
-}
 "$MT_VIS" "$FIX" -o "$T/ten.html"
 browse "$T/ten.dom" --dump-dom "file://$T/ten.html"
 check "HTML: the page draws without an error" sh -c "! grep -q CONSOLE '$T/ten.dom.err' && grep -q 'class=\"timeline\"' '$T/ten.dom'"

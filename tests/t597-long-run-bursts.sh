@@ -21,13 +21,6 @@ BURSTS=$(build_prog bursts.c) || { echo "Bail out! cannot build bursts.c"; exit 
 PNGCHECK=$(build_pngcheck) || { echo "Bail out! cannot build pngcheck"; exit 1; }
 BS="python3 $MT_SRC/tests/burst-stamps.py"
 BC="python3 $MT_SRC/tests/burstcheck.py"
-browse() {
-  local out=$1; shift
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
-    >"$out" 2>"$out.err"
-}
 
 # The three runs at once (they mostly sleep): NAME SPEEDUP ARGS...
 start_run() {

@@ -21,13 +21,6 @@ plan 30
 hc() { python3 "$MT_SRC/tests/htmlcheck.py" "$@"; }
 # browse OUT ARGS... URL: chromium headless, a fresh profile each time, no
 # network of its own; stderr (the console log) to OUT.err.
-browse() {
-  local out=$1; shift
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
-    >"$out" 2>"$out.err"
-}
 consoles() { grep -c 'CONSOLE' "$1.err"; }
 PNGCHECK=$(build_pngcheck) || { not_ok "build pngcheck"; exit 1; }
 

@@ -14,13 +14,6 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser) || plan_skip "chr
 plan 13
 GEN="python3 $MT_SRC/tests/data/gen/bursts.py"
 BC="python3 $MT_SRC/tests/burstcheck.py"
-browse() {
-  local out=$1; shift
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d "$T/chr.XXXXXX")" --enable-logging=stderr --v=0 "$@" \
-    >"$out" 2>"$out.err"
-}
 PNGCHECK=$(build_pngcheck) || { not_ok "build pngcheck"; exit 1; }
 $GEN "$T/bursts.massif" >"$T/truth"
 $GEN "$T/sampled.massif" --no-outline >"$T/truth-sampled"
