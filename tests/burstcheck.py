@@ -85,7 +85,9 @@ def check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, skip, ink_at, li
     widest = 0
     for s, e, level, height in bursts:
         xa, xb = col(s), col(e)
-        if any(skip(x) for x in range(xa - 2, xb + 3)):
+        # A burst at an edge of the plot (its window past the first or last
+        # column) is not measured: there is no column beside it.
+        if any(skip(x) for x in range(xa - 2, xb + 3)) or xa - 2 < x0 or xb + 2 > x1:
             continue
         nb += 1
         tops = [top_y(x) for x in range(xa, xb + 1) if top_y(x) is not None]
@@ -128,7 +130,7 @@ def png(dump, layout, truthf):
     def ink(x, y):
         # The background, the grid (and where its lines cross); the
         # hatches' light grounds (F2F2F2, FBE3D6) are ink.
-        if y < y0 or y > y1:
+        if y < y0 or y > y1 or x < x0 or x > x1:
             return False
         return rows[y - y0][x - x0] not in ('FFFFFF', 'EEEEEE', 'E2E2E2', 'EAEAEA', 'F3F3F3')
     def top_y(x):
