@@ -4,6 +4,7 @@
  * the exact outline's range, the sampled bands cut where it contradicts
  * them, O(spans + columns x bands). */
 #include "model/chart_data.h"
+#include "model/outline.h"
 #include "model/sites.h"
 
 #include <math.h>
@@ -412,4 +413,21 @@ out:
     free(best);
     free(held);
     return c;
+}
+
+vis_col *vis_total_columns(const vis_profile *p, double t0, double t1, size_t ncol, double off)
+{
+    size_t n = 0;
+    int exact = vis_outline_has(p);
+    vis_piece *pc = exact ? vis_outline_pieces(p, 0, &n) : vis_snapshot_pieces(p, &n);
+    vis_col *col = calloc(ncol, sizeof *col);
+    if (n == SIZE_MAX || !col) {
+        free(pc);
+        free(col);
+        return NULL;
+    }
+    long last = vis_column_of(t0, t1, ncol, off, (double)p->snaps[p->n_snaps - 1].time);
+    vis_columns(pc, n, t0, t1, ncol, off, !exact, last, col);
+    free(pc);
+    return col;
 }

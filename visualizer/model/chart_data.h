@@ -83,6 +83,13 @@ vis_piece *vis_outline_pieces(const vis_profile *p, int heap_only, size_t *n);
 /* The snapshots' totals as instants: the samples' own outline. */
 vis_piece *vis_snapshot_pieces(const vis_profile *p, size_t *n);
 
+/* One profile's total (heap + extra + stacks) in ncol columns over
+ * [t0, t1] (the profile's own times), by the one drawing rule: from the
+ * exact outline when it has one, else the snapshots held as steps up to
+ * the last one's column. Returns ncol columns for the caller to free, or
+ * NULL when out of memory. */
+vis_col *vis_total_columns(const vis_profile *p, double t0, double t1, size_t ncol, double off);
+
 /* A timeline's columns: the bands from the trees, sampled, and the
  * outline, exact when the profile has one.
  *

@@ -49,25 +49,16 @@ static int yb(const dc *c, double b)
  * steps up to the last. 2 px thick where it runs flat. */
 static int total_line(dc *c, const vis_profile *p, uint64_t align, vis_rgb colour)
 {
-    size_t ncol = (size_t)(c->x1 - c->x0 + 1), n = 0;
-    double t0 = c->t0 + (double)align, t1 = c->t1 + (double)align;
-    int exact = p->outline.present && p->outline.n;
-    vis_piece *pc = exact ? vis_outline_pieces(p, 0, &n) : vis_snapshot_pieces(p, &n);
-    vis_col *col = calloc(ncol, sizeof *col);
-    if (n == SIZE_MAX || !col) {
-        free(pc);
-        free(col);
+    size_t ncol = (size_t)(c->x1 - c->x0 + 1);
+    vis_col *col = vis_total_columns(p, c->t0 + (double)align, c->t1 + (double)align, ncol, 0.5);
+    if (!col)
         return -1;
-    }
-    long last = vis_column_of(t0, t1, ncol, 0.5, (double)p->snaps[p->n_snaps - 1].time);
-    vis_columns(pc, n, t0, t1, ncol, 0.5, !exact, last, col);
     for (size_t k = 0; k < ncol; k++)
         if (col[k].has) {
             int x = c->x0 + (int)k;
             int yhi = yb(c, (double)col[k].max_B), ylo = yb(c, (double)col[k].min_B);
             vis_canvas_fill(c->cv, x, yhi - 1, x + 1, ylo + 1, colour, 255);
         }
-    free(pc);
     free(col);
     return 0;
 }

@@ -39,24 +39,15 @@ static int lane_x(int x0, int x1, long long t_end, double t)
 static int lane(vis_canvas *cv, const vis_profile *p, long long shift, long long t_end, int x0,
                 int x1, int ybase, int hmax, uint64_t peak)
 {
-    size_t ncol = (size_t)(x1 - x0 + 1), n = 0;
-    double t0 = (double)-shift, t1 = (double)(t_end - shift);
-    int exact = vis_outline_has(p);
-    vis_piece *pc = exact ? vis_outline_pieces(p, 0, &n) : vis_snapshot_pieces(p, &n);
-    vis_col *col = calloc(ncol, sizeof *col);
-    if (n == SIZE_MAX || !col) {
-        free(pc);
-        free(col);
+    size_t ncol = (size_t)(x1 - x0 + 1);
+    vis_col *col = vis_total_columns(p, (double)-shift, (double)(t_end - shift), ncol, 0);
+    if (!col)
         return -1;
-    }
-    long last = vis_column_of(t0, t1, ncol, 0, (double)p->snaps[p->n_snaps - 1].time);
-    vis_columns(pc, n, t0, t1, ncol, 0, !exact, last, col);
     for (size_t k = 0; k < ncol; k++) {
         int h = col[k].has ? (int)((double)hmax * (double)col[k].max_B / (double)peak) : 0;
         if (h > 0)
             vis_canvas_fill(cv, x0 + (int)k, ybase - h, x0 + (int)k + 1, ybase, band, 255);
     }
-    free(pc);
     free(col);
     return 0;
 }
