@@ -58,7 +58,7 @@ def true_max(changes, a, b):
     return max(v, m) if m is not None else v
 
 
-def check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, skip, ink_at, line_above):
+def check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, skip, ink_at, line_above, marks=()):
     """top_y(x): the highest drawn row of column x, None if none."""
     def yof(v):
         return y1 - round(v * (y1 - y0) / ymax)
@@ -67,7 +67,7 @@ def check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, skip, ink_at, li
     dt = (t1 - t0) / (x1 - x0)
     bad, n, msgs = 0, 0, []
     for x in range(x0, x1 + 1):
-        if skip(x):
+        if skip(x) or x in marks:
             continue
         a = t0 + (x - x0 - 0.5) * dt
         b = t0 + (x - x0 + 0.5) * dt
@@ -99,11 +99,17 @@ def check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, skip, ink_at, li
         yh = yof(level + height / 2)
         # Columns beside the burst whose own memory reaches half its height
         # (the end of the plateau) are not the burst's width.
+        # So are the columns of another burst near it (a program that was
+        # descheduled can make two bursts come a column or two apart).
         def other(x):
             a = t0 + (x - x0 - 0.5) * dt
             b = t0 + (x - x0 + 0.5) * dt
-            return (b <= s or a >= e) and true_max(changes, max(a, t0), b) >= level + height / 2
-        w = sum(1 for x in range(xa - 2, xb + 3) if ink_at(x, yh) and not other(x))
+            if not (b <= s or a >= e):
+                return False
+            return (true_max(changes, max(a, t0), b) >= level + height / 2
+                    or any(col(s2) <= x <= col(e2) for s2, e2, _, _ in bursts if (s2, e2) != (s, e)))
+        # A mark's dashed line (1 px, over the data) is not the burst's.
+        w = sum(1 for x in range(xa - 2, xb + 3) if ink_at(x, yh) and not other(x) and x not in marks)
         widest = max(widest, w)
         limit = max(2, 2 * (e - s) / dt)
         if w > limit:
@@ -138,10 +144,13 @@ def png(dump, layout, truthf):
             if ink(x, y):
                 return y
         return None
+    # The marks' dashed lines, one column each.
+    marks = {int(f[3]) for f in (line.split() for line in open(layout))
+             if len(f) > 3 and f[0] == 'layout' and f[1] == 'mark'}
     changes, bursts = truth(truthf)
     # The peak's red line and disc stand over the data near its column.
     check(top_y, x0, x1, y0, y1, t0, t1, ymax, changes, bursts, lambda x: abs(x - peak) <= 8,
-          ink, 1)
+          ink, 1, marks)
 
 
 def html(dom, truthf):

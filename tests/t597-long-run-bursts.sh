@@ -54,17 +54,18 @@ bursts() {
   browse "$f.dom" --dump-dom "file://$f.html"
   $BC html "$f.dom" "$f.truth" >"$f.html.bc"
   local sp wd
-  # In a loaded suite one burst in 150 was once drawn 3 px wide at half
-  # height where 2 were allowed (t305 holds the rule strictly on fixtures;
-  # the cause here is not found yet): the PNG allows one such, no wider.
+  # burstcheck.py does not count a mark's dashed line (the anchor's, a
+  # column or two before the first burst) nor a neighbour burst's columns
+  # (under load the program can be descheduled and two bursts come a
+  # column or two apart) in a burst's width.
   # The PNG leaves out the bursts beside the peak's marker (its red line
   # and disc stand over the data there, 17 columns, and a burst is skipped
   # when any of the 5 or more columns around it is one of them), and one at
   # either edge of the plot: at most 5.
   read -r _ nb low <<<"$(grep '^spikes' "$f.png.bc")"
   read -r _ nw wide widest <<<"$(grep '^widths' "$f.png.bc")"
-  check "$what: PNG: each burst a spike at >= 95% of its height, at most max(2 px, twice its duration) wide, one at most 1 px more ($nb checked, $low short, $wide too wide, widest $widest px)" \
-    test "$nb" -ge $((want - 5)) -a "$low" = 0 -a "$wide" -le 1 -a "$widest" -le 3
+  check "$what: PNG: each burst a spike at >= 95% of its height, at most max(2 px, twice its duration) wide ($nb checked, $low short, $wide too wide, widest $widest px)" \
+    test "$nb" -ge $((want - 5)) -a "$low" = 0 -a "$wide" = 0
   read -r _ nb low <<<"$(grep '^spikes' "$f.html.bc")"
   read -r _ nw wide widest <<<"$(grep '^widths' "$f.html.bc")"
   check "$what: HTML DOM: each burst a spike at >= 95% of its height, at most max(2, twice its duration) columns wide ($nb checked, $low short, $wide too wide, widest $widest)" \
