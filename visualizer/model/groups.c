@@ -746,6 +746,12 @@ static int by_label_ptr(const void *a, const void *b)
     return x->label < y->label ? -1 : x->label > y->label;
 }
 
+void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold)
+{
+    snprintf(buf, cap, "in %zu %s below the view's threshold (%.2f%%)", count,
+             by == VIS_GROUP_SITE ? "sites" : "groups", threshold);
+}
+
 /* Replaces snapshot s's sites by the groups of es. */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
@@ -780,8 +786,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
             if (out[k].is_below_threshold || (double)out[k].bytes >= cut)
                 out[kept++] = out[k];
         char text[160];
-        snprintf(text, sizeof text, "in %zu %s below the view's threshold (%.2f%%)", small,
-                 g->by == VIS_GROUP_SITE ? "sites" : "groups", g->o->threshold);
+        vis_group_rest_label(text, sizeof text, small, g->by, g->o->threshold);
         const char *l = vis_profile_intern(g->p, text, strlen(text));
         if (!l) {
             free(out);

@@ -66,6 +66,11 @@ vis_sym_kind vis_symbol_kind(const char *label);
  * g_malloc, xmalloc, sqlite3Malloc, ngx_alloc, an arena's grow, ...). */
 int vis_wrapper_name(const char *label);
 
+/* The one line that stands for count groups (sites, when by is site) below
+ * the view's threshold (percent): "in 3 groups below the view's threshold
+ * (1.00%)". Written to buf (cap bytes). */
+void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold);
+
 /* ---- the regrouping -------------------------------------------------------- */
 
 typedef struct {
