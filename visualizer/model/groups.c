@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "model/demangle.h"
 #include "model/groups.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
@@ -132,7 +133,7 @@ static size_t without_hash(const char *fn, size_t n)
     return n - 19;
 }
 
-char *vis_key_function(const char *label)
+static char *key_function(const char *label)
 {
     parts p = split(label);
     if (unnamed_fn(&p))
@@ -379,7 +380,7 @@ int vis_rust_crate(const char *fn, char *out, size_t cap)
     return crate_of(name, n, out, cap, 0);
 }
 
-vis_sym_kind vis_symbol_kind(const char *label)
+static vis_sym_kind symbol_kind(const char *label)
 {
     parts p = split(label);
     to_caller(&p);
@@ -394,7 +395,7 @@ vis_sym_kind vis_symbol_kind(const char *label)
     return args ? VIS_SYM_CXX : VIS_SYM_RUST;
 }
 
-char *vis_key_crate(const char *label)
+static char *key_crate(const char *label)
 {
     parts p = split(label);
     to_caller(&p);
@@ -413,7 +414,7 @@ char *vis_key_crate(const char *label)
     return out;
 }
 
-char *vis_key_namespace(const char *label, unsigned depth)
+static char *key_namespace(const char *label, unsigned depth)
 {
     parts p = split(label);
     to_caller(&p);
@@ -462,6 +463,52 @@ char *vis_key_namespace(const char *label, unsigned depth)
     }
     out[o] = '\0';
     return out;
+}
+
+/* The keys read from a function's name see a mangled function demangled
+ * (demangle.h), so that it groups with its demangled twin: label, or its
+ * demangled copy in *copy (free it); NULL when out of memory. */
+static const char *demangled(const char *label, char **copy)
+{
+    int rc = vis_demangle_label(label, copy);
+    return rc < 0 ? NULL : rc ? *copy : label;
+}
+
+char *vis_key_function(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_function(on) : NULL;
+    free(copy);
+    return k;
+}
+
+vis_sym_kind vis_symbol_kind(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    /* Out of memory: the label as it is (a kind is only a hint). */
+    vis_sym_kind k = symbol_kind(on ? on : label);
+    free(copy);
+    return k;
+}
+
+char *vis_key_crate(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_crate(on) : NULL;
+    free(copy);
+    return k;
+}
+
+char *vis_key_namespace(const char *label, unsigned depth)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_namespace(on, depth) : NULL;
+    free(copy);
+    return k;
 }
 
 char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
