@@ -219,10 +219,14 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         uint64_t total = vis_snap_total(t);
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[96];
+        char what[192];
         if (groups)
-            snprintf(what, sizeof what, "groups by %s%s", vis_group_by_name(gr->by),
-                     gr->by_auto ? " (the default for this program; --group-by)" : "");
+            snprintf(what, sizeof what, "groups by %s%s%s%s", vis_group_by_name(gr->by),
+                     gr->by_auto ? " (the default for this program" : "",
+                     gr->by_auto && gr->why ? ": " : "",
+                     gr->by_auto ? (gr->why ? gr->why : "") : "");
+        if (groups && gr->by_auto)
+            snprintf(what + strlen(what), sizeof what - strlen(what), "; --group-by)");
         else
             snprintf(what, sizeof what, "allocation sites");
         if (gr->applied)
