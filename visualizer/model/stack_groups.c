@@ -104,9 +104,9 @@ int vis_stacks_group(vis_stacks *s, const vis_profile *p)
     size_t n = s->n_stacks, n_orig = s->n_frames;
     keyed *k = calloc(n, sizeof *k);
     char **told = calloc(n_orig + 1, sizeof *told);
-    size_t *run_end = calloc(n, sizeof *run_end);   /* SIZE_MAX: a small group */
+    unsigned char *is_small = calloc(n ? n : 1, 1);   /* by k's index: in a small group */
     int rc = -1;
-    if (!k || !told || !run_end)
+    if (!k || !told || !is_small)
         goto out;
     for (size_t i = 0; i < n; i++) {
         k[i].stack = i;
@@ -124,10 +124,9 @@ int vis_stacks_group(vis_stacks *s, const vis_profile *p)
         uint64_t bytes = 0;
         for (; j < n && !strcmp(k[j].key, k[i].key); j++)
             bytes += s->stacks[k[j].stack].bytes;
-        int is_small = !k[i].below && (double)bytes < cut;
-        small += is_small;
-        for (size_t q = i; q < j; q++)
-            run_end[q] = is_small ? SIZE_MAX : j;
+        int below_cut = !k[i].below && (double)bytes < cut;
+        small += below_cut;
+        memset(is_small + i, below_cut, j - i);
         i = j;
     }
     size_t rest = SIZE_MAX;   /* the frame of the groups below the threshold */
@@ -145,7 +144,7 @@ int vis_stacks_group(vis_stacks *s, const vis_profile *p)
         size_t j = i + 1, frame = rest;
         while (j < n && !strcmp(k[j].key, k[i].key))
             j++;
-        if (run_end[i] != SIZE_MAX || small < 2) {
+        if (!is_small[i] || small < 2) {
             char *key = k[i].key;
             k[i].key = NULL;   /* the frame owns it */
             if (add_group_frame(s, key, &frame) != 0)
@@ -169,6 +168,6 @@ out:
         free(told[i]);
     free(k);
     free(told);
-    free(run_end);
+    free(is_small);
     return rc;
 }

@@ -220,13 +220,11 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
         char what[192];
-        if (groups)
-            snprintf(what, sizeof what, "groups by %s%s%s%s", vis_group_by_name(gr->by),
-                     gr->by_auto ? " (the default for this program" : "",
-                     gr->by_auto && gr->why ? ": " : "",
-                     gr->by_auto ? (gr->why ? gr->why : "") : "");
         if (groups && gr->by_auto)
-            snprintf(what + strlen(what), sizeof what - strlen(what), "; --group-by)");
+            snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
+                     vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+        else if (groups)
+            snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
             snprintf(what, sizeof what, "allocation sites");
         if (gr->applied)
