@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "model/demangle.h"
 #include "model/groups.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
@@ -132,7 +133,7 @@ static size_t without_hash(const char *fn, size_t n)
     return n - 19;
 }
 
-char *vis_key_function(const char *label)
+static char *key_function(const char *label)
 {
     parts p = split(label);
     if (unnamed_fn(&p))
@@ -379,7 +380,7 @@ int vis_rust_crate(const char *fn, char *out, size_t cap)
     return crate_of(name, n, out, cap, 0);
 }
 
-vis_sym_kind vis_symbol_kind(const char *label)
+static vis_sym_kind symbol_kind(const char *label)
 {
     parts p = split(label);
     to_caller(&p);
@@ -394,7 +395,7 @@ vis_sym_kind vis_symbol_kind(const char *label)
     return args ? VIS_SYM_CXX : VIS_SYM_RUST;
 }
 
-char *vis_key_crate(const char *label)
+static char *key_crate(const char *label)
 {
     parts p = split(label);
     to_caller(&p);
@@ -413,7 +414,7 @@ char *vis_key_crate(const char *label)
     return out;
 }
 
-char *vis_key_namespace(const char *label, unsigned depth)
+static char *key_namespace(const char *label, unsigned depth)
 {
     parts p = split(label);
     to_caller(&p);
@@ -462,6 +463,67 @@ char *vis_key_namespace(const char *label, unsigned depth)
     }
     out[o] = '\0';
     return out;
+}
+
+/* The keys read from a function's name see a mangled function demangled
+ * (demangle.h), so that it groups with its demangled twin: label, or its
+ * demangled copy in *copy (free it); NULL when out of memory. */
+static const char *demangled(const char *label, char **copy)
+{
+    int rc = vis_demangle_label(label, copy);
+    return rc < 0 ? NULL : rc ? *copy : label;
+}
+
+char *vis_key_function(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_function(on) : NULL;
+    free(copy);
+    return k;
+}
+
+vis_sym_kind vis_symbol_kind(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    /* Out of memory: the label as it is (a kind is only a hint). */
+    vis_sym_kind k = symbol_kind(on ? on : label);
+    free(copy);
+    return k;
+}
+
+char *vis_key_crate(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_crate(on) : NULL;
+    free(copy);
+    return k;
+}
+
+char *vis_key_namespace(const char *label, unsigned depth)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_namespace(on, depth) : NULL;
+    free(copy);
+    return k;
+}
+
+int vis_symbol_scoped(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    if (!on)
+        return 0;
+    parts p = split(on);
+    char *key = key_namespace(on, 1), *fallback = object_fallback(&p);
+    int scoped = key && fallback && strcmp(key, fallback) != 0;
+    free(key);
+    free(fallback);
+    free(copy);
+    return scoped;
 }
 
 char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
@@ -746,6 +808,12 @@ static int by_label_ptr(const void *a, const void *b)
     return x->label < y->label ? -1 : x->label > y->label;
 }
 
+void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold)
+{
+    snprintf(buf, cap, "in %zu %s below the view's threshold (%.2f%%)", count,
+             by == VIS_GROUP_SITE ? "sites" : "groups", threshold);
+}
+
 /* Replaces snapshot s's sites by the groups of es. */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
@@ -780,8 +848,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
             if (out[k].is_below_threshold || (double)out[k].bytes >= cut)
                 out[kept++] = out[k];
         char text[160];
-        snprintf(text, sizeof text, "in %zu %s below the view's threshold (%.2f%%)", small,
-                 g->by == VIS_GROUP_SITE ? "sites" : "groups", g->o->threshold);
+        vis_group_rest_label(text, sizeof text, small, g->by, g->o->threshold);
         const char *l = vis_profile_intern(g->p, text, strlen(text));
         if (!l) {
             free(out);
@@ -915,33 +982,60 @@ static int find_wrappers(rg *g)
     return 0;
 }
 
-vis_group_by vis_group_auto(const vis_profile *p)
+vis_group_by vis_group_auto(const vis_profile *p, const char **why)
 {
-    uint64_t b[4] = { 0, 0, 0, 0 };
+    uint64_t b[4] = { 0, 0, 0, 0 }, scoped_cxx = 0;
     size_t snap = p->peak_tree_snap;
+    const char *unused;
+    if (!why)
+        why = &unused;
     /* Without memtime's detail, Massif's own sites: a regrouping of the
      * pruned top level would leave what matters in "in N places", and the
      * summary stays comparable with ms_print's. */
+    *why = "no unpruned detail: the file's own sites";
     if (snap == SIZE_MAX || !p->detail.present || !p->detail.n_trees)
         return VIS_GROUP_SITE;
     const vis_dtree *t = tree_of(p, snap);
-    if (t) {
-        for (size_t j = 0; j < t->n; j++)
-            if (t->nodes[j].depth == 1)
-                b[vis_symbol_kind(p->detail.frames[t->nodes[j].frame])] += t->nodes[j].bytes;
-    } else {
-        const vis_snapshot *s = &p->snaps[snap];
-        for (size_t k = 0; k < s->n_sites; k++)
-            if (!s->sites[k].is_below_threshold)
-                b[vis_symbol_kind(s->sites[k].label)] += s->sites[k].bytes;
+    size_t n = t ? t->n : p->snaps[snap].n_sites;
+    for (size_t j = 0; j < n; j++) {
+        const char *label;
+        uint64_t bytes;
+        if (t) {
+            if (t->nodes[j].depth != 1)
+                continue;
+            label = p->detail.frames[t->nodes[j].frame];
+            bytes = t->nodes[j].bytes;
+        } else {
+            const vis_site *s = &p->snaps[snap].sites[j];
+            if (s->is_below_threshold)
+                continue;
+            label = s->label;
+            bytes = s->bytes;
+        }
+        vis_sym_kind k = vis_symbol_kind(label);
+        b[k] += bytes;
+        if (k == VIS_SYM_CXX && vis_symbol_scoped(label))
+            scoped_cxx += bytes;
     }
     /* Crate groups C++ functions by their outermost namespace too, so a
      * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
     uint64_t named = b[VIS_SYM_C] + b[VIS_SYM_CXX] + b[VIS_SYM_RUST];
-    if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0)
+    if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0) {
+        *why = "Rust functions hold a quarter or more of the heap";
         return VIS_GROUP_CRATE;
-    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0)
-        return VIS_GROUP_NAMESPACE;
+    }
+    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0) {
+        /* Namespaces only name groups when the code is in them: C++ of
+         * global functions (templates, free functions) would be one
+         * fallback group by namespace; its functions tell it apart. */
+        if (scoped_cxx * 2 >= b[VIS_SYM_CXX]) {
+            *why = "C++ functions in namespaces hold most of the heap";
+            return VIS_GROUP_NAMESPACE;
+        }
+        *why = "C++ functions outside namespaces hold most of the heap";
+        return VIS_GROUP_FUNCTION;
+    }
+    *why = "no C++ or Rust code holds much of the heap";
     return VIS_GROUP_SITE;
 }
 
@@ -1007,8 +1101,9 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
+    gr->why = NULL;
     if (g.by == VIS_GROUP_AUTO)
-        g.by = vis_group_auto(p);
+        g.by = vis_group_auto(p, &gr->why);
     gr->by = g.by;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;

@@ -66,6 +66,11 @@ vis_sym_kind vis_symbol_kind(const char *label);
  * g_malloc, xmalloc, sqlite3Malloc, ngx_alloc, an arena's grow, ...). */
 int vis_wrapper_name(const char *label);
 
+/* The one line that stands for count groups (sites, when by is site) below
+ * the view's threshold (percent): "in 3 groups below the view's threshold
+ * (1.00%)". Written to buf (cap bytes). */
+void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold);
+
 /* ---- the regrouping -------------------------------------------------------- */
 
 typedef struct {
@@ -84,9 +89,18 @@ typedef struct {
 /* The default grouping: for a profile with memtime's detail, crate when
  * Rust functions hold at least a quarter of the named heap at the peak's
  * tree (crate groups C++ by its outermost namespace, so Rust with C++
- * libraries reads well), else namespace when C++ functions do, else site;
- * without detail (Massif's files, older memtime) site. */
-vis_group_by vis_group_auto(const vis_profile *p);
+ * libraries reads well); else, when C++ functions do (and at least as much
+ * as C functions), namespace if at least half of the C++ heap is held in
+ * namespaces, function if not (a C++ program of global functions would
+ * otherwise be one fallback group, "(debug info: no object)"); else site;
+ * without detail (Massif's files, older memtime) site. *why, if why is not
+ * NULL, says why in a few words ("C++ functions outside namespaces hold
+ * most of the heap"). */
+vis_group_by vis_group_auto(const vis_profile *p, const char **why);
+
+/* Whether a label's function is in a scope: a C++ namespace or class, a
+ * Rust path (what a namespace key reads; not a fallback). */
+int vis_symbol_scoped(const char *label);
 
 /* Regroups p (see the file's comment) and ranks its sites again; fills
  * p->grouping. Site grouping of a profile without detail and without a

@@ -219,10 +219,12 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         uint64_t total = vis_snap_total(t);
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[96];
-        if (groups)
-            snprintf(what, sizeof what, "groups by %s%s", vis_group_by_name(gr->by),
-                     gr->by_auto ? " (the default for this program; --group-by)" : "");
+        char what[192];
+        if (groups && gr->by_auto)
+            snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
+                     vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+        else if (groups)
+            snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
             snprintf(what, sizeof what, "allocation sites");
         if (gr->applied)
