@@ -17,7 +17,7 @@
 #    alike (the growth rows' bytes are the crates' as constructed);
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 30
 cd "$T" || exit 1
 B=$MT_BUILD
 
@@ -193,6 +193,9 @@ for k, r in rows.items():
     assert r['end_bytes'] == at(snaps[-1]).get(k, 0), (k, r)
     assert r['max_bytes'] == max(at(s).get(k, 0) for s in snaps), (k, r)
 PY
+vis --growth --group-by=crate p.out >growth.txt 2>&1
+check "--growth --group-by=crate: the text says its rows are crates" \
+  eval 'grep -q "^Growth by crate, from " growth.txt && grep -Eq "^  kind .* crate\$" growth.txt && ! grep -q "site" growth.txt'
 vis check --group-by=crate --baseline=p.out --max-increase=10 q.out >check.txt 2>&1
 is "$? $(grep -c alpha check.txt)" "3 1" "check --baseline: the increase is told by crate (alpha)"
 vis --group-by=nonsense p.out >/dev/null 2>err

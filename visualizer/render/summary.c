@@ -357,7 +357,7 @@ static void growing(FILE *out, const vis_profile *p, const vis_growth *g, int to
         if (r->growth_bytes <= 0 || r->kind == VIS_KIND_FLAT || r->kind == VIS_KIND_BURST)
             continue;
         if (!shown)
-            vis_growth_header_line(out);
+            vis_growth_header_line(out, p);
         vis_growth_row_line(out, p, r);
         shown++;
     }
