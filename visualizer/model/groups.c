@@ -481,7 +481,10 @@ char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
 /* Functions that allocate for their callers in common C programs and
  * libraries (compared with the function's name, scopes and arguments off). */
 static const char *const WRAPPER_NAMES[] = {
-    "my_malloc", "my_realloc", "my_multi_malloc", "my_once_alloc", "alloc_root",
+    "my_malloc", "my_realloc", "my_multi_malloc", "my_multi_malloc_large", "my_memdup",
+    "my_strdup", "my_strndup", "my_once_alloc", "my_once_memdup", "my_once_strdup",
+    "alloc_root", "multi_alloc_root", "memdup_root", "strdup_root", "strmake_root",
+    "thd_alloc", "thd_calloc", "thd_memdup", "thd_strdup", "thd_strmake",
     "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0", "g_malloc_n",
     "g_malloc0_n", "g_slice_alloc", "g_slice_alloc0", "g_strdup", "g_new",
     "xmalloc", "xcalloc", "xrealloc", "xzalloc", "xstrdup", "xmemdup", "xnmalloc",
@@ -531,6 +534,14 @@ int vis_wrapper_name(const char *label)
                 return 1;
     }
     return 0;
+}
+
+char *vis_wrapper_alloc_fn(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return NULL;
+    return strndup(p.fn, p.fn_len);
 }
 
 /* ---- the regrouping ---------------------------------------------------------- */
@@ -915,9 +926,20 @@ static int find_wrappers(rg *g)
     return 0;
 }
 
+/* Whether label's namespace key is a scope, not the "(in OBJECT)" of a
+ * symbol without one (a C++ function at global scope). */
+static int scoped(const char *label)
+{
+    char *k = vis_key_namespace(label, 1);
+    int r = k && k[0] != '(';
+    free(k);
+    return r;
+}
+
 vis_group_by vis_group_auto(const vis_profile *p)
 {
     uint64_t b[4] = { 0, 0, 0, 0 };
+    uint64_t in_scope = 0;   /* C++ bytes a namespace would name */
     size_t snap = p->peak_tree_snap;
     /* Without memtime's detail, Massif's own sites: a regrouping of the
      * pruned top level would leave what matters in "in N places", and the
@@ -927,20 +949,34 @@ vis_group_by vis_group_auto(const vis_profile *p)
     const vis_dtree *t = tree_of(p, snap);
     if (t) {
         for (size_t j = 0; j < t->n; j++)
-            if (t->nodes[j].depth == 1)
-                b[vis_symbol_kind(p->detail.frames[t->nodes[j].frame])] += t->nodes[j].bytes;
+            if (t->nodes[j].depth == 1) {
+                const char *l = p->detail.frames[t->nodes[j].frame];
+                vis_sym_kind kind = vis_symbol_kind(l);
+                b[kind] += t->nodes[j].bytes;
+                if (kind == VIS_SYM_CXX && scoped(l))
+                    in_scope += t->nodes[j].bytes;
+            }
     } else {
         const vis_snapshot *s = &p->snaps[snap];
         for (size_t k = 0; k < s->n_sites; k++)
-            if (!s->sites[k].is_below_threshold)
-                b[vis_symbol_kind(s->sites[k].label)] += s->sites[k].bytes;
+            if (!s->sites[k].is_below_threshold) {
+                vis_sym_kind kind = vis_symbol_kind(s->sites[k].label);
+                b[kind] += s->sites[k].bytes;
+                if (kind == VIS_SYM_CXX && scoped(s->sites[k].label))
+                    in_scope += s->sites[k].bytes;
+            }
     }
     /* Crate groups C++ functions by their outermost namespace too, so a
      * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
     uint64_t named = b[VIS_SYM_C] + b[VIS_SYM_CXX] + b[VIS_SYM_RUST];
     if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0)
         return VIS_GROUP_CRATE;
-    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0)
+    /* Namespaces only when they would name at least half the named heap: a
+     * server whose C++ functions sit at global scope (MariaDB's ha_recover)
+     * or whose heap is held by C and unnamed functions would otherwise read
+     * as one "(in mariadbd)" line holding nearly all of it. */
+    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0 &&
+        in_scope * 2 >= named)
         return VIS_GROUP_NAMESPACE;
     return VIS_GROUP_SITE;
 }

@@ -65,6 +65,11 @@ vis_sym_kind vis_symbol_kind(const char *label);
 /* Whether a function's name is a known allocation wrapper (my_malloc,
  * g_malloc, xmalloc, sqlite3Malloc, ngx_alloc, an arena's grow, ...). */
 int vis_wrapper_name(const char *label);
+/* The function of a wrapper's label as memtime names it, what its
+ * --alloc-fn=NAME takes: the label without address and location, its
+ * arguments and any Rust hash kept ("0x4005E4: my_malloc (in /usr/sbin/x)"
+ * -> "my_malloc"). NULL for an unnamed function or when out of memory. */
+char *vis_wrapper_alloc_fn(const char *label);
 
 /* ---- the regrouping -------------------------------------------------------- */
 
