@@ -926,17 +926,54 @@ static int find_wrappers(rg *g)
     return 0;
 }
 
-/* Whether label's namespace key is a scope, not the "(in OBJECT)" of a
- * symbol without one (a C++ function at global scope). */
+/* Whether label's namespace key is a scope (the anonymous namespace is
+ * one), not a fallback: the "(in OBJECT)" of a symbol without scopes (a C++
+ * function at global scope). */
 static int scoped(const char *label)
 {
+    static const char anon[] = "(anonymous namespace)";
     char *k = vis_key_namespace(label, 1);
-    int r = k && k[0] != '(';
+    int r = k && (k[0] != '(' || !strncmp(k, anon, sizeof anon - 1));
     free(k);
     return r;
 }
 
-vis_group_by vis_group_auto(const vis_profile *p)
+/* Adds label's bytes to its kind, and to *in_scope when a namespace would
+ * name them. */
+static void weigh(const char *label, uint64_t bytes, uint64_t b[4], uint64_t *in_scope)
+{
+    vis_sym_kind kind = vis_symbol_kind(label);
+    b[kind] += bytes;
+    if (kind == VIS_SYM_CXX && scoped(label))
+        *in_scope += bytes;
+}
+
+/* Weighs node j of t as the regrouping will emit it (emit): a wrapper to
+ * split by its callers, what it holds of its own by itself. */
+static void weigh_node(const vis_profile *p, const unsigned char *wrapper, const vis_dtree *t,
+                       size_t j, int level, uint64_t b[4], uint64_t *in_scope)
+{
+    const vis_dnode *nd = &t->nodes[j];
+    size_t end = subtree_end(t, j);
+    if (wrapper[nd->frame] && end > j + 1 && level < 64) {
+        uint64_t sum = 0;
+        for (size_t c = j + 1; c < end; c++)
+            if (t->nodes[c].depth == nd->depth + 1) {
+                sum += t->nodes[c].bytes;
+                weigh_node(p, wrapper, t, c, level + 1, b, in_scope);
+            }
+        if (sum < nd->bytes)
+            weigh(p->detail.frames[nd->frame], nd->bytes - sum, b, in_scope);
+        return;
+    }
+    weigh(p->detail.frames[nd->frame], nd->bytes, b, in_scope);
+}
+
+/* The default grouping (groups.h, vis_profile_regroup), read from the
+ * peak's tree with the wrappers found already split (wrapper: per detail
+ * frame), so that a C wrapper does not hide the C++ or Rust callers it
+ * serves. */
+static vis_group_by group_auto(const vis_profile *p, const unsigned char *wrapper)
 {
     uint64_t b[4] = { 0, 0, 0, 0 };
     uint64_t in_scope = 0;   /* C++ bytes a namespace would name */
@@ -949,22 +986,13 @@ vis_group_by vis_group_auto(const vis_profile *p)
     const vis_dtree *t = tree_of(p, snap);
     if (t) {
         for (size_t j = 0; j < t->n; j++)
-            if (t->nodes[j].depth == 1) {
-                const char *l = p->detail.frames[t->nodes[j].frame];
-                vis_sym_kind kind = vis_symbol_kind(l);
-                b[kind] += t->nodes[j].bytes;
-                if (kind == VIS_SYM_CXX && scoped(l))
-                    in_scope += t->nodes[j].bytes;
-            }
+            if (t->nodes[j].depth == 1)
+                weigh_node(p, wrapper, t, j, 0, b, &in_scope);
     } else {
         const vis_snapshot *s = &p->snaps[snap];
         for (size_t k = 0; k < s->n_sites; k++)
-            if (!s->sites[k].is_below_threshold) {
-                vis_sym_kind kind = vis_symbol_kind(s->sites[k].label);
-                b[kind] += s->sites[k].bytes;
-                if (kind == VIS_SYM_CXX && scoped(s->sites[k].label))
-                    in_scope += s->sites[k].bytes;
-            }
+            if (!s->sites[k].is_below_threshold)
+                weigh(s->sites[k].label, s->sites[k].bytes, b, &in_scope);
     }
     /* Crate groups C++ functions by their outermost namespace too, so a
      * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
@@ -1043,9 +1071,6 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
-    if (g.by == VIS_GROUP_AUTO)
-        g.by = vis_group_auto(p);
-    gr->by = g.by;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
@@ -1055,6 +1080,9 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     int rc = -1;
     if (find_wrappers(&g) != 0)
         goto out;
+    if (g.by == VIS_GROUP_AUTO)
+        g.by = group_auto(p, g.wrapper);
+    gr->by = g.by;
     if (gr->from_detail && told_names(&g) != 0)
         goto out;
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {

@@ -86,15 +86,14 @@ typedef struct {
 #define VIS_WRAPPER_MIN_CALLERS 8
 #define VIS_WRAPPER_MAX_SHARE 50
 
-/* The default grouping: for a profile with memtime's detail, crate when
- * Rust functions hold at least a quarter of the named heap at the peak's
- * tree (crate groups C++ by its outermost namespace, so Rust with C++
- * libraries reads well), else namespace when C++ functions do, else site;
- * without detail (Massif's files, older memtime) site. */
-vis_group_by vis_group_auto(const vis_profile *p);
-
 /* Regroups p (see the file's comment) and ranks its sites again; fills
- * p->grouping. Site grouping of a profile without detail and without a
+ * p->grouping. The default grouping (VIS_GROUP_AUTO): for a profile with
+ * memtime's detail, crate when Rust functions hold at least a quarter of
+ * the named heap at the peak's tree, its wrappers split (crate groups C++
+ * by its outermost namespace, so Rust with C++ libraries reads well), else
+ * namespace when C++ functions do and their scopes name at least half of
+ * the named heap, else site; without detail (Massif's files, older
+ * memtime) site. Site grouping of a profile without detail and without a
  * wrapper to split leaves the sites as the file has them. Returns 0, or -1
  * when out of memory. */
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o);
