@@ -543,7 +543,10 @@ char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
 /* Functions that allocate for their callers in common C programs and
  * libraries (compared with the function's name, scopes and arguments off). */
 static const char *const WRAPPER_NAMES[] = {
-    "my_malloc", "my_realloc", "my_multi_malloc", "my_once_alloc", "alloc_root",
+    "my_malloc", "my_realloc", "my_multi_malloc", "my_multi_malloc_large", "my_memdup",
+    "my_strdup", "my_strndup", "my_once_alloc", "my_once_memdup", "my_once_strdup",
+    "alloc_root", "multi_alloc_root", "memdup_root", "strdup_root", "strmake_root",
+    "thd_alloc", "thd_calloc", "thd_memdup", "thd_strdup", "thd_strmake",
     "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0", "g_malloc_n",
     "g_malloc0_n", "g_slice_alloc", "g_slice_alloc0", "g_strdup", "g_new",
     "xmalloc", "xcalloc", "xrealloc", "xzalloc", "xstrdup", "xmemdup", "xnmalloc",
@@ -593,6 +596,14 @@ int vis_wrapper_name(const char *label)
                 return 1;
     }
     return 0;
+}
+
+char *vis_wrapper_alloc_fn(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return NULL;
+    return strndup(p.fn, p.fn_len);
 }
 
 /* ---- the regrouping ---------------------------------------------------------- */
@@ -982,13 +993,53 @@ static int find_wrappers(rg *g)
     return 0;
 }
 
-vis_group_by vis_group_auto(const vis_profile *p, const char **why)
+/* Adds label's bytes to its kind, and to *in_scope when a namespace would
+ * name them. */
+static void weigh(const char *label, uint64_t bytes, uint64_t b[4], uint64_t *in_scope)
 {
-    uint64_t b[4] = { 0, 0, 0, 0 }, scoped_cxx = 0;
+    vis_sym_kind kind = vis_symbol_kind(label);
+    b[kind] += bytes;
+    if (kind == VIS_SYM_CXX && vis_symbol_scoped(label))
+        *in_scope += bytes;
+}
+
+/* Weighs node j of t as the regrouping will emit it (emit): a wrapper to
+ * split by its callers, what it holds of its own by itself. */
+static void weigh_node(const vis_profile *p, const unsigned char *wrapper, const vis_dtree *t,
+                       size_t j, int level, uint64_t b[4], uint64_t *in_scope)
+{
+    const vis_dnode *nd = &t->nodes[j];
+    size_t end = subtree_end(t, j);
+    if (wrapper[nd->frame] && end > j + 1 && level < 64) {
+        uint64_t sum = 0;
+        for (size_t c = j + 1; c < end; c++)
+            if (t->nodes[c].depth == nd->depth + 1) {
+                sum += t->nodes[c].bytes;
+                weigh_node(p, wrapper, t, c, level + 1, b, in_scope);
+            }
+        if (sum < nd->bytes)
+            weigh(p->detail.frames[nd->frame], nd->bytes - sum, b, in_scope);
+        return;
+    }
+    weigh(p->detail.frames[nd->frame], nd->bytes, b, in_scope);
+}
+
+/* The default grouping, read from the peak's tree with the wrappers found
+ * already split (wrapper: per detail frame), so that a C wrapper does not
+ * hide the C++ or Rust callers it serves: crate when Rust functions hold
+ * at least a quarter of the named heap (crate groups C++ by its outermost
+ * namespace, so Rust with C++ libraries reads well); else, when C++
+ * functions do (and at least as much as C functions), namespace if
+ * namespaces or classes name at least half of the named heap, function if
+ * not (a C++ program of global functions, or a server whose heap is held
+ * by C, unnamed and global C++ functions, would otherwise read as one
+ * "(in OBJECT)" line); else site; without detail (Massif's files, older
+ * memtime) site. *why says why in a few words. */
+static vis_group_by group_auto(const vis_profile *p, const unsigned char *wrapper, const char **why)
+{
+    uint64_t b[4] = { 0, 0, 0, 0 };
+    uint64_t in_scope = 0;   /* C++ bytes a namespace would name */
     size_t snap = p->peak_tree_snap;
-    const char *unused;
-    if (!why)
-        why = &unused;
     /* Without memtime's detail, Massif's own sites: a regrouping of the
      * pruned top level would leave what matters in "in N places", and the
      * summary stays comparable with ms_print's. */
@@ -996,26 +1047,15 @@ vis_group_by vis_group_auto(const vis_profile *p, const char **why)
     if (snap == SIZE_MAX || !p->detail.present || !p->detail.n_trees)
         return VIS_GROUP_SITE;
     const vis_dtree *t = tree_of(p, snap);
-    size_t n = t ? t->n : p->snaps[snap].n_sites;
-    for (size_t j = 0; j < n; j++) {
-        const char *label;
-        uint64_t bytes;
-        if (t) {
-            if (t->nodes[j].depth != 1)
-                continue;
-            label = p->detail.frames[t->nodes[j].frame];
-            bytes = t->nodes[j].bytes;
-        } else {
-            const vis_site *s = &p->snaps[snap].sites[j];
-            if (s->is_below_threshold)
-                continue;
-            label = s->label;
-            bytes = s->bytes;
-        }
-        vis_sym_kind k = vis_symbol_kind(label);
-        b[k] += bytes;
-        if (k == VIS_SYM_CXX && vis_symbol_scoped(label))
-            scoped_cxx += bytes;
+    if (t) {
+        for (size_t j = 0; j < t->n; j++)
+            if (t->nodes[j].depth == 1)
+                weigh_node(p, wrapper, t, j, 0, b, &in_scope);
+    } else {
+        const vis_snapshot *s = &p->snaps[snap];
+        for (size_t k = 0; k < s->n_sites; k++)
+            if (!s->sites[k].is_below_threshold)
+                weigh(s->sites[k].label, s->sites[k].bytes, b, &in_scope);
     }
     /* Crate groups C++ functions by their outermost namespace too, so a
      * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
@@ -1025,10 +1065,11 @@ vis_group_by vis_group_auto(const vis_profile *p, const char **why)
         return VIS_GROUP_CRATE;
     }
     if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0) {
-        /* Namespaces only name groups when the code is in them: C++ of
-         * global functions (templates, free functions) would be one
-         * fallback group by namespace; its functions tell it apart. */
-        if (scoped_cxx * 2 >= b[VIS_SYM_CXX]) {
+        /* Namespaces only when they would name at least half the named
+         * heap: C++ of global functions (templates, free functions,
+         * MariaDB's ha_recover) would be one fallback group by namespace;
+         * its functions tell it apart. */
+        if (in_scope * 2 >= named) {
             *why = "C++ functions in namespaces hold most of the heap";
             return VIS_GROUP_NAMESPACE;
         }
@@ -1102,9 +1143,6 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
     gr->why = NULL;
-    if (g.by == VIS_GROUP_AUTO)
-        g.by = vis_group_auto(p, &gr->why);
-    gr->by = g.by;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
@@ -1114,6 +1152,9 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     int rc = -1;
     if (find_wrappers(&g) != 0)
         goto out;
+    if (g.by == VIS_GROUP_AUTO)
+        g.by = group_auto(p, g.wrapper, &gr->why);
+    gr->by = g.by;
     if (gr->from_detail && told_names(&g) != 0)
         goto out;
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {

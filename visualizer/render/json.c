@@ -353,6 +353,14 @@ static void grouping(FILE *out, const vis_profile *p)
         const vis_wrapper *w = &gr->wrappers[k];
         fprintf(out, "%s\n    {\"function\": ", k ? "," : "");
         vis_json_string(out, vis_site_name(w->label));
+        /* What memtime's --alloc-fn takes to strip it while profiling. */
+        char *fn = vis_wrapper_alloc_fn(w->label);
+        fputs(", \"alloc_fn\": ", out);
+        if (fn)
+            vis_json_string(out, fn);
+        else
+            fputs("null", out);
+        free(fn);
         fprintf(out, ", \"bytes\": %" PRIu64 ", \"callers\": %zu, \"by_name\": %s, "
                      "\"callers_are_sites\": %s}", w->bytes, w->n_callers,
                 w->by_name ? "true" : "false", w->split ? "true" : "false");
