@@ -13,9 +13,10 @@
    first, at every peak snapshot, at others at most every --sample-interval
    ms (detailed ones: at any time) or every 100 times the last reading's
    cost if that is longer, and at exit; never more than about 5% of the
-   run's wall time (a reading's cost follows the resident size). The largest reading (the RSS peak) keeps the
-   largest non-heap mappings resident then, named by file or by the stack
-   of the mmap that made them. */
+   run's wall time (a reading's cost follows the resident size). The
+   largest reading (the RSS peak) keeps the largest non-heap mappings
+   resident then, named by file or by the stack of the mmap that made
+   them. */
 #ifndef MT_RSS_H
 #define MT_RSS_H
 
@@ -35,8 +36,9 @@ void mt_rss_fini(void);
 /* A reading for a snapshot being taken at 'time' (profile unit), or
    out->valid = False when none is due: 'at_peak' asks for one, 'detailed'
    for one unless the last was too recent for its cost (both subject to the
-   cost budget), 'force' always takes one (exit, snapshots asked for). heap_B is the heap
-   total then (useful + extra), kept with the reading if it is the peak. */
+   cost budget), 'force' always takes one (exit, snapshots asked for).
+   heap_B is the heap total then (useful + extra), kept with the reading if
+   it is the peak. */
 void mt_rss_sample(MtRss* out, Long time, ULong heap_B, Bool detailed,
                    Bool at_peak, Bool force);
 

@@ -70,7 +70,7 @@ typedef struct {
 } Way;
 
 static Way  sets[MT_CACHE_SETS][MT_CACHE_WAYS];
-static Bool   enabled;
+static Bool enabled;
 
 /* The last full walk, for mt_unwind_remember. */
 static Addr last_ips[MT_UNWIND_MAX], last_sps[MT_UNWIND_MAX],
