@@ -40,6 +40,7 @@
 #include "mt_companion.h"
 #include "mt_detail.h"
 #include "mt_file.h"
+#include "mt_frames.h"
 #include "mt_options.h"
 #include "mt_snapshot.h"
 #include "mt_tree.h"
@@ -193,7 +194,11 @@ static void build_tree(const MtTreeSnap* snap, DTree* t)
       const Addr* ips = mt_tree_snap_stack(snap, i, &n_ips, &szB);
       if (n_ips == 0 || szB == 0)
          continue;
-      for (l = 0; l < n_ips && l < depth; l++) {
+      /* Past --detail-depth, on while the last level kept has no name:
+         a reader names an unnamed frame by its first named caller, so
+         that caller must be in the detail. */
+      for (l = 0; l < n_ips
+                  && (l < depth || mt_frames_unnamed(ips[l - 1])); l++) {
          cur = b_child(cur, ips[l]);
          b_nodes[cur].szB += szB;
       }
