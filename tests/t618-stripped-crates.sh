@@ -13,9 +13,14 @@
 # - --group-by=function: "??? called by store::fill" 300000 B and
 #   "??? called by net::frame" 200000 B;
 # - with stacks cut before any name (--depth=2), the bytes are one group
-#   named by the library, "libstrl.so (no symbols)": 500000 B.
+#   named by the library, "libstrl.so (no symbols)": 500000 B;
+# - the PNG chart by crate, with the program's resident memory 60 MiB more
+#   than its heap (a file mapped, as rustc's libraries are): the heap's
+#   bands fill at least half of the main plot's height at the peak, measured
+#   from the pixels (tests/pngcheck.c, the layout of chart-lib.sh).
 . "$(dirname "$0")/lib.sh"
-plan 8
+. "$MT_SRC/tests/chart-lib.sh"
+plan 10
 cd "$T" || exit 1
 
 src=$MT_SRC/tests/progs/stripped_layers.cc
@@ -82,4 +87,18 @@ is "$(groups d2.out 'libstrl' --group-by=crate)" "libstrl.so (no symbols)=500000
    "stacks cut before any name: one group named by the library, 500000 B"
 vis --group-by=crate --summary-only d2.out >d2.txt
 check "  ... and the summary names it so" grep -q '^   1\. .*libstrl\.so (no symbols)$' d2.txt
+
+# The chart by crate of a run whose RSS is far above its heap.
+memtime -q --time-unit=i --detailed-freq=1 --memtime-out-file=big.out ./layers 60 >/dev/null 2>err
+FIX=$T/big.out
+render big --group-by=crate
+load_plot big
+check "the chart has the RSS panel (RSS over twice the heap)" grep -q '^layout panel ' "$T/big.layout"
+# The peak's column (a few pixels left of the marker, whose disc covers it):
+# the highest row of a band's colour (the first four groups') from the pixels.
+X=$(( $(awk '$2=="peak"{print $3}' "$T/big.layout") - 3 ))
+top=$("$PNGCHECK" "$T/big.png" runs "$X" "$Y0" "$Y1" |
+  awk 'BEGIN{ split("4E79A7 F28E2B 59A14F B07AA1", a, " "); for (i in a) s[a[i]] = 1 } ($3 in s){ print $1; exit }')
+check "the heap's bands fill >= half of the main plot at the peak (top row ${top:-none} of $Y0..$Y1)" \
+  sh -c "[ -n '$top' ] && [ $(( 2 * (Y1 - ${top:-Y1}) )) -ge $(( Y1 - Y0 )) ]"
 finish

@@ -8,10 +8,15 @@
 // store::fill and net::frame reach the same unnamed frames: only the
 // callers above them tell their bytes apart. The main program (not
 // stripped) also allocates through a function of its own, keep_local
-// (12000 B), whose caller has a name at level 2.
+// (12000 B), whose caller has a name at level 2. With an argument N, it
+// first maps and reads a file of N MiB, so that, as in rustc (its libraries
+// mapped), the resident memory is many times the heap.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifdef LIB
 #define EXPORT __attribute__((visibility("default"), noinline))
@@ -43,10 +48,24 @@ __attribute__((noinline)) static void *keep_local(size_t n)
     return p;
 }
 
-int main()
+int main(int argc, char **argv)
 {
     void *held[64];
     int k = 0;
+    if (argc > 1) {
+        size_t len = (size_t)atoi(argv[1]) << 20;
+        int fd = open("layers.blob", O_RDWR | O_CREAT | O_TRUNC, 0600);
+        if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
+            return 1;
+        volatile const char *m = (const char *)mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+        if (m == MAP_FAILED)
+            return 1;
+        unsigned sum = 0;
+        for (size_t i = 0; i < len; i += 4096)
+            sum += m[i];
+        if (sum != 0)
+            return 1;
+    }
     for (int i = 0; i < 30; i++)
         held[k++] = store::fill(10000);
     for (int i = 0; i < 20; i++)
