@@ -1,4 +1,4 @@
-// stripped_layers.cc: t618's program, a C++ library stripped to its exported
+// stripped_layers.cc: t628's program, a C++ library stripped to its exported
 // symbols (built with -DLIB, -fvisibility=hidden, strip --strip-all) under a
 // main program. Inside the library, malloc's caller is three static
 // functions deep below the exported functions, so the first frames of every
