@@ -283,6 +283,24 @@ static const HChar* const known_wrapper_patterns[] = {
    "g_slice_alloc*",
    /* APR */
    "apr_palloc*", "apr_pcalloc*",
+   /* MariaDB and MySQL: mysys's my_malloc family, the MEM_ROOT arenas
+      (alloc_root; the block it takes is charged to the caller that needed
+      it), the plugin API's thd_* helpers, DYNAMIC_ARRAY's growth and
+      String's buffer. Debian's mariadbd exports all of the C ones. */
+   "my_malloc", "my_realloc", "my_multi_malloc", "my_multi_malloc_large",
+   "my_memdup", "my_strdup", "my_strndup", "my_once_alloc", "my_once_memdup",
+   "my_once_strdup", "my_str_malloc_mysqld",
+   "alloc_root", "multi_alloc_root", "memdup_root", "strdup_root",
+   "strmake_root", "init_alloc_root", "reset_root_defaults",
+   "init_sql_alloc(*", "Sql_alloc::operator new*",
+   "thd_alloc", "thd_calloc", "thd_memdup", "thd_strdup", "thd_strmake",
+   "init_dynamic_array2", "alloc_dynamic", "allocate_dynamic", "insert_dynamic",
+   "Binary_string::real_alloc(*", "Binary_string::realloc_raw(*",
+   "String::real_alloc(*", "String::realloc_raw(*",
+   /* InnoDB's heaps and allocator template (named with debug symbols) */
+   "mem_heap_create_block_func*", "mem_heap_add_block*",
+   "ut_allocator<*>::allocate(*", "ut_allocator<*>::allocate_large(*",
+   "ut_allocator<*>::reallocate(*",
    NULL
 };
 

@@ -18,6 +18,7 @@
 
 #include "mt_companion.h"
 #include "mt_counts.h"
+#include "mt_order.h"
 #include "mt_tree.h"
 
 typedef struct {
@@ -108,13 +109,13 @@ static Int cmp_by_ip(const void* va, const void* vb)
    the last one are sorted and merged in (sorting every stack at every
    rewrite was most of this record's cost on rustc, tens of thousands of
    stacks about once a second). Covers the tree's stacks 0 .. n_seen - 1. */
-static ByIp* order;
-static UInt  n_order, max_order, n_seen;
+static MtOrder order = MT_ORDER_INIT(ByIp, "mt.counts.order", cmp_by_ip);
+static UInt    n_seen;
 
 static void update_order(void)
 {
-   UInt n_all = mt_tree_n_stacks(), n_new = 0, i, j, k;
-   ByIp *fresh, *merged;
+   UInt n_all = mt_tree_n_stacks(), n_new = 0, i;
+   ByIp *fresh;
    if (n_seen == n_all)
       return;
    fresh = VG_(malloc)("mt.counts.order.new", (n_all - n_seen) * sizeof *fresh);
@@ -127,33 +128,7 @@ static void update_order(void)
       n_new++;
    }
    n_seen = n_all;
-   VG_(ssort)(fresh, n_new, sizeof *fresh, cmp_by_ip);
-   if (n_order + n_new > max_order) {
-      max_order = 2 * (n_order + n_new);
-      merged = VG_(malloc)("mt.counts.order", max_order * sizeof *merged);
-   } else {
-      merged = order;
-   }
-   /* From the end, so that it works in place. */
-   i = n_order;
-   j = n_new;
-   k = n_order + n_new;
-   while (j > 0) {
-      if (i > 0 && cmp_by_ip(&order[i - 1], &fresh[j - 1]) > 0)
-         merged[--k] = order[--i];
-      else
-         merged[--k] = fresh[--j];
-   }
-   if (merged != order) {
-      while (i > 0) {
-         merged[--k] = order[i - 1];
-         i--;
-      }
-      if (order != NULL)
-         VG_(free)(order);
-      order = merged;
-   }
-   n_order += n_new;
+   mt_order_add(&order, fresh, n_new);
    VG_(free)(fresh);
 }
 
@@ -165,11 +140,12 @@ void mt_counts_companion(MtFile* comp)
       return;
    if (n_counts > 0) {
       update_order();
-      sel = VG_(malloc)("mt.counts.sel", (n_order + 1) * sizeof *sel);
-      for (i = 0; i < n_order; i++) {
-         if (order[i].x >= n_counts || counts[order[i].x].allocs == 0)
+      const ByIp* by_ip = order.elems;
+      sel = VG_(malloc)("mt.counts.sel", (order.n + 1) * sizeof *sel);
+      for (i = 0; i < order.n; i++) {
+         if (by_ip[i].x >= n_counts || counts[by_ip[i].x].allocs == 0)
             continue;
-         sel[n++] = order[i];
+         sel[n++] = by_ip[i];
       }
       for (i = 0; i < n; ) {
          Counts sum;

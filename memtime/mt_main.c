@@ -88,6 +88,8 @@
    - mt_tree.c: one table of distinct allocation stacks with their live
      bytes, filtered (allocation functions, --ignore-fn, below main,
      --depth), and the frozen copies detailed snapshots keep.
+   - mt_order.c: a sorted array grown by merging sorted batches (the
+     stacks' printing order, the counts' order by site).
    - mt_unwind.c: unwinds an allocation's stack, or finds it in a cache
      that checks the stack words the last unwinding read instead of
      unwinding again.

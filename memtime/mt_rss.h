@@ -9,12 +9,14 @@
    mapped files, and shared memory (MAP_SHARED anonymous, System V, tmpfs
    and memfd files).
 
-   Readings are taken by mt_snapshot.c when a snapshot is taken: at every
-   detailed snapshot, at normal ones at most every --sample-interval ms, and
-   at exit; never more than about 5% of the run's wall time (a reading's cost
-   follows the resident size). The largest reading (the RSS peak) keeps the
-   largest non-heap mappings resident then, named by file or by the stack
-   of the mmap that made them. */
+   Readings are taken by mt_snapshot.c when a snapshot is taken: at the
+   first, at every peak snapshot, at others at most every --sample-interval
+   ms (detailed ones: at any time) or every 100 times the last reading's
+   cost if that is longer, and at exit; never more than about 5% of the
+   run's wall time (a reading's cost follows the resident size). The
+   largest reading (the RSS peak) keeps the largest non-heap mappings
+   resident then, named by file or by the stack of the mmap that made
+   them. */
 #ifndef MT_RSS_H
 #define MT_RSS_H
 
@@ -32,11 +34,13 @@ void mt_rss_init(void);            /* post_clo_init, with --rss=yes */
 void mt_rss_fini(void);
 
 /* A reading for a snapshot being taken at 'time' (profile unit), or
-   out->valid = False when none is due: 'detailed' asks for one (subject to
-   the cost budget), 'force' always takes one (exit). heap_B is the heap
-   total then (useful + extra), kept with the reading if it is the peak. */
+   out->valid = False when none is due: 'at_peak' asks for one, 'detailed'
+   for one unless the last was too recent for its cost (both subject to the
+   cost budget), 'force' always takes one (exit, snapshots asked for).
+   heap_B is the heap total then (useful + extra), kept with the reading if
+   it is the peak. */
 void mt_rss_sample(MtRss* out, Long time, ULong heap_B, Bool detailed,
-                   Bool force);
+                   Bool at_peak, Bool force);
 
 /* True when at least one reading was taken (the companion has RSS records
    to write). */

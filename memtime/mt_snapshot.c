@@ -323,7 +323,7 @@ static void take_snapshot(MtSnapshotKind kind, Time now, Bool detailed)
    s->stacks = mt_stacks_sample();   /* resets the low-water marks */
    tl_assert(s->stacks == NULL || s->stacks->total_szB == s->stacks_szB);
    mt_rss_sample(&s->rss, now, live_heap_szB + live_extra_szB, detailed,
-                 explicit_snapshot);
+                 kind == MtPeak, explicit_snapshot);
    if (s->rss.valid)
       mt_outline_rss(now, s->rss.anon_B + s->rss.file_B
                           + s->rss.shmem_B);
@@ -529,7 +529,7 @@ void mt_snapshot_rss_at_exit(void)
    s = &snapshots[n_snapshots - 1];
    if (!s->rss.valid) {
       mt_rss_sample(&s->rss, s->time, live_heap_szB + live_extra_szB, True,
-                    True);
+                    False, True);
       if (s->rss.valid) {
          mt_outline_rss(s->time, s->rss.anon_B + s->rss.file_B
                                  + s->rss.shmem_B);

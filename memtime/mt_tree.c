@@ -46,6 +46,7 @@
 #include "mt_frames.h"
 #include "mt_msprint.h"
 #include "mt_options.h"
+#include "mt_order.h"
 #include "mt_tree.h"
 #include "mt_unwind.h"
 
@@ -110,8 +111,9 @@ static UInt  by_ecu_index_n;
    rewrites, and the stacks made since are sorted and merged in (O(S + k
    log k) instead of sorting every tree at every rewrite). Covers stacks[0
    .. n_seen - 1]. */
-static Xecu*        order;
-static UInt         n_order, max_order, n_seen;
+static Int cmp_xecus(const void* va, const void* vb);
+static MtOrder      order = MT_ORDER_INIT(Xecu, "mt.tree.order", cmp_xecus);
+static UInt         n_seen;
 
 struct MtTreeSnap {
    ULong  serial;              /* see mt_tree_snap_serial */
@@ -455,8 +457,8 @@ static Int cmp_xecus(const void* va, const void* vb)
 /* Brings the order up to date with the stack table. */
 static void update_order(void)
 {
-   UInt n_all = VG_(sizeXA)(stacks), n_new = 0, i, j, k;
-   Xecu *fresh, *merged;
+   UInt n_all = VG_(sizeXA)(stacks), n_new = 0, i;
+   Xecu *fresh;
    if (n_seen == n_all)
       return;
    fresh = VG_(malloc)("mt.tree.order.new", (n_all - n_seen) * sizeof(Xecu));
@@ -465,33 +467,7 @@ static void update_order(void)
          fresh[n_new++] = i;
    }
    n_seen = n_all;
-   VG_(ssort)(fresh, n_new, sizeof(Xecu), cmp_xecus);
-   if (n_order + n_new > max_order) {
-      max_order = 2 * (n_order + n_new);
-      merged = VG_(malloc)("mt.tree.order", max_order * sizeof(Xecu));
-   } else {
-      merged = order;
-   }
-   /* Merged from the end, so it can be done in place. */
-   i = n_order;
-   j = n_new;
-   k = n_order + n_new;
-   while (j > 0) {
-      if (i > 0 && cmp_xecus(&order[i - 1], &fresh[j - 1]) > 0)
-         merged[--k] = order[--i];
-      else
-         merged[--k] = fresh[--j];
-   }
-   if (merged != order) {
-      while (i > 0) {
-         merged[--k] = order[i - 1];
-         i--;
-      }
-      if (order != NULL)
-         VG_(free)(order);
-      order = merged;
-   }
-   n_order += n_new;
+   mt_order_add(&order, fresh, n_new);
    VG_(free)(fresh);
 }
 
@@ -518,8 +494,9 @@ static void make_text(MtTreeSnap* snap, const Massif_Header* header)
    if (snap->n > 0) {
       update_order();
       ms = VG_(malloc)("mt.tree.print", snap->n * sizeof(MtMsStack));
-      for (i = 0; i < n_order; i++) {
-         Xecu x = order[i];
+      const Xecu* by_print = order.elems;
+      for (i = 0; i < order.n; i++) {
+         Xecu x = by_print[i];
          const Stack* st;
          if (x >= snap->n)
             continue;   /* made after this snapshot */

@@ -15,15 +15,10 @@ and at the end {"errors": n} (exceptions and console messages seen).
 """
 import json
 import os
-import re
-import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cdp import WS  # noqa: E402
+from cdp import errors, page  # noqa: E402
 
 STATE = r"""(function(){
   function txt(e){return e?e.textContent:null;}
@@ -42,31 +37,7 @@ STATE = r"""(function(){
 
 
 def main():
-    path = os.path.abspath(sys.argv[1])
-    prof = tempfile.mkdtemp(prefix="cdp-chr.")
-    chrome = subprocess.Popen(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--user-data-dir=" + prof, "--remote-debugging-port=0", "--window-size=1200,900",
-         "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        port = None
-        for line in chrome.stderr:
-            m = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
-            if m:
-                port = m.group(1)
-                break
-        if not port:
-            raise SystemExit("cdp: chromium printed no DevTools address")
-        pages = json.load(urllib.request.urlopen("http://127.0.0.1:%s/json/list" % port))
-        ws = WS([p for p in pages if p["type"] == "page"][0]["webSocketDebuggerUrl"])
-        ws.call("Runtime.enable")
-        ws.call("Page.enable")
-        ws.call("Page.navigate", url="file://" + path)
-        for _ in range(600):
-            if ws.js("document.documentElement.getAttribute('data-drawn-ms')"):
-                break
-            time.sleep(0.1)
+    with page(sys.argv[1]) as ws:
         # A marker a reload would lose: every state after a click must still see it.
         ws.js("window.__t627 = 'same page'")
         st = json.loads(ws.js(STATE))
@@ -83,14 +54,7 @@ def main():
             st["step"] = "click"
             st["clicked"] = by
             print(json.dumps(st))
-        ws.js("0")
-        bad = [e for e in ws.events if e.get("method") in ("Runtime.exceptionThrown", "Runtime.consoleAPICalled")]
-        for e in bad:
-            print("event", json.dumps(e)[:300], file=sys.stderr)
-        print(json.dumps({"errors": len(bad)}))
-    finally:
-        chrome.kill()
-        chrome.wait()
+        print(json.dumps({"errors": errors(ws)}))
 
 
 if __name__ == "__main__":

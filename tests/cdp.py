@@ -11,6 +11,7 @@ as a user would, and prints one line per observation for t625 to compare:
   errors <n>                         exceptions and console messages seen
 """
 import base64
+import contextlib
 import json
 import os
 import re
@@ -86,8 +87,11 @@ class WS:
         return r.get("result", {}).get("value")
 
 
-def main():
-    path = os.path.abspath(sys.argv[1])
+@contextlib.contextmanager
+def page(path):
+    """Headless Chromium showing the file at path, once the report has
+    drawn (its data-drawn-ms attribute): yields the page's WS client; the
+    browser goes at the end."""
     prof = tempfile.mkdtemp(prefix="cdp-chr.")
     chrome = subprocess.Popen(
         ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -107,11 +111,28 @@ def main():
         ws = WS([p for p in pages if p["type"] == "page"][0]["webSocketDebuggerUrl"])
         ws.call("Runtime.enable")
         ws.call("Page.enable")
-        ws.call("Page.navigate", url="file://" + path)
+        ws.call("Page.navigate", url="file://" + os.path.abspath(path))
         for _ in range(600):
             if ws.js("document.documentElement.getAttribute('data-drawn-ms')"):
                 break
             time.sleep(0.1)
+        yield ws
+    finally:
+        chrome.kill()
+        chrome.wait()
+
+
+def errors(ws):
+    """The exceptions and console messages seen, each on stderr; their count."""
+    ws.js("0")
+    bad = [e for e in ws.events if e.get("method") in ("Runtime.exceptionThrown", "Runtime.consoleAPICalled")]
+    for e in bad:
+        print("event", json.dumps(e)[:300], file=sys.stderr)
+    return len(bad)
+
+
+def main():
+    with page(sys.argv[1]) as ws:
         title = "document.getElementById('snapshot-title').textContent"
         # Tab reaches the chart (the first focusable element on the page).
         ws.call("Input.dispatchKeyEvent", type="keyDown", key="Tab", code="Tab", windowsVirtualKeyCode=9)
@@ -139,15 +160,7 @@ def main():
         print("print", ws.js("getComputedStyle(document.querySelector('.controls')).display"),
               ws.js("(function(){var u=document.querySelector('ul.tree ul[hidden]');"
                     "return u ? getComputedStyle(u).display : 'none-collapsed';})()"))
-        ws.js("0")
-        bad = [e for e in ws.events if e.get("method") in ("Runtime.exceptionThrown", "Runtime.consoleAPICalled")]
-        for e in bad:
-            print("event", json.dumps(e)[:300], file=sys.stderr)
-        print("errors", len(bad))
-    finally:
-        chrome.kill()
-        chrome.wait()
-
+        print("errors", errors(ws))
 
 if __name__ == "__main__":
     main()

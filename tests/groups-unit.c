@@ -107,6 +107,43 @@ int main(void)
            "(in libstdc++.so)");
     expect("namespace: Rust impl",
            vis_key_namespace("0x1: <rustc_arena::DroplessArena>::grow (in /x/a.so)", 2), "rustc_arena::DroplessArena");
+    /* A mangled name that leaked through groups with its demangled twin
+     * (model/demangle.h): the same key as the demangled label. */
+    expect("mangled Rust legacy: function",
+           vis_key_function("0x1: _ZN5alpha5store5Store6insert17h0123456789abcdefE (in /opt/app/bin/noded)"),
+           "alpha::store::Store::insert");
+    expect("mangled Rust legacy: crate",
+           vis_key_crate("0x1: _ZN5alpha5store5Store6insert17h0123456789abcdefE (in /opt/app/bin/noded)"), "alpha");
+    expect("mangled Rust legacy: namespace depth 2",
+           vis_key_namespace("0x1: _ZN5alpha5store5Store6insert17h0123456789abcdefE (in /opt/app/bin/noded)", 2),
+           "alpha::store");
+    expect("mangled Rust legacy with an .llvm. suffix",
+           vis_key_function("0x1: _ZN4core3ptr13drop_in_place17h0123456789abcdefE.llvm.8155 (in /x/a.so)"),
+           "core::ptr::drop_in_place");
+    expect("mangled Rust legacy, escapes: a trait impl",
+           vis_key_crate("0x1: _ZN59_$LT$rustc_middle..ty..Ty$u20$as$u20$core..fmt..Display$GT$3fmt17h0123456789abcdefE (in /x/a.so)"),
+           "rustc_middle");
+    expect("mangled Rust v0: function",
+           vis_key_function("0x1: _RNvNtNtCs1a2b3c4d_5gamma3net4Peer4recv (in /opt/app/bin/noded)"),
+           "gamma::net::Peer::recv");
+    expect("mangled Rust v0: crate",
+           vis_key_crate("0x1: _RNvNtNtCs1a2b3c4d_5gamma3net4Peer4recv (in /opt/app/bin/noded)"), "gamma");
+    expect("mangled C++: function, arguments as Valgrind writes them",
+           vis_key_function("0x1: _ZN3app3net4Conn4readEi (in /usr/lib/libsvc.so.3)"), "app::net::Conn::read(int)");
+    expect("mangled C++: namespace depth 2",
+           vis_key_namespace("0x1: _ZNSt6vectorIiSaIiEE9push_backERKi (vec.h:4)", 2), "std::vector");
+    expect("mangled C++ with a line: function",
+           vis_key_function("0x1: _ZN5store4Disk4fillEm (disk.cc:7)"), "store::Disk::fill(unsigned long)");
+    expect("not mangled though it starts so: kept",
+           vis_key_function("0x1: _Rf_allocVector (in /usr/lib/libR.so)"), "_Rf_allocVector");
+    expect("a mangled name the demangler refuses: kept",
+           vis_key_function("0x1: _ZN3foo (in /x/a.so)"), "_ZN3foo");
+    expect("an unnamed function is not demangled",
+           vis_key_function("0x1: ??? (in /x/a.so)"), "0x1: ??? (in /x/a.so)");
+    expect_int("kind: mangled C++", vis_symbol_kind("0x1: _ZN3app3net4Conn4readEi (in /l.so)"), VIS_SYM_CXX);
+    expect_int("kind: mangled Rust", vis_symbol_kind("0x1: _ZN5alpha5store5Store6insert17h0123456789abcdefE (in /x)"),
+               VIS_SYM_RUST);
+    expect_int("kind: mangled C++, global function", vis_symbol_kind("0x1: _Z4growPvm (a.cc:3)"), VIS_SYM_CXX);
     /* kinds and wrappers */
     expect_int("kind: C", vis_symbol_kind("0x1: main (prog.c:3)"), VIS_SYM_C);
     expect_int("kind: C++", vis_symbol_kind("0x1: a::b(int) (x.cc:1)"), VIS_SYM_CXX);

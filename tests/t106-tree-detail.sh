@@ -5,7 +5,7 @@
 # from the C code, against the profile written beside it and against
 # programs whose heap is known by construction:
 # - tests/progs/detail_sites.c: 300 sites of 1000 bytes (0.1% each), an
-#   allocation wrapper my_malloc called by caller_0 .. caller_49 (3000 +
+#   allocation wrapper take_bytes called by caller_0 .. caller_49 (3000 +
 #   40 i bytes each), one big site of 500,000 bytes;
 # - with --threshold=0 the profile is unpruned, so the detail must be its
 #   tree cut at --detail-depth call levels, node for node (labels, bytes,
@@ -184,14 +184,14 @@ def main():
             if sorted(sites) != sorted("site_%d" % i for i in range(300)) or set(sites.values()) != {1000}:
                 bad.append("want site_0 .. site_299 at 1000 bytes each, found %d sites %s" % (len(sites), sorted(set(sites.values()))))
             if d1.get("big_site") != 500000: bad.append("big_site: %s" % d1.get("big_site"))
-            if d1.get("my_malloc") != 199000: bad.append("my_malloc: %s" % d1.get("my_malloc"))
+            if d1.get("take_bytes") != 199000: bad.append("take_bytes: %s" % d1.get("take_bytes"))
             callers, inside = {}, False
             for d, l, b in nodes:
-                if d == 1: inside = name(l) == "my_malloc"
+                if d == 1: inside = name(l) == "take_bytes"
                 elif d == 2 and inside: callers[name(l)] = b
             want = {"caller_%d" % i: 3000 + 40 * i for i in range(50)}
             if callers != want:
-                bad.append("my_malloc's callers: %d found, %d differ from 3000+40i"
+                bad.append("take_bytes's callers: %d found, %d differ from 3000+40i"
                            % (len(callers), sum(1 for k in want if callers.get(k) != want[k])))
             mains = [(d, name(l), b) for d, l, b in nodes if d == 3]
             print("depth-3 nodes:", len(mains), "all main:", all(x[1] == "main" for x in mains))
@@ -217,7 +217,7 @@ diag "$(cat "$T/d.chk")"
 is "$rc" 0 "every detailed snapshot: depth 1 sums to mem_heap_B, the profile's sites have the detail's labels and bytes, its 'in N places' lines are the detail's other sites"
 rd known "$T/d.out" "$T/d.out.memtime" >"$T/d.known"; rc=$?
 diag "$(cat "$T/d.known")"
-is "$rc" 0 "at the peak: site_0 .. site_299 with 1000 bytes each, big_site 500000, my_malloc 199000 with caller_i 3000+40i at depth 2"
+is "$rc" 0 "at the peak: site_0 .. site_299 with 1000 bytes each, big_site 500000, take_bytes 199000 with caller_i 3000+40i at depth 2"
 check "the default depth is 2 call levels: no depth-3 node" grep -q "depth-3 nodes: 0 " "$T/d.known"
 check "detail: says depth=2" grep -q '^detail: depth=2 snapshots=[0-9]* frames=[0-9]*$' "$T/d.out.memtime"
 check "the detail comes after the outline, last (the companion's record order)" \

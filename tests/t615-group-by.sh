@@ -13,10 +13,11 @@
 #    summary and the JSON; --keep-wrappers keeps it as a site;
 #  - --threshold=P merges exactly the groups below P% into one line;
 #  - without the detail (--no-companion) the file's "in N places" stays;
-#  - no two groups print as the same text; diff and check group alike;
+#  - no two groups print as the same text; diff, check and --growth group
+#    alike (the growth rows' bytes are the crates' as constructed);
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 30
 cd "$T" || exit 1
 B=$MT_BUILD
 
@@ -24,8 +25,8 @@ B=$MT_BUILD
 if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsanitize=address,undefined \
      -I "$MT_SRC/visualizer" -I "$B/visualizer" -I "$B" "$MT_SRC/tests/groups-unit.c" \
      "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/sites.c" \
-     "$MT_SRC/visualizer/model/names.c" \
-     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" -o unit 2>unit.err &&
+     "$MT_SRC/visualizer/model/names.c" "$MT_SRC/visualizer/model/demangle.c" \
+     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" -liberty -o unit 2>unit.err &&
    ./unit >unit.out 2>&1; then
   ok "group keys: $(grep -c '^ok' unit.out) labels with known keys"
 else
@@ -178,6 +179,23 @@ d = json.load(open(sys.argv[1]))
 text = json.dumps(d)
 assert '"alpha"' in text and 'alpha::store' not in text, text[:400]
 PY
+check "--growth --group-by=crate: each crate's bytes at the window's first and last trees and its largest, as constructed" \
+  python3 - ans.json crate.json <<'PY'
+import json, sys
+from full import full
+ans = json.load(open(sys.argv[1]))['crate']; d = json.load(open(sys.argv[2]))
+snaps = sorted(int(k) for k in ans)
+at = lambda s: {full(k): v for k, v in ans[str(s)].items()}
+rows = {r['site']: r for r in d['growth']}
+assert set(rows) == {k for s in snaps for k, v in at(s).items() if v}, sorted(rows)
+for k, r in rows.items():
+    assert r['start_bytes'] == at(snaps[0]).get(k, 0), (k, r)
+    assert r['end_bytes'] == at(snaps[-1]).get(k, 0), (k, r)
+    assert r['max_bytes'] == max(at(s).get(k, 0) for s in snaps), (k, r)
+PY
+vis --growth --group-by=crate p.out >growth.txt 2>&1
+check "--growth --group-by=crate: the text says its rows are crates" \
+  eval 'grep -q "^Growth by crate, from " growth.txt && grep -Eq "^  kind .* crate\$" growth.txt && ! grep -q "site" growth.txt'
 vis check --group-by=crate --baseline=p.out --max-increase=10 q.out >check.txt 2>&1
 is "$? $(grep -c alpha check.txt)" "3 1" "check --baseline: the increase is told by crate (alpha)"
 vis --group-by=nonsense p.out >/dev/null 2>err

@@ -3,7 +3,7 @@
  *   - site_0 .. site_299: 300 allocation sites of their own, each holding
  *     1000 bytes (0.1% of the heap: every one is below the default 1%
  *     threshold, so the profile merges them all into "in N places");
- *   - my_malloc, an allocation wrapper, called by caller_0 .. caller_49:
+ *   - take_bytes, an allocation wrapper, called by caller_0 .. caller_49:
  *     caller_i holds 3000 + 40 * i bytes through it (0.30% .. 0.50% each:
  *     at depth 2 the profile merges them too), 199,000 bytes in all;
  *   - big_site: 500,000 bytes, the one site the profile names on its own.
@@ -20,7 +20,7 @@ static void *volatile site_blocks[N_SITES];
 static void *volatile caller_blocks[N_CALLERS];
 static void *volatile big_block;
 
-static void *my_malloc(size_t n)
+static void *take_bytes(size_t n)
 {
     void *p = malloc(n);
     if (p == NULL)
@@ -30,7 +30,7 @@ static void *my_malloc(size_t n)
 }
 
 #define SITE(i) static void site_##i(void) { site_blocks[i] = malloc(1000); }
-#define CALLER(i) static void caller_##i(void) { caller_blocks[i] = my_malloc(3000 + 40 * i); }
+#define CALLER(i) static void caller_##i(void) { caller_blocks[i] = take_bytes(3000 + 40 * i); }
 #define TEN(M, d) M(d##0) M(d##1) M(d##2) M(d##3) M(d##4) M(d##5) M(d##6) M(d##7) M(d##8) M(d##9)
 #define HUNDRED(M, h) TEN(M, h##0) TEN(M, h##1) TEN(M, h##2) TEN(M, h##3) TEN(M, h##4) \
                       TEN(M, h##5) TEN(M, h##6) TEN(M, h##7) TEN(M, h##8) TEN(M, h##9)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "base/units.h"
 #include "model/export.h"
+#include "model/stack_groups.h"
 #include "model/when.h"
 
 static const char *when_words(const vis_profile *p, const char *spec, const vis_when *w,
@@ -24,6 +25,17 @@ static const char *when_words(const vis_profile *p, const char *spec, const vis_
         break;
     }
     return buf;
+}
+
+/* The tree's stacks under their groups when --group-by asks for them
+ * (stack_groups.h): every writer then draws the groups as frames. */
+static int grouped(vis_stacks *s, const vis_profile *p, char *err, size_t errsz)
+{
+    if (vis_stacks_group(s, p) != 0) {
+        snprintf(err, errsz, "%s: out of memory", p->path);
+        return -1;
+    }
+    return 0;
 }
 
 /* The differential flamegraph's earlier moment: the last detailed snapshot
@@ -62,7 +74,7 @@ static int prepare_base(vis_export *e, FILE *f, const vis_profile *p, const char
              p->unit == VIS_UNIT_B ? " allocated" : "");
     if (!(e->base = vis_stacks_read(f, p, b, err, errsz)))
         return -1;
-    return 0;
+    return grouped(e->base, p, err, errsz);
 }
 
 int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char *when,
@@ -97,7 +109,7 @@ int vis_export_prepare(vis_export *e, FILE *f, const vis_profile *p, const char 
                  "export", p->path);
         return -1;
     }
-    if (!(e->s = vis_stacks_read(f, p, snap, err, errsz)))
+    if (!(e->s = vis_stacks_read(f, p, snap, err, errsz)) || grouped(e->s, p, err, errsz) != 0)
         return -1;
     if (base_when) {
         int rc = prepare_base(e, f, p, base_when, snap, err, errsz);
@@ -147,7 +159,7 @@ int vis_export_prepare_diff(vis_export *e, FILE *f_new, const vis_profile *p_new
              p_old->unit == VIS_UNIT_B ? " allocated" : "");
     if (!(e->base = vis_stacks_read(f_old, p_old, b, err, errsz)))
         return -1;
-    return 0;
+    return grouped(e->base, p_old, err, errsz);
 }
 
 void vis_export_free(vis_export *e)

@@ -11,8 +11,9 @@
  * own). site, function, file and object are always offered; crate when a
  * Rust function holds bytes in some tree (without one, a crate group is
  * an object in parentheses or a C++ namespace, which namespace shows);
- * namespace when a C++ or Rust function does (without one, every group is
- * an object in parentheses, which object shows). */
+ * namespace when a C++ or Rust function in a namespace (a scope) does
+ * (without one, every group is an object in parentheses, which object
+ * shows). */
 int vis_group_offered(const vis_profile *site_grouped, vis_group_by by);
 
 #endif

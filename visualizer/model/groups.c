@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "model/demangle.h"
 #include "model/groups.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
@@ -132,7 +133,7 @@ static size_t without_hash(const char *fn, size_t n)
     return n - 19;
 }
 
-char *vis_key_function(const char *label)
+static char *key_function(const char *label)
 {
     parts p = split(label);
     if (unnamed_fn(&p))
@@ -399,7 +400,7 @@ int vis_rust_crate(const char *fn, char *out, size_t cap)
     return crate_of(name, n, out, cap, 0);
 }
 
-vis_sym_kind vis_symbol_kind(const char *label)
+static vis_sym_kind symbol_kind(const char *label)
 {
     parts p = split(label);
     to_caller(&p);
@@ -414,7 +415,7 @@ vis_sym_kind vis_symbol_kind(const char *label)
     return args ? VIS_SYM_CXX : VIS_SYM_RUST;
 }
 
-char *vis_key_crate(const char *label)
+static char *key_crate(const char *label)
 {
     parts p = split(label);
     to_caller(&p);
@@ -433,7 +434,7 @@ char *vis_key_crate(const char *label)
     return out;
 }
 
-char *vis_key_namespace(const char *label, unsigned depth)
+static char *key_namespace(const char *label, unsigned depth)
 {
     parts p = split(label);
     to_caller(&p);
@@ -486,6 +487,67 @@ char *vis_key_namespace(const char *label, unsigned depth)
     return out;
 }
 
+/* The keys read from a function's name see a mangled function demangled
+ * (demangle.h), so that it groups with its demangled twin: label, or its
+ * demangled copy in *copy (free it); NULL when out of memory. */
+static const char *demangled(const char *label, char **copy)
+{
+    int rc = vis_demangle_label(label, copy);
+    return rc < 0 ? NULL : rc ? *copy : label;
+}
+
+char *vis_key_function(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_function(on) : NULL;
+    free(copy);
+    return k;
+}
+
+vis_sym_kind vis_symbol_kind(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    /* Out of memory: the label as it is (a kind is only a hint). */
+    vis_sym_kind k = symbol_kind(on ? on : label);
+    free(copy);
+    return k;
+}
+
+char *vis_key_crate(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_crate(on) : NULL;
+    free(copy);
+    return k;
+}
+
+char *vis_key_namespace(const char *label, unsigned depth)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    char *k = on ? key_namespace(on, depth) : NULL;
+    free(copy);
+    return k;
+}
+
+int vis_symbol_scoped(const char *label)
+{
+    char *copy;
+    const char *on = demangled(label, &copy);
+    if (!on)
+        return 0;
+    parts p = split(on);
+    char *key = key_namespace(on, 1), *fallback = object_fallback(&p);
+    int scoped = key && fallback && strcmp(key, fallback) != 0;
+    free(key);
+    free(fallback);
+    free(copy);
+    return scoped;
+}
+
 char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
 {
     switch (by) {
@@ -503,7 +565,10 @@ char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
 /* Functions that allocate for their callers in common C programs and
  * libraries (compared with the function's name, scopes and arguments off). */
 static const char *const WRAPPER_NAMES[] = {
-    "my_malloc", "my_realloc", "my_multi_malloc", "my_once_alloc", "alloc_root",
+    "my_malloc", "my_realloc", "my_multi_malloc", "my_multi_malloc_large", "my_memdup",
+    "my_strdup", "my_strndup", "my_once_alloc", "my_once_memdup", "my_once_strdup",
+    "alloc_root", "multi_alloc_root", "memdup_root", "strdup_root", "strmake_root",
+    "thd_alloc", "thd_calloc", "thd_memdup", "thd_strdup", "thd_strmake",
     "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0", "g_malloc_n",
     "g_malloc0_n", "g_slice_alloc", "g_slice_alloc0", "g_strdup", "g_new",
     "xmalloc", "xcalloc", "xrealloc", "xzalloc", "xstrdup", "xmemdup", "xnmalloc",
@@ -553,6 +618,14 @@ int vis_wrapper_name(const char *label)
                 return 1;
     }
     return 0;
+}
+
+char *vis_wrapper_alloc_fn(const char *label)
+{
+    parts p = split(label);
+    if (unnamed_fn(&p))
+        return NULL;
+    return strndup(p.fn, p.fn_len);
 }
 
 /* ---- the regrouping ---------------------------------------------------------- */
@@ -820,6 +893,12 @@ static int by_label_ptr(const void *a, const void *b)
     return x->label < y->label ? -1 : x->label > y->label;
 }
 
+void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold)
+{
+    snprintf(buf, cap, "in %zu %s below the view's threshold (%.2f%%)", count,
+             by == VIS_GROUP_SITE ? "sites" : "groups", threshold);
+}
+
 /* Replaces snapshot s's sites by the groups of es. */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
@@ -854,8 +933,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
             if (out[k].is_below_threshold || (double)out[k].bytes >= cut)
                 out[kept++] = out[k];
         char text[160];
-        snprintf(text, sizeof text, "in %zu %s below the view's threshold (%.2f%%)", small,
-                 g->by == VIS_GROUP_SITE ? "sites" : "groups", g->o->threshold);
+        vis_group_rest_label(text, sizeof text, small, g->by, g->o->threshold);
         const char *l = vis_profile_intern(g->p, text, strlen(text));
         if (!l) {
             free(out);
@@ -989,33 +1067,90 @@ static int find_wrappers(rg *g)
     return 0;
 }
 
-vis_group_by vis_group_auto(const vis_profile *p)
+/* Adds label's bytes to its kind, and to *in_scope when a namespace would
+ * name them. */
+static void weigh(const char *label, uint64_t bytes, uint64_t b[4], uint64_t *in_scope)
+{
+    vis_sym_kind kind = vis_symbol_kind(label);
+    b[kind] += bytes;
+    if (kind == VIS_SYM_CXX && vis_symbol_scoped(label))
+        *in_scope += bytes;
+}
+
+/* Weighs node j of t as the regrouping will emit it (emit): a wrapper to
+ * split by its callers, what it holds of its own by itself. */
+static void weigh_node(const vis_profile *p, const unsigned char *wrapper, const vis_dtree *t,
+                       size_t j, int level, uint64_t b[4], uint64_t *in_scope)
+{
+    const vis_dnode *nd = &t->nodes[j];
+    size_t end = subtree_end(t, j);
+    if (wrapper[nd->frame] && end > j + 1 && level < 64) {
+        uint64_t sum = 0;
+        for (size_t c = j + 1; c < end; c++)
+            if (t->nodes[c].depth == nd->depth + 1) {
+                sum += t->nodes[c].bytes;
+                weigh_node(p, wrapper, t, c, level + 1, b, in_scope);
+            }
+        if (sum < nd->bytes)
+            weigh(p->detail.frames[nd->frame], nd->bytes - sum, b, in_scope);
+        return;
+    }
+    weigh(p->detail.frames[nd->frame], nd->bytes, b, in_scope);
+}
+
+/* The default grouping, read from the peak's tree with the wrappers found
+ * already split (wrapper: per detail frame), so that a C wrapper does not
+ * hide the C++ or Rust callers it serves: crate when Rust functions hold
+ * at least a quarter of the named heap (crate groups C++ by its outermost
+ * namespace, so Rust with C++ libraries reads well); else, when C++
+ * functions do (and at least as much as C functions), namespace if
+ * namespaces or classes name at least half of the named heap, function if
+ * not (a C++ program of global functions, or a server whose heap is held
+ * by C, unnamed and global C++ functions, would otherwise read as one
+ * "(in OBJECT)" line); else site; without detail (Massif's files, older
+ * memtime) site. *why says why in a few words. */
+static vis_group_by group_auto(const vis_profile *p, const unsigned char *wrapper, const char **why)
 {
     uint64_t b[4] = { 0, 0, 0, 0 };
+    uint64_t in_scope = 0;   /* C++ bytes a namespace would name */
     size_t snap = p->peak_tree_snap;
     /* Without memtime's detail, Massif's own sites: a regrouping of the
      * pruned top level would leave what matters in "in N places", and the
      * summary stays comparable with ms_print's. */
+    *why = "no unpruned detail: the file's own sites";
     if (snap == SIZE_MAX || !p->detail.present || !p->detail.n_trees)
         return VIS_GROUP_SITE;
     const vis_dtree *t = tree_of(p, snap);
     if (t) {
         for (size_t j = 0; j < t->n; j++)
             if (t->nodes[j].depth == 1)
-                b[vis_symbol_kind(p->detail.frames[t->nodes[j].frame])] += t->nodes[j].bytes;
+                weigh_node(p, wrapper, t, j, 0, b, &in_scope);
     } else {
         const vis_snapshot *s = &p->snaps[snap];
         for (size_t k = 0; k < s->n_sites; k++)
             if (!s->sites[k].is_below_threshold)
-                b[vis_symbol_kind(s->sites[k].label)] += s->sites[k].bytes;
+                weigh(s->sites[k].label, s->sites[k].bytes, b, &in_scope);
     }
     /* Crate groups C++ functions by their outermost namespace too, so a
      * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
     uint64_t named = b[VIS_SYM_C] + b[VIS_SYM_CXX] + b[VIS_SYM_RUST];
-    if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0)
+    if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0) {
+        *why = "Rust functions hold a quarter or more of the heap";
         return VIS_GROUP_CRATE;
-    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0)
-        return VIS_GROUP_NAMESPACE;
+    }
+    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0) {
+        /* Namespaces only when they would name at least half the named
+         * heap: C++ of global functions (templates, free functions,
+         * MariaDB's ha_recover) would be one fallback group by namespace;
+         * its functions tell it apart. */
+        if (in_scope * 2 >= named) {
+            *why = "C++ functions in namespaces hold most of the heap";
+            return VIS_GROUP_NAMESPACE;
+        }
+        *why = "C++ functions outside namespaces hold most of the heap";
+        return VIS_GROUP_FUNCTION;
+    }
+    *why = "no C++ or Rust code holds much of the heap";
     return VIS_GROUP_SITE;
 }
 
@@ -1081,9 +1216,7 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
-    if (g.by == VIS_GROUP_AUTO)
-        g.by = vis_group_auto(p);
-    gr->by = g.by;
+    gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
@@ -1093,6 +1226,9 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     int rc = -1;
     if (find_wrappers(&g) != 0)
         goto out;
+    if (g.by == VIS_GROUP_AUTO)
+        g.by = group_auto(p, g.wrapper, &gr->why);
+    gr->by = g.by;
     if (gr->from_detail && told_names(&g) != 0)
         goto out;
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {

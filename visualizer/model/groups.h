@@ -68,11 +68,21 @@ vis_sym_kind vis_symbol_kind(const char *label);
 /* Whether a function's name is a known allocation wrapper (my_malloc,
  * g_malloc, xmalloc, sqlite3Malloc, ngx_alloc, an arena's grow, ...). */
 int vis_wrapper_name(const char *label);
+/* The function of a wrapper's label as memtime names it, what its
+ * --alloc-fn=NAME takes: the label without address and location, its
+ * arguments and any Rust hash kept ("0x4005E4: my_malloc (in /usr/sbin/x)"
+ * -> "my_malloc"). NULL for an unnamed function or when out of memory. */
+char *vis_wrapper_alloc_fn(const char *label);
+
+/* The one line that stands for count groups (sites, when by is site) below
+ * the view's threshold (percent): "in 3 groups below the view's threshold
+ * (1.00%)". Written to buf (cap bytes). */
+void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold);
 
 /* ---- the regrouping -------------------------------------------------------- */
 
 typedef struct {
-    vis_group_by by;         /* AUTO: vis_group_auto decides */
+    vis_group_by by;         /* AUTO: the default rule (vis_profile_regroup) */
     unsigned ns_depth;       /* --namespace-depth, 1.. */
     double threshold;        /* percent: smaller groups merge */
     int threshold_given;     /* --threshold was given */
@@ -84,15 +94,19 @@ typedef struct {
 #define VIS_WRAPPER_MIN_CALLERS 8
 #define VIS_WRAPPER_MAX_SHARE 50
 
-/* The default grouping: for a profile with memtime's detail, crate when
- * Rust functions hold at least a quarter of the named heap at the peak's
- * tree (crate groups C++ by its outermost namespace, so Rust with C++
- * libraries reads well), else namespace when C++ functions do, else site;
- * without detail (Massif's files, older memtime) site. */
-vis_group_by vis_group_auto(const vis_profile *p);
+/* Whether a label's function is in a scope: a C++ namespace or class, a
+ * Rust path (what a namespace key reads; not a fallback). */
+int vis_symbol_scoped(const char *label);
 
 /* Regroups p (see the file's comment) and ranks its sites again; fills
- * p->grouping. Site grouping of a profile without detail and without a
+ * p->grouping. The default grouping (VIS_GROUP_AUTO): for a profile with
+ * memtime's detail, crate when Rust functions hold at least a quarter of
+ * the named heap at the peak's tree, its wrappers split (crate groups C++
+ * by its outermost namespace, so Rust with C++ libraries reads well); else,
+ * when C++ functions do, namespace when their scopes name at least half of
+ * the named heap, function when not (global functions, which by namespace
+ * would be one fallback group); else site; without detail (Massif's files,
+ * older memtime) site. p->grouping.why says which rule chose. Site grouping of a profile without detail and without a
  * wrapper to split leaves the sites as the file has them. Returns 0, or -1
  * when out of memory. */
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o);

@@ -226,6 +226,7 @@ typedef struct {
     int applied;             /* vis_profile_regroup ran and changed the sites */
     vis_group_by by;         /* never VIS_GROUP_AUTO once applied */
     int by_auto;             /* chosen by the default rule */
+    const char *why;         /* the rule's reason (a static string), or NULL */
     unsigned ns_depth;
     double threshold;        /* percent of each snapshot's heap */
     int from_detail;         /* snapshots with detail were regrouped from it */

@@ -311,9 +311,11 @@ static uint64_t hash_edge(const void *ctx, size_t i)
     return fnv(key, sizeof key, FNV_START);
 }
 
-static int build_flame(vis_stacks *s)
+int vis_stacks_flame(vis_stacks *s)
 {
     imap edges = { NULL, 0, 0 };
+    free(s->flame);
+    s->n_flame = s->flame_depth = 0;
     if (!(s->flame = vis_grow(NULL, 0, 64, sizeof *s->flame)))
         return -1;
     s->flame[0] = (vis_flame_node){ SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, 0, 0, 0 };
@@ -417,7 +419,7 @@ vis_stacks *vis_stacks_read(FILE *f, const vis_profile *p, size_t snap,
     rc = close_to(&r, 0);
     if (rc == STOP_NOMEM)
         goto nomem;
-    if (build_flame(s) != 0)
+    if (vis_stacks_flame(s) != 0)
         goto nomem;
     free(r.open);
     free(r.labels.slots);

@@ -29,6 +29,9 @@ typedef struct {
                               "fn (in /lib/libc.so.6)", or "" */
     unsigned line;         /* 0 if none */
     int below_threshold;   /* Massif's "in N places, ... below ..." line */
+    int is_group;          /* a group's key (stack_groups.h), not a frame
+                              of the program: label, name and function
+                              are the key, file is "" */
     size_t name_id;        /* frames with equal names share it */
 } vis_frame;
 
@@ -68,6 +71,10 @@ typedef struct {
 vis_stacks *vis_stacks_read(FILE *f, const vis_profile *p, size_t snap,
                             char *err, size_t errsz);
 void vis_stacks_free(vis_stacks *s);
+
+/* (Re)builds s's flame tree from its stacks (after vis_stacks_group changed
+ * them). Returns 0, or -1 when out of memory. */
+int vis_stacks_flame(vis_stacks *s);
 
 /* A flame tree node's path from the outermost frame to it, into path
  * (s->flame_depth entries); returns its length. */

@@ -17,6 +17,10 @@
  * that held bytes only at the earlier moment have no width and are not
  * drawn (as in flamegraph.pl's differential graphs).
  *
+ * Under --group-by the bottom row (above "all") is the groups, one tower
+ * each (stack_groups.h), in their own colour; the subtitle says which
+ * grouping.
+ *
  * Names are data: XML-escaped (& < > " '), and a control character or a
  * byte that is not valid UTF-8 is shown as \xNN, so the SVG always parses.
  * Frames narrower than 0.1 px are left out (the subtitle says how many), as
@@ -28,6 +32,8 @@
 #include "base/units.h"
 #include "base/utf8.h"
 #include "model/export.h"
+#include "model/groups.h"
+#include "model/stack_groups.h"
 
 #define FG_WIDTH 1200.0
 #define FG_PAD 10.0
@@ -92,7 +98,8 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
-/* Light fills, so black text stays readable: greens for frames with a
+/* Light fills, so black text stays readable: oranges for groups (the
+ * bottom row under --group-by), greens for frames with a
  * source line (the program's code), blues for frames known only by their
  * object file, greys for Massif's merged "in N places" lines, unknown
  * frames and the root. The same function always gets the same colour. */
@@ -102,6 +109,8 @@ static void frame_fill(char *buf, size_t n, const vis_frame *f)
     unsigned a = (unsigned)(h % 40), b = (unsigned)((h >> 8) % 40), c = (unsigned)((h >> 16) % 30);
     if (!f)
         snprintf(buf, n, "rgb(214,214,214)");
+    else if (f->is_group)
+        snprintf(buf, n, "rgb(%u,%u,%u)", 225 + c / 2, 175 + a, 110 + b);
     else if (f->below_threshold)
         snprintf(buf, n, "rgb(%u,%u,%u)", 190 + c, 190 + c, 190 + c);
     else if (f->line > 0)
@@ -388,6 +397,8 @@ int vis_flamegraph_write(FILE *out, const vis_export *e, char *err, size_t errsz
         put_text(out, e->base_moment, SIZE_MAX);
         fputs(" (red grew, blue shrank)", out);
     }
+    if (vis_stacks_grouped(p))
+        fprintf(out, "; grouped by %s", vis_group_by_name(p->grouping.by));
     if (omitted)
         fprintf(out, "; %zu frame%s narrower than 0.1 px left out", omitted,
                 omitted == 1 ? "" : "s");

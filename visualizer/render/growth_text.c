@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/groups.h"
 #include "model/sites.h"
 #include "base/units.h"
 #include "render/growth_text.h"
@@ -35,29 +36,37 @@ void vis_growth_row_line(FILE *out, const vis_profile *p, const vis_growth_row *
             vis_site_label_name(p, r->label), r->maybe_below_threshold ? " [*]" : "");
 }
 
-void vis_growth_header_line(FILE *out)
+/* What a row is: a site, or the group --group-by made of sites. */
+static const char *row_noun(const vis_profile *p)
+{
+    return p->grouping.applied ? vis_group_by_name(p->grouping.by) : "site";
+}
+
+void vis_growth_header_line(FILE *out, const vis_profile *p)
 {
     fprintf(out, "  %-9s %10s %10s %11s %17s  %s\n", "kind", "start", "end", "growth", "rate",
-            "site");
+            row_noun(p));
 }
 
 void vis_growth_text(FILE *out, const vis_profile *p, const vis_growth *g, size_t max_rows)
 {
-    vis_growth_window_line(out, p, g, "Growth by site");
+    char what[64];
+    snprintf(what, sizeof what, "Growth by %s", row_noun(p));
+    vis_growth_window_line(out, p, g, what);
     if (g->n_detailed == 0)
         return;
     if (g->n_rows == 0) {
         fprintf(out, "  (no allocation site in these snapshots)\n");
         return;
     }
-    vis_growth_header_line(out);
+    vis_growth_header_line(out, p);
     int star = 0;
     for (size_t i = 0; i < g->n_rows && (!max_rows || i < max_rows); i++) {
         vis_growth_row_line(out, p, &g->rows[i]);
         star |= g->rows[i].maybe_below_threshold;
     }
     if (max_rows && g->n_rows > max_rows)
-        fprintf(out, "  ... %zu more site%s\n", g->n_rows - max_rows,
+        fprintf(out, "  ... %zu more %s%s\n", g->n_rows - max_rows, row_noun(p),
                 g->n_rows - max_rows == 1 ? "" : "s");
     if (star)
         fprintf(out, "  [*] missing from some trees that merged small sites: counted as 0 there\n");

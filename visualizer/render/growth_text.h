@@ -14,7 +14,7 @@ void vis_growth_text(FILE *out, const vis_profile *p, const vis_growth *g, size_
  * that the window has no detailed snapshot. */
 void vis_growth_window_line(FILE *out, const vis_profile *p, const vis_growth *g, const char *what);
 /* The column heads, and one row of the ranking under them. */
-void vis_growth_header_line(FILE *out);
+void vis_growth_header_line(FILE *out, const vis_profile *p);
 void vis_growth_row_line(FILE *out, const vis_profile *p, const vis_growth_row *r);
 
 #endif

@@ -341,14 +341,26 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
 static void grouping(FILE *out, const vis_profile *p)
 {
     const vis_grouping *gr = &p->grouping;
-    fprintf(out, "  \"grouping\": {\"by\": \"%s\", \"by_default\": %s, \"threshold\": %.2f, "
-                 "\"from_detail\": %s, \"wrappers\": [",
-            vis_group_by_name(gr->applied ? gr->by : VIS_GROUP_SITE), gr->by_auto ? "true" : "false",
+    fprintf(out, "  \"grouping\": {\"by\": \"%s\", \"by_default\": %s, \"default_reason\": ",
+            vis_group_by_name(gr->applied ? gr->by : VIS_GROUP_SITE), gr->by_auto ? "true" : "false");
+    if (gr->by_auto && gr->why)
+        vis_json_string(out, gr->why);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"threshold\": %.2f, \"from_detail\": %s, \"wrappers\": [",
             gr->threshold, gr->from_detail ? "true" : "false");
     for (size_t k = 0; k < gr->n_wrappers; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
         fprintf(out, "%s\n    {\"function\": ", k ? "," : "");
         vis_json_string(out, vis_site_name(w->label));
+        /* What memtime's --alloc-fn takes to strip it while profiling. */
+        char *fn = vis_wrapper_alloc_fn(w->label);
+        fputs(", \"alloc_fn\": ", out);
+        if (fn)
+            vis_json_string(out, fn);
+        else
+            fputs("null", out);
+        free(fn);
         fprintf(out, ", \"bytes\": %" PRIu64 ", \"callers\": %zu, \"by_name\": %s, "
                      "\"callers_are_sites\": %s}", w->bytes, w->n_callers,
                 w->by_name ? "true" : "false", w->split ? "true" : "false");

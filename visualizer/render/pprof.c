@@ -13,6 +13,11 @@
  *   Functions keyed by (name, file), the line on the Line;
  *   one Mapping for the program (the command's first word), marked as
  *     symbolised so that pprof never looks for the binary;
+ *   under --group-by, each stack's group (stack_groups.h) is its outermost
+ *     Location, a Function named by the group's key with no file, and the
+ *     sample's label "BY" = key (BY: crate, function, ...), so that
+ *     -tags, -tagfocus and -tagroot see the groups as well as -top and
+ *     -traces;
  *   comments: the command and which snapshot this is; time_nanos: the
  *     snapshot's time since the program started (ms profiles; 0 for i and
  *     B, whose time is no clock), since memtime records no wall-clock start.
@@ -25,6 +30,7 @@
 #include "base/grow.h"
 #include "base/utf8.h"
 #include "model/export.h"
+#include "model/groups.h"
 #include "pprof_profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile Profile;
@@ -34,6 +40,7 @@ typedef Perftools__Profiles__Mapping Mapping;
 typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__Function Function;
+typedef Perftools__Profiles__Label Label;
 
 /* ------------------------------------------------------------ tables */
 
@@ -310,6 +317,8 @@ int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz)
     Sample **sample_ptrs = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *sample_ptrs);
     uint64_t *loc_ids = NULL;
     int64_t *values = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *values);
+    Label *labels = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *labels);
+    Label **label_ptrs = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *label_ptrs);
     Location **loc_ptrs = NULL;
     Function **fn_ptrs = NULL;
     uint8_t *packed = NULL;
@@ -318,7 +327,8 @@ int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz)
     for (size_t i = 0; i < s->n_stacks; i++)
         total_frames += s->stacks[i].depth;
     loc_ids = malloc((total_frames ? total_frames : 1) * sizeof *loc_ids);
-    if (!samples || !sample_ptrs || !values || !loc_ids || str_id(&t, "") != 0)
+    if (!samples || !sample_ptrs || !values || !labels || !label_ptrs || !loc_ids ||
+        str_id(&t, "") != 0)
         goto done;
 
     /* Header strings, then one sample per stack. */
@@ -359,6 +369,21 @@ int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz)
         }
         used += sm->n_location_id;
         values[i] = (int64_t)st->bytes;
+        /* Its group (the outermost frame, when grouped) as a label too,
+         * keyed by the grouping: -tagfocus=crate=alpha, -tags. */
+        const vis_frame *outer = &s->frames[st->frames[st->depth - 1]];
+        if (outer->is_group) {
+            Label *lb = &labels[i];
+            perftools__profiles__label__init(lb);
+            int64_t key = str_id(&t, vis_group_by_name(p->grouping.by)), str = str_id(&t, outer->name);
+            if (key < 0 || str < 0)
+                goto done;
+            lb->key = key;
+            lb->str = str;
+            label_ptrs[i] = lb;
+            sm->n_label = 1;
+            sm->label = &label_ptrs[i];
+        }
         sm->n_value = 1;
         sm->value = &values[i];
         sample_ptrs[i] = sm;
@@ -429,6 +454,8 @@ done:
     free(samples);
     free(sample_ptrs);
     free(values);
+    free(labels);
+    free(label_ptrs);
     free(loc_ids);
     tables_free(&t);
     return ok == 1 ? 0 : -1;

@@ -219,10 +219,12 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         uint64_t total = vis_snap_total(t);
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[96];
-        if (groups)
-            snprintf(what, sizeof what, "groups by %s%s", vis_group_by_name(gr->by),
-                     gr->by_auto ? " (the default for this program; --group-by)" : "");
+        char what[192];
+        if (groups && gr->by_auto)
+            snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
+                     vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+        else if (groups)
+            snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
             snprintf(what, sizeof what, "allocation sites");
         if (gr->applied)
@@ -306,6 +308,26 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     summary_bursts(out, p, an);
 }
 
+/* s as one shell word: bare when it has only characters no shell reads
+ * specially, else in single quotes (a quote inside as '\''). Names come from
+ * the profile: this keeps a copied command line from running any of them. */
+static void shell_word(FILE *out, const char *s)
+{
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_:.@+-/")
+                  == strlen(s)) {
+        fputs(s, out);
+        return;
+    }
+    fputc('\'', out);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", out);
+        else
+            fputc(*s, out);
+    }
+    fputc('\'', out);
+}
+
 /* The allocation wrappers the grouping found (groups.h). */
 static void summary_wrappers(FILE *out, const vis_profile *p)
 {
@@ -330,12 +352,17 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         if (w->n_callers)
             snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
                      w->n_callers == 1 ? "" : "s");
+        else if (w->split && w->bytes)
+            snprintf(callers, sizeof callers, "its callers not in the detail");
         else
             snprintf(callers, sizeof callers, "its callers not in the file");
         fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
                 name ? name : site, callers,
                 w->by_name ? "known by name" : "by its shape",
-                w->split ? "its callers are the sites (--keep-wrappers keeps it)"
+                w->split && !w->n_callers && w->bytes
+                ? "kept as a site: its callers are below the detail's depth (memtime's "
+                  "--detail-depth or --alloc-fn reaches them)"
+                : w->split ? "its callers are the sites (--keep-wrappers keeps it)"
                 : p->detail.present ? "kept (--keep-wrappers)"
                 : "kept: the profile has no detail of its callers (memtime's companion has it; "
                   "or profile with --alloc-fn=NAME)");
@@ -344,6 +371,23 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
     if (gr->n_wrappers > 8)
         fprintf(out, "      %10s  %zu more (--json lists them)\n", vis_fmt_bytes(a, sizeof a, rest),
                 gr->n_wrappers - 8);
+    /* What the split cannot do: the file itself (ms_print, massif-visualizer)
+     * and the allocation counts keep the wrapper as the site. memtime strips
+     * a wrapper named to it as it profiles. */
+    int named = 0;
+    for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
+        char *fn = vis_wrapper_alloc_fn(gr->wrappers[k].label);
+        if (!fn)
+            continue;
+        if (!named++)
+            fprintf(out, "  profile with memtime's --alloc-fn so that the file, ms_print and the "
+                         "allocation counts name their callers too:\n     ");
+        fputs(" --alloc-fn=", out);
+        shell_word(out, fn);
+        free(fn);
+    }
+    if (named)
+        fputc('\n', out);
 }
 
 /* The rows of g worth a short section: those that grew, steady ones first. */
@@ -355,7 +399,7 @@ static void growing(FILE *out, const vis_profile *p, const vis_growth *g, int to
         if (r->growth_bytes <= 0 || r->kind == VIS_KIND_FLAT || r->kind == VIS_KIND_BURST)
             continue;
         if (!shown)
-            vis_growth_header_line(out);
+            vis_growth_header_line(out, p);
         vis_growth_row_line(out, p, r);
         shown++;
     }
