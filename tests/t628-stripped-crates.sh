@@ -12,6 +12,8 @@
 #   path counted for its own first named frame, not the largest caller's);
 # - --group-by=function: "??? called by store::fill" 300000 B and
 #   "??? called by net::frame" 200000 B;
+# - the default grouping weighs the unnamed frames by their named callers
+#   (C++ in namespaces), so it is namespace;
 # - with stacks cut before any name (--depth=2), the bytes are one group
 #   named by the library, "libstrl.so (no symbols)": 500000 B;
 # - the PNG chart by crate, with the program's resident memory 60 MiB more
@@ -20,7 +22,7 @@
 #   from the pixels (tests/pngcheck.c, the layout of chart-lib.sh).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-plan 10
+plan 11
 cd "$T" || exit 1
 
 src=$MT_SRC/tests/progs/stripped_layers.cc
@@ -81,6 +83,9 @@ for s in json.load(sys.stdin)["peak"]["sites"]:
 print(" ".join("%s=%d" % kv for kv in sorted(acc.items())))' >fn.txt
 is "$(cat fn.txt)" "net::frame=200000 store::fill=300000" \
    "function: ??? called by store::fill 300000 B, ??? called by net::frame 200000 B"
+
+is "$(vis --json l.out | python3 -c 'import json, sys; g = json.load(sys.stdin)["grouping"]; print(g["by"], g["by_default"])')" \
+   "namespace True" "the default grouping: namespace, the unnamed frames weighed by their named callers"
 
 memtime -q --time-unit=B --detailed-freq=1 --depth=2 --memtime-out-file=d2.out ./layers >/dev/null 2>err
 is "$(groups d2.out 'libstrl' --group-by=crate)" "libstrl.so (no symbols)=500000" \

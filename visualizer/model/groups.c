@@ -1077,14 +1077,16 @@ static void weigh(const char *label, uint64_t bytes, uint64_t b[4], uint64_t *in
         *in_scope += bytes;
 }
 
-/* Weighs node j of t as the regrouping will emit it (emit): a wrapper to
+/* Weighs node j of t as the regrouping will emit it (emit): a wrapper, or
+ * a frame with no name (every grouping auto picks reads keys from names),
  * split by its callers, what it holds of its own by itself. */
 static void weigh_node(const vis_profile *p, const unsigned char *wrapper, const vis_dtree *t,
                        size_t j, int level, uint64_t b[4], uint64_t *in_scope)
 {
     const vis_dnode *nd = &t->nodes[j];
     size_t end = subtree_end(t, j);
-    if (wrapper[nd->frame] && end > j + 1 && level < 64) {
+    int split = wrapper[nd->frame] || vis_site_unnamed(p->detail.frames[nd->frame]);
+    if (split && end > j + 1 && level < 1024) {
         uint64_t sum = 0;
         for (size_t c = j + 1; c < end; c++)
             if (t->nodes[c].depth == nd->depth + 1) {
