@@ -21,4 +21,38 @@ bench_rust() {
   group_run
   group_target "memtime/massif cpu" memtime massif 0.90 cpu
   group_target "memtime/none cpu" memtime none 1.15 cpu
+  _rust_named_notes
+}
+
+# Issue 28, every byte named: memtime's last profile of rustc grouped by
+# crate and by function; a note per grouping gives the peak's top groups and
+# the shares of the peak in remainders ("in N groups below the view's
+# threshold", groups past --top) and in code without symbols ("OBJECT (no
+# symbols)"). Target, by crate: remainders at most 5% of the peak.
+_rust_named_notes() {
+  local prof=$BENCH_WORK/memtime.prof g line
+  if [ -n "$VIS_NA" ] || [ ! -f "$prof" ]; then return; fi
+  note rust sizes "profile $(stat -c %s "$prof") bytes, companion $(stat -c %s "$prof.memtime" 2>/dev/null || echo 0) bytes ($(grep -m1 '^detail:' "$prof.memtime" 2>/dev/null || echo 'no detail: line'))"
+  for g in crate function; do
+    line=$( { "$VIS" --group-by=$g --json "$prof" && "$VIS" --group-by=$g --threshold=0 --json "$prof"; } 2>/dev/null | python3 -c '
+import json, sys
+dec = json.JSONDecoder()
+text = sys.stdin.read()
+p, end = dec.raw_decode(text)
+every, _ = dec.raw_decode(text[end:].lstrip())   # every group: --threshold=0
+p, every = p["peak"], every["peak"]["sites"]
+peak = p["total_bytes"] or 1   # as the summary: shares of the peak total
+sites = p["sites"]
+listed = sum(s["bytes"] for s in sites)
+rest = sum(s["bytes"] for s in sites if s["site"].startswith("in ")) + max(p["heap_bytes"] - listed, 0)
+nosym = sum(s["bytes"] for s in every if s["site"].endswith(" (no symbols)"))
+top = ", ".join("%s %.1f%%" % (s["name"], 100.0 * s["bytes"] / peak)
+                for s in [s for s in sites if not s["site"].startswith("in ")][:8])
+print("%.1f\t%.1f\t%s" % (100.0 * rest / peak, 100.0 * nosym / peak, top))') || continue
+    note rust "by $g" "remainders $(cut -f1 <<<"$line")% of the peak, no symbols $(cut -f2 <<<"$line")%; top: $(cut -f3 <<<"$line")"
+    if [ $g = crate ]; then
+      printf '%s\t%s\t%s\t%s\t%s\t%s\n' rust "by crate" "remainder % of peak" "$(cut -f1 <<<"$line")" "<= 5" \
+        "$(awk -v v="$(cut -f1 <<<"$line")" 'BEGIN { print (v <= 5) ? "met" : "NOT MET" }')" >>"$BENCH_TARGETS"
+    fi
+  done
 }

@@ -3,10 +3,12 @@
    falls below merges into "in N places" lines and is gone for every
    reader. This module keeps, for every detailed snapshot of the profile,
    its tree down to --detail-depth call levels whatever the size of a
-   node, as a string table of node labels ("frame:") and one line of
-   nodes per snapshot ("dtree:"), so a reader can regroup the heap after
-   the fact (by function, file, library, crate, through an allocation
-   wrapper). The record syntax and meaning: docs/file-format.md. */
+   node (and each path further while it has no function name, to its
+   first named frame: a reader names unnamed code by its callers), as a
+   string table of node labels ("frame:") and one line of nodes per
+   snapshot ("dtree:"), so a reader can regroup the heap after the fact
+   (by function, file, library, crate, through an allocation wrapper).
+   The record syntax and meaning: docs/file-format.md. */
 #ifndef MT_DETAIL_H
 #define MT_DETAIL_H
 

@@ -199,7 +199,8 @@ def main():
     for a, n in (('0xBA0000', 5), ('0xBB0000', 7)):
         counts.append(('%s: ??? (in /usr/lib/libbar.so.1)' % a, n,
                        {'function': '??? @%s (in /usr/lib/libbar.so.1)' % a, 'object': 'libbar.so',
-                        'crate': '(in libbar.so)', 'namespace': '(in libbar.so)'}))
+                        'crate': 'libbar.so (no symbols)',
+                        'namespace': 'libbar.so (no symbols)'}))
     answers['counts'] = {}
     for g in ('function', 'object', 'crate', 'namespace'):
         acc = {}

@@ -74,7 +74,14 @@ int main(void)
     expect("crate: C++ outermost namespace",
            vis_key_crate("0x1: llvm::PassManager::run(llvm::Module&) (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"), "llvm");
     expect("crate: C function: its object", vis_key_crate("0x1: xmlStrdup (in /usr/lib/libxml2.so.2)"), "(in libxml2.so)");
-    expect("crate: unnamed: its object", vis_key_crate("0x1: ??? (in /usr/lib/libLLVM-14.so.1)"), "(in libLLVM-14.so)");
+    expect("crate: unnamed: its object, without symbols",
+           vis_key_crate("0x1: ??? (in /usr/lib/libLLVM-14.so.1)"), "libLLVM-14.so (no symbols)");
+    expect("crate: unnamed in a stripped Rust library: its object, no hash",
+           vis_key_crate("0x1: ??? (in /usr/lib/x86_64-linux-gnu/librustc_driver-4c3beb7552356b6f.so)"),
+           "librustc_driver.so (no symbols)");
+    expect("crate: unnamed without an object", vis_key_crate("0x1: ???"), "(?\?\?)");
+    expect("namespace: unnamed: its object, without symbols",
+           vis_key_namespace("0x1: ??? (in /usr/lib/libLLVM-14.so.1)", 2), "libLLVM-14.so (no symbols)");
     expect("crate: unnamed told by its caller: the caller's",
            vis_key_crate("0x1: ??? called by <rustc_middle::ty::context::TyCtxt>::get_attrs (in /usr/lib/librustc_driver-4c3beb7552356b6f.so)"),
            "rustc_middle");

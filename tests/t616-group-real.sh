@@ -8,6 +8,8 @@
 # --json and the folded stacks by python and compared with the programs'
 # own constants (main's held.reserve(64): 512 B under std, a group of its
 # own now that memtime's detail keeps what Massif's threshold merged).
+# Groups named by an object ("(in libc.so)", "libstdc++.so (no symbols)":
+# the C library's and libstdc++'s own start-up blocks) are left out.
 . "$(dirname "$0")/lib.sh"
 plan 8
 cd "$T" || exit 1
@@ -22,7 +24,8 @@ groups() {  # FILE ARGS...: "key=bytes" of the peak's groups, sorted
 import json, sys
 d = json.load(sys.stdin)
 print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["sites"], key=lambda s: s["site"])
-               if not s["site"].startswith("in ") and not s["site"].startswith("(in ")))'
+               if not s["site"].startswith("in ") and not s["site"].startswith("(in ")
+               and not s["site"].endswith(" (no symbols)")))'
 }
 is "$(groups ns.out --group-by=namespace)" \
    "(anonymous namespace)=60000 (debug info: no object)=40000 net=200000 std=512 store=500000" \
@@ -39,7 +42,8 @@ for l in open("ns.folded"):
     stack, b = l.rsplit(" ", 1)
     g = stack.split(";")[0]
     acc[g] = acc.get(g, 0) + int(b)
-print(" ".join("%s=%d" % kv for kv in sorted(acc.items()) if not kv[0].startswith("in ") and not kv[0].startswith("(in ")))')" \
+print(" ".join("%s=%d" % kv for kv in sorted(acc.items())
+               if not kv[0].startswith("in ") and not kv[0].startswith("(in ") and not kv[0].endswith(" (no symbols)")))')" \
    "(anonymous namespace)=60000 (debug info: no object)=40000 net=200000 store=500000" \
    "--collapsed: each stack under its namespace as the outermost frame, the same bytes"
 

@@ -200,6 +200,26 @@ static char *object_fallback(const parts *p)
     return f;
 }
 
+/* The group of code no symbol names, by its object: "libLLVM-14.so (no
+ * symbols)" (no crate or namespace key has a space), or "(???)" when
+ * Valgrind named no object either. Stripped code of one library is one
+ * group a person can act on (install its debug symbols), not many
+ * addresses too small to show. */
+static char *unnamed_fallback(const parts *p)
+{
+    if (!p->obj)
+        return object_fallback(p);
+    char *o = object_name(p->obj, p->obj_len);
+    if (!o)
+        return NULL;
+    size_t cap = strlen(o) + sizeof " (no symbols)";
+    char *f = malloc(cap);
+    if (f)
+        snprintf(f, cap, "%s (no symbols)", o);
+    free(o);
+    return f;
+}
+
 char *vis_key_object(const char *label)
 {
     parts p = split(label);
@@ -400,7 +420,7 @@ static char *key_crate(const char *label)
     parts p = split(label);
     to_caller(&p);
     if (unnamed_fn(&p))
-        return object_fallback(&p);
+        return unnamed_fallback(&p);
     char *fn = dup_n(p.fn, p.fn_len);
     if (!fn)
         return NULL;
@@ -418,7 +438,9 @@ static char *key_namespace(const char *label, unsigned depth)
 {
     parts p = split(label);
     to_caller(&p);
-    if (unnamed_fn(&p) || depth == 0)
+    if (unnamed_fn(&p))
+        return unnamed_fallback(&p);
+    if (depth == 0)
         return object_fallback(&p);
     const char *name;
     int args;
@@ -731,30 +753,19 @@ static int wide_fan(const shape *s)
            s->max_child * 100 <= s->bytes * VIS_WRAPPER_MAX_SHARE;
 }
 
-/* The label an unnamed node shows: told by its first named caller, as the
- * trees' reader names the file's sites (sites.h). */
-static const char *named(rg *g, const vis_dtree *t, size_t j)
+/* The file's "??? called by" label for an unnamed label's address (the
+ * file's trees are deeper than the detail where it stops), else label. */
+static const char *told(rg *g, const char *l)
 {
-    const vis_detail *d = &g->p->detail;
-    const char *l = d->frames[t->nodes[j].frame];
-    if (!vis_site_unnamed(l))
-        return l;
-    /* The first-child chain (the largest caller at each level), to its
-     * first named frame, as the trees' reader follows it. */
-    const char *caller = NULL;
-    for (size_t c = j + 1; c < t->n && t->nodes[c].depth == t->nodes[c - 1].depth + 1; c++)
-        if (!vis_site_unnamed(d->frames[t->nodes[c].frame])) {
-            caller = d->frames[t->nodes[c].frame];
-            break;
-        }
-    if (!caller) {
-        /* The detail's levels end before a named caller; the file's trees
-         * are deeper, and the reader named the same address there. */
-        const char *colon = strstr(l, ": ");
-        const char *addr = colon ? vis_profile_intern(g->p, l, (size_t)(colon - l)) : NULL;
-        void **slot = addr && g->told.cap ? pmap_slot(&g->told, addr) : NULL;
-        return slot && *slot ? *slot : l;
-    }
+    const char *colon = strstr(l, ": ");
+    const char *addr = colon ? vis_profile_intern(g->p, l, (size_t)(colon - l)) : NULL;
+    void **slot = addr && g->told.cap ? pmap_slot(&g->told, addr) : NULL;
+    return slot && *slot ? *slot : l;
+}
+
+/* The interned "??? called by" label of the unnamed site l told by caller. */
+static const char *by_caller(rg *g, const char *l, const char *caller)
+{
     char *by = vis_site_label_by_caller(l, caller);
     if (!by)
         return NULL;
@@ -763,26 +774,89 @@ static const char *named(rg *g, const vis_dtree *t, size_t j)
     return in;
 }
 
-/* The entries of node j: itself, or its callers when it is a wrapper. */
-static int emit(rg *g, const vis_dtree *t, size_t j, entries *es, int level)
+/* The label an unnamed node shows at site grouping: told by its first named
+ * caller, as the trees' reader names the file's sites (sites.h). */
+static const char *named(rg *g, const vis_dtree *t, size_t j)
+{
+    const vis_detail *d = &g->p->detail;
+    const char *l = d->frames[t->nodes[j].frame];
+    if (!vis_site_unnamed(l))
+        return l;
+    /* The first-child chain (the largest caller at each level), to its
+     * first named frame, as the trees' reader follows it. */
+    for (size_t c = j + 1; c < t->n && t->nodes[c].depth == t->nodes[c - 1].depth + 1; c++)
+        if (!vis_site_unnamed(d->frames[t->nodes[c].frame]))
+            return by_caller(g, l, d->frames[t->nodes[c].frame]);
+    return told(g, l);
+}
+
+static const char *key_of(rg *g, const char *label);
+
+/* Crates of Rust's standard library and of the collections rustc and most
+ * programs grow through: a Vec or a hash table growing is not what a person
+ * acts on, the crate that grew it is (--group-by=crate). */
+static const char *const PLUMBING_CRATES[] = {
+    "alloc", "core", "std", "hashbrown", "smallvec", "indexmap",
+};
+
+static int plumbing_crate(const char *key)
+{
+    for (size_t i = 0; i < sizeof PLUMBING_CRATES / sizeof *PLUMBING_CRATES; i++)
+        if (!strcmp(key, PLUMBING_CRATES[i]))
+            return 1;
+    return 0;
+}
+
+/* The entries of node j: itself, or, where the detail has the callers, the
+ * callers' entries instead:
+ *   - an allocation wrapper's callers (--keep-wrappers keeps it);
+ *   - for a grouping whose key is read from a name (all but site), an
+ *     unnamed frame's callers: its bytes go where each path first has a
+ *     name, as "??? called by f" labels of the unnamed frame the path
+ *     started at (origin), so that two callers are two entries rather than
+ *     the largest one taking all;
+ *   - at crate grouping, a frame of a plumbing crate's callers.
+ * Bytes of a split node its callers do not hold (its stack ended, or the
+ * detail did) stay with the node. */
+static int emit(rg *g, const vis_dtree *t, size_t j, entries *es, int level, const char *origin)
 {
     const vis_dnode *nd = &t->nodes[j];
+    const char *l = g->p->detail.frames[nd->frame];
     size_t end = subtree_end(t, j);
-    if (g->wrapper[nd->frame] && end > j + 1 && level < 64) {
+    int unnamed = vis_site_unnamed(l);
+    const char *self;   /* the node's own entry label */
+    int split;
+    if (unnamed && g->by != VIS_GROUP_SITE) {
+        if (!origin)
+            origin = l;
+        self = told(g, origin);
+        split = 1;
+    } else if (unnamed) {
+        self = named(g, t, j);
+        split = 0;
+    } else {
+        self = origin ? by_caller(g, origin, l) : l;
+        split = g->wrapper[nd->frame];
+        if (!split && self && g->by == VIS_GROUP_CRATE) {
+            const char *k = key_of(g, self);
+            if (!k)
+                return -1;
+            split = plumbing_crate(k);
+        }
+    }
+    if (!self)
+        return -1;
+    if (split && end > j + 1 && level < 1024) {
         uint64_t sum = 0;
         for (size_t c = j + 1; c < end; c++)
             if (t->nodes[c].depth == nd->depth + 1) {
                 sum += t->nodes[c].bytes;
-                if (emit(g, t, c, es, level + 1) != 0)
+                if (emit(g, t, c, es, level + 1, origin) != 0)
                     return -1;
             }
-        if (sum < nd->bytes &&
-            push(es, g->p->detail.frames[nd->frame], nd->bytes - sum, 0) != 0)
-            return -1;
-        return 0;
+        return sum < nd->bytes ? push(es, self, nd->bytes - sum, 0) : 0;
     }
-    const char *l = named(g, t, j);
-    return l ? push(es, l, nd->bytes, 0) : -1;
+    return push(es, self, nd->bytes, 0);
 }
 
 /* The interned key of a label (the label itself for site grouping). */
@@ -1003,14 +1077,16 @@ static void weigh(const char *label, uint64_t bytes, uint64_t b[4], uint64_t *in
         *in_scope += bytes;
 }
 
-/* Weighs node j of t as the regrouping will emit it (emit): a wrapper to
+/* Weighs node j of t as the regrouping will emit it (emit): a wrapper, or
+ * a frame with no name (every grouping auto picks reads keys from names),
  * split by its callers, what it holds of its own by itself. */
 static void weigh_node(const vis_profile *p, const unsigned char *wrapper, const vis_dtree *t,
                        size_t j, int level, uint64_t b[4], uint64_t *in_scope)
 {
     const vis_dnode *nd = &t->nodes[j];
     size_t end = subtree_end(t, j);
-    if (wrapper[nd->frame] && end > j + 1 && level < 64) {
+    int split = wrapper[nd->frame] || vis_site_unnamed(p->detail.frames[nd->frame]);
+    if (split && end > j + 1 && level < 1024) {
         uint64_t sum = 0;
         for (size_t c = j + 1; c < end; c++)
             if (t->nodes[c].depth == nd->depth + 1) {
@@ -1171,7 +1247,7 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
         if (t) {
             for (size_t j = 0; j < t->n && e == 0; j++)
                 if (t->nodes[j].depth == 1)
-                    e = emit(&g, t, j, &es, 0);
+                    e = emit(&g, t, j, &es, 0, NULL);
         } else {
             for (size_t k = 0; k < s->n_sites && e == 0; k++)
                 e = push(&es, s->sites[k].label, s->sites[k].bytes, s->sites[k].is_below_threshold);

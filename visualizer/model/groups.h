@@ -24,8 +24,9 @@ const char *vis_group_by_name(vis_group_by by);
  * is a tree node's text: "0x4005E4: fn (file.c:12)", "0x4005E4: fn (in
  * /usr/lib/libfoo.so.1)", "0x4005E4: ??? called by g (in /usr/bin/prog)".
  * A label the key cannot be read from falls back as the comment says;
- * fallbacks are written in parentheses, which no function, crate or
- * namespace key contains, so two kinds of group never read the same. */
+ * fallbacks are written in parentheses or end in " (no symbols)", which no
+ * function, crate or namespace key contains, so two kinds of group never
+ * read the same. */
 
 /* The function: the label without address and location, a Rust legacy hash
  * dropped. An unnamed function ("???") keeps its whole label: two unknown
@@ -40,12 +41,14 @@ char *vis_key_file(const char *label);
 char *vis_key_object(const char *label);
 /* The crate of a Rust symbol (the first path segment of the code that runs,
  * see vis_rust_crate), or for a C++ symbol its outermost namespace; a C
- * function or an unnamed one: "(in OBJECT)" (vis_key_object in parentheses).
- * An unnamed function told by its caller ("??? called by f") counts as f,
- * here, in vis_key_namespace and in vis_symbol_kind. */
+ * function: "(in OBJECT)" (vis_key_object in parentheses); an unnamed one:
+ * "OBJECT (no symbols)". An unnamed function told by its caller ("???
+ * called by f") counts as f, here, in vis_key_namespace and in
+ * vis_symbol_kind. */
 char *vis_key_crate(const char *label);
 /* A C++ (or Rust) symbol's leading `depth` scopes ("llvm", "llvm::sys");
- * a symbol without scopes: "(in OBJECT)". */
+ * a symbol without scopes: "(in OBJECT)"; an unnamed one, as for crates,
+ * "OBJECT (no symbols)". */
 char *vis_key_namespace(const char *label, unsigned depth);
 /* The key of label under by (not AUTO). */
 char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth);
