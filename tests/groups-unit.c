@@ -156,5 +156,20 @@ int main(void)
     expect_int("wrapper: Vec grow is not an arena", vis_wrapper_name("0x1: alloc::vec::Vec<T>::grow (in /x)"), 0);
     expect_int("wrapper: main is not", vis_wrapper_name("0x1: main (prog.c:3)"), 0);
     printf("1..%d\n", n_test);
+    /* --alloc-fn patterns for the summary's hint */
+    expect("alloc pattern: a short name as it is",
+           vis_wrapper_alloc_pattern("0x1: my_malloc (in /usr/sbin/mariadbd)"), "my_malloc");
+    expect("alloc pattern: a long C++ name, template and argument lists as globs",
+           vis_wrapper_alloc_pattern("0x2: llvm::AnalysisManager<llvm::Function>::getResultImpl("
+                                     "llvm::AnalysisKey*, llvm::Function&) (in /usr/lib/libLLVM-14.so.1)"),
+           "llvm::AnalysisManager<*>::getResultImpl(*)");
+    expect("alloc pattern: nested lists are one glob each",
+           vis_wrapper_alloc_pattern("0x3: std::_Rb_tree_iterator<std::pair<int const, std::string> > "
+                                     "std::_Rb_tree<int, std::pair<int const, std::string> >::_M_insert_unique_<"
+                                     "std::pair<int const, std::string> const&>(std::pair<int const, std::string> const&) (in /x)"),
+           "std::_Rb_tree_iterator<*> std::_Rb_tree<*>::_M_insert_unique_<*>(*)");
+    expect("alloc pattern: an operator keeps its whole name",
+           vis_wrapper_alloc_pattern("0x4: bool std::operator<<std::vector<int, std::allocator<int> > >(std::vector<int> const&) (in /x)"),
+           "bool std::operator<<std::vector<int, std::allocator<int> > >(std::vector<int> const&)");
     return n_fail != 0;
 }

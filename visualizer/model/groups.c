@@ -628,6 +628,41 @@ char *vis_wrapper_alloc_fn(const char *label)
     return strndup(p.fn, p.fn_len);
 }
 
+char *vis_wrapper_alloc_pattern(const char *label)
+{
+    char *fn = vis_wrapper_alloc_fn(label);
+    if (!fn || strlen(fn) <= VIS_ALLOC_PATTERN_MAX || strstr(fn, "operator"))
+        return fn;
+    /* Each outermost <...> and (...) becomes <*> and (*): memtime's
+     * --alloc-fn is a glob, and this one matches the name it came from. */
+    char *out = malloc(strlen(fn) + 1), *o = out;
+    if (!out) {
+        free(fn);
+        return NULL;
+    }
+    int depth = 0;
+    for (const char *c = fn; *c; c++) {
+        if (*c == '<' || *c == '(') {
+            if (depth++ == 0) {
+                *o++ = *c;
+                *o++ = '*';
+            }
+        } else if ((*c == '>' || *c == ')') && depth > 0) {
+            if (--depth == 0)
+                *o++ = *c;
+        } else if (depth == 0) {
+            *o++ = *c;
+        }
+    }
+    *o = '\0';
+    if (depth != 0) {   /* unbalanced: the name as it is */
+        free(out);
+        return fn;
+    }
+    free(fn);
+    return out;
+}
+
 /* ---- the regrouping ---------------------------------------------------------- */
 
 /* One part of a snapshot's heap before grouping. */

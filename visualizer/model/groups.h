@@ -73,6 +73,13 @@ int vis_wrapper_name(const char *label);
  * arguments and any Rust hash kept ("0x4005E4: my_malloc (in /usr/sbin/x)"
  * -> "my_malloc"). NULL for an unnamed function or when out of memory. */
 char *vis_wrapper_alloc_fn(const char *label);
+/* The same as a shorter --alloc-fn pattern when the name is longer than
+ * VIS_ALLOC_PATTERN_MAX: template and argument lists become <*> and (*)
+ * ("std::_Rb_tree<...>::_M_insert_unique_<...>(...)" ->
+ * "std::_Rb_tree<*>::_M_insert_unique_<*>(*)"), which memtime's glob
+ * matches. Operators keep their names whole. */
+#define VIS_ALLOC_PATTERN_MAX 60
+char *vis_wrapper_alloc_pattern(const char *label);
 
 /* The one line that stands for count groups (sites, when by is site) below
  * the view's threshold (percent): "in 3 groups below the view's threshold

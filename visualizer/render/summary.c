@@ -376,18 +376,17 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
      * a wrapper named to it as it profiles. */
     int named = 0;
     for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
-        char *fn = vis_wrapper_alloc_fn(gr->wrappers[k].label);
+        char *fn = vis_wrapper_alloc_pattern(gr->wrappers[k].label);
         if (!fn)
             continue;
         if (!named++)
             fprintf(out, "  profile with memtime's --alloc-fn so that the file, ms_print and the "
-                         "allocation counts name their callers too:\n     ");
-        fputs(" --alloc-fn=", out);
+                         "allocation counts name their callers too (long names as patterns):\n");
+        fputs("      --alloc-fn=", out);
         shell_word(out, fn);
+        fputc('\n', out);
         free(fn);
     }
-    if (named)
-        fputc('\n', out);
 }
 
 /* The rows of g worth a short section: those that grew, steady ones first. */
