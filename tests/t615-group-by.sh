@@ -26,7 +26,7 @@ if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsanitize=addres
      -I "$MT_SRC/visualizer" -I "$B/visualizer" -I "$B" "$MT_SRC/tests/groups-unit.c" \
      "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/sites.c" \
      "$MT_SRC/visualizer/model/names.c" "$MT_SRC/visualizer/model/demangle.c" \
-     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" -liberty -o unit 2>unit.err &&
+     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" "$MT_SRC/visualizer/base/ptrmap.c" -liberty -o unit 2>unit.err &&
    ./unit >unit.out 2>&1; then
   ok "group keys: $(grep -c '^ok' unit.out) labels with known keys"
 else

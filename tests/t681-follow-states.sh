@@ -131,7 +131,11 @@ wait_until 120 $VIEW_WAIT shell_has 'Stopped'
 tm send-keys -t shell "stty -a | tr ' ' '\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo =stty" Enter
 wait_until 120 $VIEW_WAIT shell_has '^(-?(icanon|echo) )*=stty$'
 check "Ctrl-Z: stopped, the terminal back in line mode with echo" shell_has '^icanon echo =stty$'
-tm send-keys -t shell clear Enter fg Enter
+# The stopped view's last frame stays on the screen until clear has run:
+# only then can its text tell that fg brought the view back.
+tm send-keys -t shell clear Enter
+wait_until 120 $VIEW_WAIT eval '! shell_has "q: quit\$"'
+tm send-keys -t shell fg Enter
 wait_until 120 $VIEW_WAIT shell_has '^the run is over; q: quit$'
 check "fg: the view is back" eval 'shell_has "^run: ended: exit 7\$" && shell_has "^the run is over; q: quit\$"'
 tm send-keys -t shell q

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "base/grow.h"
 #include "model/demangle.h"
+#include "base/ptrmap.h"
 #include "model/groups.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
@@ -687,62 +688,6 @@ static int push(entries *es, const char *label, uint64_t bytes, int below)
     return 0;
 }
 
-/* Pointer -> value, open addressing (labels and keys are interned). */
-typedef struct {
-    size_t cap, n;
-    const void **key;
-    void **val;
-} pmap;
-
-static size_t phash(const void *k)
-{
-    uintptr_t x = (uintptr_t)k;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15ULL;
-    return (size_t)(x ^ (x >> 29));
-}
-
-static void **pmap_slot(pmap *m, const void *k)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        const void **nk = calloc(ncap, sizeof *nk);
-        void **nv = calloc(ncap, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return NULL;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->key[i]) {
-                size_t j = phash(m->key[i]) & (ncap - 1);
-                while (nk[j])
-                    j = (j + 1) & (ncap - 1);
-                nk[j] = m->key[i];
-                nv[j] = m->val[i];
-            }
-        free(m->key);
-        free(m->val);
-        m->key = nk;
-        m->val = nv;
-        m->cap = ncap;
-    }
-    size_t j = phash(k) & (m->cap - 1);
-    while (m->key[j] && m->key[j] != k)
-        j = (j + 1) & (m->cap - 1);
-    if (!m->key[j]) {
-        m->key[j] = k;
-        m->val[j] = NULL;
-        m->n++;
-    }
-    return &m->val[j];
-}
-
-static void pmap_free(pmap *m)
-{
-    free(m->key);
-    free(m->val);
-}
 
 /* The shape of a frame where the detail shows it holding the most. */
 typedef struct {
@@ -756,8 +701,8 @@ typedef struct {
     const vis_group_opts *o;
     vis_group_by by;
     unsigned char *wrapper;  /* per detail frame: split it */
-    pmap keys;               /* label -> interned key */
-    pmap told;               /* interned "0xADDR" -> the file's "called by" label */
+    vis_ptrmap keys;               /* label -> interned key */
+    vis_ptrmap told;               /* interned "0xADDR" -> the file's "called by" label */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -794,7 +739,7 @@ static const char *told(rg *g, const char *l)
 {
     const char *colon = strstr(l, ": ");
     const char *addr = colon ? vis_profile_intern(g->p, l, (size_t)(colon - l)) : NULL;
-    void **slot = addr && g->told.cap ? pmap_slot(&g->told, addr) : NULL;
+    void **slot = addr && g->told.cap ? vis_ptrmap_slot(&g->told, addr) : NULL;
     return slot && *slot ? *slot : l;
 }
 
@@ -899,7 +844,7 @@ static const char *key_of(rg *g, const char *label)
 {
     if (g->by == VIS_GROUP_SITE)
         return label;
-    void **slot = pmap_slot(&g->keys, label);
+    void **slot = vis_ptrmap_slot(&g->keys, label);
     if (!slot)
         return NULL;
     if (!*slot) {
@@ -1197,16 +1142,16 @@ static int regroup_counts(rg *g)
     vis_profile *p = g->p;
     size_t n = 0;
     vis_site_counts *out = calloc(p->n_counts + 1, sizeof *out);
-    pmap at = { 0, 0, NULL, NULL };
+    vis_ptrmap at = VIS_PTRMAP_INIT;
     if (!out)
         return -1;
     for (size_t i = 0; i < p->n_counts; i++) {
         const vis_site_counts *c = &p->counts[i];
         const char *k = key_of(g, c->label);
-        void **slot = k ? pmap_slot(&at, k) : NULL;
+        void **slot = k ? vis_ptrmap_slot(&at, k) : NULL;
         if (!slot) {
             free(out);
-            pmap_free(&at);
+            vis_ptrmap_clear(&at);
             return -1;
         }
         if (!*slot) {
@@ -1220,7 +1165,7 @@ static int regroup_counts(rg *g)
         o->live_blocks += c->live_blocks;
         o->live_bytes += c->live_bytes;
     }
-    pmap_free(&at);
+    vis_ptrmap_clear(&at);
     free(p->counts);
     p->counts = out;
     p->n_counts = n;
@@ -1240,7 +1185,7 @@ static int told_names(rg *g)
             if (s->sites[k].is_below_threshold || !colon || !vis_site_unnamed(l))
                 continue;
             const char *addr = vis_profile_intern(p, l, (size_t)(colon - l));
-            void **slot = addr ? pmap_slot(&g->told, addr) : NULL;
+            void **slot = addr ? vis_ptrmap_slot(&g->told, addr) : NULL;
             if (!slot)
                 return -1;
             *slot = (void *)l;
@@ -1252,7 +1197,7 @@ static int told_names(rg *g)
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
-    rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL } };
+    rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
@@ -1299,7 +1244,7 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     rc = vis_profile_rank_sites(p);   /* names the groups too (sites.h) */
 out:
     free(g.wrapper);
-    pmap_free(&g.keys);
-    pmap_free(&g.told);
+    vis_ptrmap_clear(&g.keys);
+    vis_ptrmap_clear(&g.told);
     return rc;
 }

@@ -11,10 +11,12 @@
  * either tree shows the site holding nothing (before the first tree and
  * after the last, the missing side counts as nothing). Whatever part of the
  * heap the sites cannot explain that way is "unattributed". */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "base/ptrmap.h"
 #include "model/profile.h"
 #include "model/names.h"
 #include "model/sites.h"
@@ -62,55 +64,22 @@ char *vis_site_display_name(const char *label, const char *addr_tag, size_t max_
 
 /* ---- ranking -------------------------------------------------------------- */
 
-/* Labels are interned, so a site is its label's address. */
-typedef struct {
-    size_t cap, n;
-    const char **key;
-    size_t *val;
-} ptr_map;
-
-static size_t ptr_hash(const void *k)
+/* Labels are interned, so a site is its label's address: the maps hold
+ * each label's index + 1 (a value is never NULL). */
+static int put_index(vis_ptrmap *m, const char *k, size_t v)
 {
-    uintptr_t x = (uintptr_t)k;
-    x ^= x >> 17;
-    x *= 0x9E3779B97F4A7C15ULL;
-    return (size_t)(x ^ (x >> 29));
+    void **slot = vis_ptrmap_slot(m, k);
+    if (!slot)
+        return -1;
+    *slot = (void *)(uintptr_t)(v + 1);
+    return 0;
 }
 
-static size_t *map_get(ptr_map *m, const char *k)
+/* The index of label k in m, SIZE_MAX if none. */
+static size_t get_index(const vis_ptrmap *m, const char *k)
 {
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        const char **nk = calloc(ncap, sizeof *nk);
-        size_t *nv = malloc(ncap * sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            return NULL;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->key[i]) {
-                size_t j = ptr_hash(m->key[i]) & (ncap - 1);
-                while (nk[j])
-                    j = (j + 1) & (ncap - 1);
-                nk[j] = m->key[i];
-                nv[j] = m->val[i];
-            }
-        free(m->key);
-        free(m->val);
-        m->key = nk;
-        m->val = nv;
-        m->cap = ncap;
-    }
-    size_t j = ptr_hash(k) & (m->cap - 1);
-    while (m->key[j] && m->key[j] != k)
-        j = (j + 1) & (m->cap - 1);
-    if (!m->key[j]) {
-        m->key[j] = k;
-        m->val[j] = SIZE_MAX;
-        m->n++;
-    }
-    return &m->val[j];
+    void *v;
+    return vis_ptrmap_get(m, k, &v) ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
 }
 
 static int by_rank(const void *a, const void *b)
@@ -139,7 +108,7 @@ static size_t tie_tree(const vis_profile *p)
 
 int vis_profile_rank_sites(vis_profile *p)
 {
-    ptr_map m = { 0, 0, NULL, NULL };
+    vis_ptrmap m = VIS_PTRMAP_INIT;
     size_t tie = tie_tree(p);
     vis_site_info *info = NULL;
     /* Ranked again after a regrouping (groups.h): the old ranking goes, and
@@ -162,20 +131,21 @@ int vis_profile_rank_sites(vis_profile *p)
             st->id = SIZE_MAX;
             if (st->is_below_threshold || !st->label)
                 continue;
-            size_t *slot = map_get(&m, st->label);
-            if (!slot)
-                goto oom;
-            if (*slot == SIZE_MAX) {
+            size_t id = get_index(&m, st->label);
+            if (id == SIZE_MAX) {
                 vis_site_info *ni = vis_grow(info, p->n_site_info, 64, sizeof *ni);
                 if (!ni)
                     goto oom;
                 info = ni;
-                *slot = p->n_site_info++;
-                memset(&info[*slot], 0, sizeof *info);
-                info[*slot].label = st->label;
-                info[*slot].largest_snap = i;
+                id = p->n_site_info;
+                if (put_index(&m, st->label, id) != 0)
+                    goto oom;
+                p->n_site_info++;
+                memset(&info[id], 0, sizeof *info);
+                info[id].label = st->label;
+                info[id].largest_snap = i;
             }
-            st->id = *slot;
+            st->id = id;
         }
         /* A label listed twice in one tree (a hand-made file) adds up. */
         for (size_t k = 0; k < s->n_sites; k++) {
@@ -195,14 +165,10 @@ int vis_profile_rank_sites(vis_profile *p)
     if (p->n_site_info)
         qsort(info, p->n_site_info, sizeof *info, by_rank);
     /* Ids follow the ranking. */
-    free(m.key);
-    free(m.val);
-    m = (ptr_map){ 0, 0, NULL, NULL };
+    vis_ptrmap_clear(&m);
     for (size_t k = 0; k < p->n_site_info; k++) {
-        size_t *slot = map_get(&m, info[k].label);
-        if (!slot)
+        if (put_index(&m, info[k].label, k) != 0)
             goto oom;
-        *slot = k;
         if (info[k].largest_B > 0)
             p->n_ranked = k + 1;
     }
@@ -210,14 +176,12 @@ int vis_profile_rank_sites(vis_profile *p)
         vis_snapshot *s = &p->snaps[i];
         for (size_t k = 0; k < s->n_sites && s->kind != VIS_TREE_EMPTY; k++)
             if (s->sites[k].id != SIZE_MAX)
-                s->sites[k].id = *map_get(&m, s->sites[k].label);   /* present: no growth */
+                s->sites[k].id = get_index(&m, s->sites[k].label);
     }
-    free(m.key);
-    free(m.val);
+    vis_ptrmap_clear(&m);
     return vis_profile_name_sites(p);
 oom:
-    free(m.key);
-    free(m.val);
+    vis_ptrmap_clear(&m);
     if (!p->site_info)
         free(info);
     return -1;
@@ -231,7 +195,7 @@ oom:
 struct vis_site_names {
     size_t n, n_moved;       /* e[0..n_moved) are site_info's: names owned there */
     vis_name_entry *e;
-    ptr_map by_label;
+    vis_ptrmap by_label;      /* label -> entry + 1 (put_index) */
     size_t n_text, n_raw;
     struct text_entry {      /* a label's text and its entry */
         const char *text;
@@ -254,21 +218,14 @@ void vis_site_names_free(struct vis_site_names *t)
     for (size_t k = 0; t->raw && k < t->n_raw; k++)
         free((char *)t->raw[k].text);
     free(t->raw);
-    free(t->by_label.key);
-    free(t->by_label.val);
+    vis_ptrmap_clear(&t->by_label);
     free(t);
 }
 
 /* The entry of an interned label, SIZE_MAX if none. */
 static size_t names_find(const struct vis_site_names *t, const char *label)
 {
-    const ptr_map *m = &t->by_label;
-    if (!m->cap)
-        return SIZE_MAX;
-    size_t j = ptr_hash(label) & (m->cap - 1);
-    while (m->key[j] && m->key[j] != label)
-        j = (j + 1) & (m->cap - 1);
-    return m->key[j] ? m->val[j] : SIZE_MAX;
+    return get_index(&t->by_label, label);
 }
 
 static int by_text(const void *a, const void *b)
@@ -329,10 +286,8 @@ int vis_profile_name_sites(vis_profile *p)
         goto oom;
     for (size_t k = 0; k < n_sites; k++) {
         const char *label = p->site_info[k].label;
-        size_t *slot = map_get(&t->by_label, label);
-        if (!slot)
+        if (put_index(&t->by_label, label, t->n) != 0)
             goto oom;
-        *slot = t->n;
         t->e[t->n++].label = label;
     }
     /* An unnamed site renamed by its caller is the same site under the
@@ -357,15 +312,10 @@ int vis_profile_name_sites(vis_profile *p)
         struct text_entry key = { label, 0 }, *hit = NULL;
         if (t->n_raw && vis_site_unnamed(label))
             hit = bsearch(&key, t->raw, t->n_raw, sizeof key, by_text);
-        size_t *slot = map_get(&t->by_label, label);
-        if (!slot)
+        if (put_index(&t->by_label, label, hit ? hit->entry : t->n) != 0)
             goto oom;
-        if (hit) {
-            *slot = hit->entry;
-            continue;
-        }
-        *slot = t->n;
-        t->e[t->n++].label = label;
+        if (!hit)
+            t->e[t->n++].label = label;
     }
     if (vis_names_assign(t->e, t->n, VIS_SITE_NAME_MAX) != 0)
         goto oom;
@@ -375,7 +325,8 @@ int vis_profile_name_sites(vis_profile *p)
         goto oom;
     for (size_t j = 0; j < t->by_label.cap; j++)
         if (t->by_label.key[j])
-            t->by_text[t->n_text++] = (struct text_entry){ t->by_label.key[j], t->by_label.val[j] };
+            t->by_text[t->n_text++] = (struct text_entry){ t->by_label.key[j],
+                                                           (size_t)(uintptr_t)t->by_label.val[j] - 1 };
     for (size_t k = 0; k < t->n_raw; k++)
         t->by_text[t->n_text++] = t->raw[k];   /* (a text twice: either entry is the site) */
     if (t->n_text > 1)

@@ -118,6 +118,8 @@ typedef struct {
     vis_scale ryscale;
     vis_chart_cols *cols;      /* per plot column: the one drawing rule */
     char foot[2][1024];        /* the footnote's two lines, for the layout */
+    char foot_drawn[3][1024];  /* as drawn: fitted, the second wrapped */
+    int n_foot;                /* lines drawn: 2 or 3 */
     char **layout_out;         /* where to describe the layout, or NULL */
     const vis_growth *growth;  /* --growth, or NULL */
 } chart;
@@ -909,6 +911,61 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
 
 /* ---- the whole chart ----------------------------------------------------------- */
 
+/* The footnote: how sites are measured and held between trees (c->foot[0]);
+ * what the panel, the RSS line and the hatches are, and the source
+ * (c->foot[1]). Each is fitted to width w: the first cut at a word, the
+ * second wrapped at a sentence onto a third line when it does not fit (a
+ * cut in its middle once lost "above" and "Orange" to an ellipsis), the
+ * source's path elided in its middle only as a last resort. */
+static void footnote_lines(chart *c, int w)
+{
+    const vis_profile *p = c->p;
+    const vis_chart_data *d = c->d;
+    int hatched = 0;
+    for (size_t b = 0; b < d->n_bands; b++)
+        hatched |= d->bands[b].kind == VIS_BAND_UNATTRIBUTED;
+    char exact[256];
+    int outline = p->outline.present && p->outline.n;
+    vis_chart_exactness(p, exact, sizeof exact);
+    exact[0] = (char)(exact[0] - 'a' + 'A');      /* "Outline: ...", "Sampled: ..." */
+    if (d->n_detailed)
+        snprintf(c->foot[0], sizeof c->foot[0], "%s. Between two trees a site never exceeds its larger "
+                 "value in them; a value holds until the next snapshot%s.", exact,
+                 outline ? " unless the outline shows it gone" : "");
+    else
+        snprintf(c->foot[0], sizeof c->foot[0], "%s. No snapshot has a tree: the heap is not broken "
+                 "down by site.", exact);
+    snprintf(c->foot[1], sizeof c->foot[1], "%s%s%s%s%s", c->panel ? "Below: RSS and heap on one scale "
+             "(the RSS is over twice the heap, so the heap has its own scale above).  " : "",
+             c->rss.n ? (outline && p->outline.n_rss ?
+             "RSS: every reading, lowest to highest per bucket, held between them.  " :
+             "RSS: readings, each held until the next.  ") : "",
+             outline ? "Orange hatch: heap the exact outline shows above the samples.  " : "",
+             hatched ? "Grey hatch: heap the trees cannot attribute (more trees: --detailed-freq=1).  "
+             : "", p->path ? p->path : "");
+    vis_font_fit_words(c->reg, c->fs_small, c->foot[0], w, c->foot_drawn[0], sizeof c->foot_drawn[0]);
+    c->n_foot = 2;
+    const char *l2 = c->foot[1];
+    if (vis_font_width(c->reg, c->fs_small, l2) > w) {
+        /* The longest run of whole sentences ("  " ends each) that fits. */
+        size_t cut = 0;
+        for (const char *q = strstr(l2, "  "); q; q = strstr(q + 2, "  ")) {
+            char head[sizeof c->foot[1]];
+            snprintf(head, sizeof head, "%.*s", (int)(q - l2), l2);
+            if (vis_font_width(c->reg, c->fs_small, head) > w)
+                break;
+            cut = (size_t)(q - l2);
+        }
+        if (cut) {
+            snprintf(c->foot_drawn[1], sizeof c->foot_drawn[1], "%.*s", (int)cut, l2);
+            l2 += cut + 2;
+            c->n_foot = 3;
+        }
+    }
+    vis_font_fit(c->reg, c->fs_small, l2, w, c->foot_drawn[c->n_foot - 1],
+                 sizeof c->foot_drawn[c->n_foot - 1]);
+}
+
 static int render(chart *c, int W, int H, char *err, size_t errsz)
 {
     const vis_profile *p = c->p;
@@ -1003,7 +1060,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int lh = line_h(c, c->fs) + px(c, 4);
     c->y0 = y + levels * lh + px(c, 8);
 
-    int foot_h = 2 * line_h(c, c->fs_small) + px(c, 6);
+    footnote_lines(c, W - 2 * c->pad);
+    int foot_h = c->n_foot * line_h(c, c->fs_small) + px(c, 6);
     int xaxis_h = px(c, 12) + 2 * line_h(c, c->fs) + px(c, 10);
     int legend_h = 0;
     if (!legend_right) {
@@ -1121,39 +1179,11 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
 
     draw_legend(c, lb);
 
-    /* Footnote: how sites are held between detailed snapshots, and the source. */
-    /* Footnote, two lines: how sites are measured and held between trees;
-     * what the hatch is and how to get more trees, and the source. */
-    const vis_chart_data *d = c->d;
-    int hatched = 0;
-    for (size_t b = 0; b < d->n_bands; b++)
-        hatched |= d->bands[b].kind == VIS_BAND_UNATTRIBUTED;
-    char line2[1024], exact[256];
-    int outline = p->outline.present && p->outline.n;
-    vis_chart_exactness(p, exact, sizeof exact);
-    exact[0] = (char)(exact[0] - 'a' + 'A');      /* "Outline: ...", "Sampled: ..." */
-    if (d->n_detailed)
-        snprintf(buf, sizeof buf, "%s. Between two trees a site never exceeds its larger value in them; "
-                 "a value holds until the next snapshot%s.", exact,
-                 outline ? " unless the outline shows it gone" : "");
-    else
-        snprintf(buf, sizeof buf, "%s. No snapshot has a tree: the heap is not broken down by site.",
-                 exact);
-    snprintf(line2, sizeof line2, "%s%s%s%s%s", c->panel ? "Below: RSS and heap on one scale (the RSS "
-             "is over twice the heap, so the heap has its own scale above).  " : "",
-             c->rss.n ? (outline && p->outline.n_rss ?
-             "RSS: every reading, lowest to highest per bucket, held between them.  " :
-             "RSS: readings, each held until the next.  ") : "",
-             outline ? "Orange hatch: heap the exact outline shows above the samples.  " : "",
-             hatched ? "Grey hatch: heap the trees cannot attribute (more trees: --detailed-freq=1).  "
-             : "", p->path ? p->path : "");
-    snprintf(c->foot[0], sizeof c->foot[0], "%s", buf);
-    snprintf(c->foot[1], sizeof c->foot[1], "%s", line2);
-    int fy = H - c->pad / 2 - 2 * line_h(c, c->fs_small) + ascent(c, c->fs_small);
-    vis_font_fit_words(c->reg, c->fs_small, buf, W - 2 * c->pad, fitted, sizeof fitted);
-    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy, fitted, VIS_COLOUR_MUTED);
-    vis_font_fit(c->reg, c->fs_small, line2, W - 2 * c->pad, fitted, sizeof fitted);
-    vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + line_h(c, c->fs_small), fitted, VIS_COLOUR_MUTED);
+    /* The footnote's lines, at the bottom (footnote_lines). */
+    int fy = H - c->pad / 2 - c->n_foot * line_h(c, c->fs_small) + ascent(c, c->fs_small);
+    for (int i = 0; i < c->n_foot; i++)
+        vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + i * line_h(c, c->fs_small),
+                      c->foot_drawn[i], VIS_COLOUR_MUTED);
 
     if (c->layout_out && !(*c->layout_out = describe_layout(c, a, n_annot, lb))) {
         snprintf(err, errsz, "out of memory");
