@@ -2,12 +2,13 @@
 """detail-gen.py: crafts a Massif-format profile and its memtime companion
 with the unpruned detail of the trees (detail:, frame:, dtree: in
 docs/file-format.md), from a heap known by construction (t615), and the
-answers: every grouping's bytes per group at every detailed snapshot.
+answers: every grouping's bytes per group at every detailed snapshot, and
+each function's object, crate and namespace (groups_of).
 
   detail-gen.py PROFILE ANSWERS.json [ALPHA]
 
 ALPHA multiplies the bytes of crate alpha's functions (a second run, for
-diff and check).
+diff and check; 0 leaves a heap mostly of C++).
 
 The heap is made of functions whose group under every grouping is written
 here by hand in the table below (the answers are not computed by any
