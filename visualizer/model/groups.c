@@ -761,6 +761,7 @@ typedef struct {
     pmap keys;               /* label -> interned key */
     pmap told;               /* interned "0xADDR" -> the file's "called by" label */
     vis_group_by rest_by;    /* the remainder's coarser grouping (rest_coarser) */
+    pmap rest_keys;          /* label -> interned key by rest_by */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -991,7 +992,8 @@ static size_t sum_parts(rest_part *a, size_t n)
 /* Fills s->rest_by: the entries of es (keyed, sorted by key, as set_groups
  * leaves them) whose group holds less than cut, keyed again by the coarser
  * grouping g->rest_by from the labels they were pushed with, summed, the
- * largest VIS_REST_BY_MAX kept. Each distinct label is keyed once. */
+ * largest VIS_REST_BY_MAX kept. Each distinct label is keyed once a
+ * profile (rustc's remainder holds thousands in every snapshot). */
 static int rest_by(rg *g, vis_snapshot *s, const entries *es, double cut)
 {
     rest_part *a = malloc((es->n + 1) * sizeof *a);
@@ -1012,10 +1014,13 @@ static int rest_by(rg *g, vis_snapshot *s, const entries *es, double cut)
         qsort(a, n, sizeof *a, by_part_label);
     n = sum_parts(a, n);
     for (size_t k = 0; k < n; k++) {
-        char *key = vis_group_key(a[k].label, g->rest_by, 1);
-        a[k].label = key ? vis_profile_intern(g->p, key, strlen(key)) : NULL;
-        free(key);
-        if (!a[k].label) {
+        void **slot = pmap_slot(&g->rest_keys, a[k].label);
+        if (slot && !*slot) {
+            char *key = vis_group_key(a[k].label, g->rest_by, 1);
+            *slot = key ? (void *)vis_profile_intern(g->p, key, strlen(key)) : NULL;
+            free(key);
+        }
+        if (!slot || !(a[k].label = *slot)) {
             free(a);
             return -1;
         }
@@ -1363,7 +1368,8 @@ static int told_names(rg *g)
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
-    rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL }, VIS_GROUP_OBJECT };
+    rg g = { p, o, o->by, NULL, { 0, 0, NULL, NULL }, { 0, 0, NULL, NULL }, VIS_GROUP_OBJECT,
+             { 0, 0, NULL, NULL } };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
@@ -1416,5 +1422,6 @@ out:
     free(g.wrapper);
     pmap_free(&g.keys);
     pmap_free(&g.told);
+    pmap_free(&g.rest_keys);
     return rc;
 }

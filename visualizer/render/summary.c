@@ -169,7 +169,7 @@ static void summary_bursts(FILE *out, const vis_profile *p, const vis_analysis *
  * aligned with the names above. */
 static void rest_by_line(FILE *out, const vis_profile *p, const vis_rest_by *r, uint64_t total)
 {
-    fprintf(out, "%25s%s %s%s, largest:", "", "by", vis_group_by_name(r->by),
+    fprintf(out, "%25sby %s%s, largest:", "", vis_group_by_name(r->by),
             p->grouping.by == r->by ? " (nothing coarser)" : "");
     for (size_t k = 0; k < r->n; k++)
         fprintf(out, "%s %s %.1f%%", k ? "," : "", r->part[k].name,
