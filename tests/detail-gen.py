@@ -2,12 +2,13 @@
 """detail-gen.py: crafts a Massif-format profile and its memtime companion
 with the unpruned detail of the trees (detail:, frame:, dtree: in
 docs/file-format.md), from a heap known by construction (t615), and the
-answers: every grouping's bytes per group at every detailed snapshot.
+answers: every grouping's bytes per group at every detailed snapshot, and
+each function's object, crate and namespace (groups_of).
 
   detail-gen.py PROFILE ANSWERS.json [ALPHA]
 
 ALPHA multiplies the bytes of crate alpha's functions (a second run, for
-diff and check).
+diff and check; 0 leaves a heap mostly of C++).
 
 The heap is made of functions whose group under every grouping is written
 here by hand in the table below (the answers are not computed by any
@@ -96,7 +97,7 @@ def main():
     snaps = []
     deep_chain = {}   # site label -> (its named caller's label, the unnamed middle)
     answers = {'function': {}, 'object': {}, 'crate': {}, 'namespace': {}, 'namespace2': {},
-               'site': {}}
+               'site': {}, 'groups_of': {}}
     for i, (sc, kind) in enumerate(zip(scales, kinds)):
         parts = []   # (site label, bytes, [(caller label, bytes)], groups)
         for text, b, fn, obj, crate, ns1, ns2 in SITES:
@@ -122,6 +123,16 @@ def main():
         snaps.append((i, i * 1000, heap, kind, parts))
         if kind == 'empty':
             continue
+        # Each function's object, crate and outermost namespace, from the
+        # table (what the remainder of --group-by=function is read by).
+        for label, b, cs, groups in parts:
+            if groups is None:
+                for cl, cb in cs:
+                    answers['groups_of'][cl.split(': ', 1)[1].split(' (')[0]] = {
+                        'object': 'noded', 'crate': '(in noded)', 'namespace': '(in noded)'}
+            else:
+                answers['groups_of'][groups[0]] = {'object': groups[1], 'crate': groups[2],
+                                                   'namespace': groups[3]}
         # The answers: the wrapper's callers are the sites.
         for g, idx in (('function', 0), ('object', 1), ('crate', 2), ('namespace', 3),
                        ('namespace2', 4)):

@@ -12,12 +12,15 @@
 #  - the wrapper's callers are the sites, my_malloc is listed in the
 #    summary and the JSON; --keep-wrappers keeps it as a site;
 #  - --threshold=P merges exactly the groups below P% into one line;
+#  - that line, when it holds more than 5% of the heap, names its three
+#    largest parts by a coarser grouping (crate for Rust, namespace for
+#    C++, object; object by itself), in the summary and in --json's rest_by;
 #  - without the detail (--no-companion) the file's "in N places" stays;
 #  - no two groups print as the same text; diff, check and --growth group
 #    alike (the growth rows' bytes are the crates' as constructed);
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 35
 cd "$T" || exit 1
 B=$MT_BUILD
 
@@ -122,6 +125,62 @@ got = {s['site']: s['bytes'] for s in d['peak']['sites']}
 line = 'in %d groups below the view\'s threshold (5.00%%)' % len(small)
 assert got.pop(line) == sum(small.values()), (line, got)
 assert got == big, (got, big)
+PY
+
+# 5b. A remainder holding more than 5% of the heap says what it holds, by a
+# coarser grouping, in the summary (the line under it) and the JSON
+# (rest_by); its parts are summed here from the generator's table of each
+# function's object, crate and namespace (groups_of).
+cat >rest.py <<'PY'
+import json, sys
+from full import full
+ans, group, coarse, thr, jpath, tpath = sys.argv[1:7]
+ans = json.load(open(ans)); d = json.load(open(jpath)); text = open(tpath).read().split('\n')
+snap = str(d['peak']['sites_snapshot'])
+assert snap == str(d['peak']['snapshot']), 'the peak has its tree'
+heap, total = d['peak']['heap_bytes'], d['peak']['total_bytes']
+of = {full(k): v for k, v in ans['groups_of'].items()}
+fns = {full(k): v for k, v in ans['function'][snap].items() if v}
+totals = {}
+for f, b in fns.items():
+    g = f if group == 'function' else of[f][group]
+    totals[g] = totals.get(g, 0) + b
+small = {g for g, b in totals.items() if b * 100 < float(thr) * heap}
+parts = {}
+for f, b in fns.items():
+    if (f if group == 'function' else of[f][group]) in small:
+        parts[of[f][coarse]] = parts.get(of[f][coarse], 0) + b
+want = sorted(parts.items(), key=lambda x: (-x[1], x[0]))[:3]
+rest = [s for s in d['peak']['sites'] if s['site'].startswith('in %d groups below' % len(small))]
+assert len(rest) == 1, d['peak']['sites']
+assert rest[0]['bytes'] * 100 > 5 * heap, 'the test wants a remainder above 5%'
+got = rest[0]['rest_by']
+assert got == {'by': coarse, 'groups': [{'name': n, 'bytes': b} for n, b in want]}, (got, want)
+line = ' ' * 25 + 'by %s%s, largest: ' % (coarse, ' (nothing coarser)' if coarse == group else '') + \
+    ', '.join('%s %.1f%%' % (n, 100.0 * b / total) for n, b in want)
+at = [i for i, l in enumerate(text) if l.endswith(rest[0]['site'])]
+assert len(at) == 1 and text[at[0] + 1] == line, (text[at[0]:at[0] + 2], line)
+PY
+python3 "$MT_SRC/tests/detail-gen.py" cxx.out anscxx.json 0 || exit 1   # no alpha: C++-heavy
+rest() {  # FILE ANSWERS GROUP COARSE THRESHOLD: the remainder read by COARSE
+  vis --json --group-by=$3 --threshold=$5 $1 >rest-$3.json &&
+    vis --summary-only --group-by=$3 --threshold=$5 $1 >rest-$3.txt &&
+    python3 rest.py $2 $3 $4 $5 rest-$3.json rest-$3.txt
+}
+check "--group-by=function of Rust: its remainder by crate, the 3 largest, JSON and summary" \
+  rest p.out ans.json function crate 5
+check "--group-by=function of C++ (no Rust): its remainder by namespace" \
+  rest cxx.out anscxx.json function namespace 5
+check "--group-by=crate: its remainder by object" rest p.out ans.json crate object 10
+check "--group-by=object: nothing coarser, its remainder's largest objects, and says so" \
+  rest p.out ans.json object object 10
+vis --json cxx.out >small-rest.json && vis --summary-only cxx.out >small-rest.txt
+check "a remainder of at most 5% of the heap (1.4%) is not broken down" python3 - small-rest.json small-rest.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); text = open(sys.argv[2]).read()
+rest = [s for s in d['peak']['sites'] if s['site'].startswith('in ')]
+assert len(rest) == 1 and 0 < rest[0]['bytes'] * 100 <= 5 * d['peak']['heap_bytes'], rest
+assert 'rest_by' not in rest[0] and ', largest: ' not in text, rest
 PY
 
 # 6. Without the detail: the file's top level, its remainder as it was.

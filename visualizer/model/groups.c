@@ -668,9 +668,11 @@ char *vis_wrapper_alloc_pattern(const char *label)
 
 /* One part of a snapshot's heap before grouping. */
 typedef struct {
-    const char *label;       /* interned */
+    const char *label;       /* interned; its group's key once keyed */
     uint64_t bytes;
     int below;               /* Massif's "in N places" line */
+    const char *origin;      /* the label as pushed: the remainder's coarser
+                                grouping keys it again (rest_by) */
 } entry;
 
 typedef struct {
@@ -684,7 +686,7 @@ static int push(entries *es, const char *label, uint64_t bytes, int below)
     if (!a)
         return -1;
     es->e = a;
-    a[es->n++] = (entry){ label, bytes, below };
+    a[es->n++] = (entry){ label, bytes, below, label };
     return 0;
 }
 
@@ -701,8 +703,10 @@ typedef struct {
     const vis_group_opts *o;
     vis_group_by by;
     unsigned char *wrapper;  /* per detail frame: split it */
-    vis_ptrmap keys;               /* label -> interned key */
-    vis_ptrmap told;               /* interned "0xADDR" -> the file's "called by" label */
+    vis_ptrmap keys;         /* label -> interned key */
+    vis_ptrmap told;         /* interned "0xADDR" -> the file's "called by" label */
+    vis_group_by rest_by;    /* the remainder's coarser grouping (rest_coarser) */
+    vis_ptrmap rest_keys;    /* label -> interned key by rest_by */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -879,6 +883,109 @@ void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, 
              by == VIS_GROUP_SITE ? "sites" : "groups", threshold);
 }
 
+/* ---- what the remainder holds -------------------------------------------------- */
+
+/* The grouping that names what the remainder of a grouping by `by` holds,
+ * one coarser and told by the program's code as the default rule reads it
+ * (code: group_auto's choice): a function, file or site by crate in a
+ * Rust-heavy program, by namespace in C++, else by object; a namespace or
+ * crate by object; an object by itself, as nothing is coarser (the
+ * remainder's largest groups then). */
+static vis_group_by rest_coarser(vis_group_by by, vis_group_by code)
+{
+    if (by != VIS_GROUP_FUNCTION && by != VIS_GROUP_FILE && by != VIS_GROUP_SITE)
+        return VIS_GROUP_OBJECT;
+    if (code == VIS_GROUP_CRATE)
+        return VIS_GROUP_CRATE;
+    if (code == VIS_GROUP_NAMESPACE || code == VIS_GROUP_FUNCTION)
+        return VIS_GROUP_NAMESPACE;
+    return VIS_GROUP_OBJECT;
+}
+
+typedef struct {
+    const char *label;       /* a label, then its coarser key (interned) */
+    uint64_t bytes;
+} rest_part;
+
+static int by_part_label(const void *a, const void *b)
+{
+    const rest_part *x = a, *y = b;
+    return x->label < y->label ? -1 : x->label > y->label;
+}
+
+static int by_part_bytes(const void *a, const void *b)
+{
+    const rest_part *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return strcmp(x->label, y->label);
+}
+
+/* Sums equal labels of a (sorted by label) in place; returns how many. */
+static size_t sum_parts(rest_part *a, size_t n)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (m > 0 && a[m - 1].label == a[k].label)
+            a[m - 1].bytes += a[k].bytes;
+        else
+            a[m++] = a[k];
+    }
+    return m;
+}
+
+/* Fills s->rest_by: the entries of es (keyed, sorted by key, as set_groups
+ * leaves them) whose group holds less than cut, keyed again by the coarser
+ * grouping g->rest_by from the labels they were pushed with, summed, the
+ * largest VIS_REST_BY_MAX kept. Each distinct label is keyed once a
+ * profile (rustc's remainder holds thousands in every snapshot). */
+static int rest_by(rg *g, vis_snapshot *s, const entries *es, double cut)
+{
+    rest_part *a = malloc((es->n + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    size_t n = 0;
+    for (size_t k = 0; k < es->n;) {
+        const entry *e = &es->e[k];
+        size_t end = k + 1;
+        uint64_t sum = e->bytes;
+        while (!e->below && end < es->n && !es->e[end].below && es->e[end].label == e->label)
+            sum += es->e[end++].bytes;
+        for (; k < end; k++)
+            if (!e->below && (double)sum < cut)
+                a[n++] = (rest_part){ es->e[k].origin, es->e[k].bytes };
+    }
+    if (n > 1)
+        qsort(a, n, sizeof *a, by_part_label);
+    n = sum_parts(a, n);
+    for (size_t k = 0; k < n; k++) {
+        void **slot = vis_ptrmap_slot(&g->rest_keys, a[k].label);
+        if (slot && !*slot) {
+            char *key = vis_group_key(a[k].label, g->rest_by, 1);
+            *slot = key ? (void *)vis_profile_intern(g->p, key, strlen(key)) : NULL;
+            free(key);
+        }
+        if (!slot || !(a[k].label = *slot)) {
+            free(a);
+            return -1;
+        }
+    }
+    if (n > 1)
+        qsort(a, n, sizeof *a, by_part_label);
+    n = sum_parts(a, n);
+    if (n > 1)
+        qsort(a, n, sizeof *a, by_part_bytes);
+    vis_rest_by *r = &s->rest_by;
+    r->by = g->rest_by;
+    r->n = n < VIS_REST_BY_MAX ? n : VIS_REST_BY_MAX;
+    for (size_t k = 0; k < r->n; k++) {
+        r->part[k].name = a[k].label;
+        r->part[k].bytes = a[k].bytes;
+    }
+    free(a);
+    return 0;
+}
+
 /* Replaces snapshot s's sites by the groups of es. */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
@@ -902,6 +1009,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     /* The view's threshold: groups below it, two or more, become one line. */
     uint64_t small_B = 0;
     size_t small = 0, kept = 0;
+    const char *rest_line = NULL;   /* the remainder's interned label */
     double cut = g->o->threshold / 100.0 * (double)s->heap_B;
     for (size_t k = 0; k < n; k++)
         if (!out[k].is_below_threshold && (double)out[k].bytes < cut) {
@@ -921,6 +1029,14 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         }
         out[kept++] = (vis_site){ small_B, (char *)l, 1, SIZE_MAX };
         n = kept;
+        rest_line = l;
+    }
+    s->rest_by.n = 0;
+    s->rest_by.line = rest_line;
+    if (rest_line && small_B * 100 > (uint64_t)VIS_REST_BY_SHARE * s->heap_B &&
+        rest_by(g, s, es, cut) != 0) {
+        free(out);
+        return -1;
     }
     if (n > 1)
         qsort(out, n, sizeof *out, by_bytes);
@@ -1197,7 +1313,7 @@ static int told_names(rg *g)
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
-    rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT };
+    rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, VIS_GROUP_OBJECT, VIS_PTRMAP_INIT };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
@@ -1211,6 +1327,10 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     if (g.by == VIS_GROUP_AUTO)
         g.by = group_auto(p, g.wrapper, &gr->why);
     gr->by = g.by;
+    {
+        const char *why;   /* the code's kind, even when --group-by chose */
+        g.rest_by = rest_coarser(g.by, gr->by_auto ? g.by : group_auto(p, g.wrapper, &why));
+    }
     if (gr->from_detail && told_names(&g) != 0)
         goto out;
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {
@@ -1246,5 +1366,6 @@ out:
     free(g.wrapper);
     vis_ptrmap_clear(&g.keys);
     vis_ptrmap_clear(&g.told);
+    vis_ptrmap_clear(&g.rest_keys);
     return rc;
 }

@@ -114,8 +114,13 @@ int vis_symbol_scoped(const char *label);
  * the named heap, function when not (global functions, which by namespace
  * would be one fallback group); else site; without detail (Massif's files,
  * older memtime) site. p->grouping.why says which rule chose. Site grouping of a profile without detail and without a
- * wrapper to split leaves the sites as the file has them. Returns 0, or -1
- * when out of memory. */
+ * wrapper to split leaves the sites as the file has them. A snapshot whose
+ * remainder line (vis_group_rest_label) holds more than VIS_REST_BY_SHARE
+ * percent of its heap gets in its rest_by the line's largest parts by a
+ * coarser grouping: crate, namespace or object for function, file and site
+ * (as the default rule reads the code: Rust, C++, else), object for crate
+ * and namespace, object itself for object. Returns 0, or -1 when out of
+ * memory. */
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o);
 
 #endif

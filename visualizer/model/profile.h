@@ -41,6 +41,30 @@ typedef struct {
                              SIZE_MAX for a below-threshold line */
 } vis_site;
 
+/* How the sites are grouped (model/groups.h): site is the file's own
+ * allocation sites; the others merge them by a key read from the label. */
+typedef enum {
+    VIS_GROUP_SITE, VIS_GROUP_FUNCTION, VIS_GROUP_FILE, VIS_GROUP_OBJECT,
+    VIS_GROUP_CRATE, VIS_GROUP_NAMESPACE, VIS_GROUP_AUTO
+} vis_group_by;
+
+/* What a snapshot's remainder line (the groups below the view's threshold,
+ * model/groups.h) holds, read by a coarser grouping when it holds more than
+ * VIS_REST_BY_SHARE percent of the snapshot's heap: its largest parts, so
+ * that a person can act on it. */
+#define VIS_REST_BY_SHARE 5
+#define VIS_REST_BY_MAX 3
+typedef struct {
+    const char *line;        /* the remainder's label (interned), or NULL */
+    size_t n;                /* 0: not read (small, or no remainder) */
+    vis_group_by by;         /* the coarser grouping (the view's own for
+                                object: nothing is coarser) */
+    struct {
+        const char *name;    /* the group's key, interned */
+        uint64_t bytes;
+    } part[VIS_REST_BY_MAX]; /* largest first */
+} vis_rest_by;
+
 /* One allocation site over the whole run: a distinct label among the trees'
  * top-level nodes ("in N places" lines are not sites). */
 typedef struct {
@@ -75,6 +99,7 @@ typedef struct {
                                 writes), so nothing under a node is larger */
     size_t n_sites;          /* detailed/peak only: the root's children */
     vis_site *sites;
+    vis_rest_by rest_by;     /* what its remainder line holds (regrouped) */
 } vis_snapshot;
 
 /* memtime's phase marks (MEMTIME_MARK), from the companion file. */
@@ -203,13 +228,6 @@ typedef struct {
     size_t n_trees;
     vis_dtree *trees;        /* in snapshot order, at most one a snapshot */
 } vis_detail;
-
-/* How the sites are grouped (model/groups.h): site is the file's own
- * allocation sites; the others merge them by a key read from the label. */
-typedef enum {
-    VIS_GROUP_SITE, VIS_GROUP_FUNCTION, VIS_GROUP_FILE, VIS_GROUP_OBJECT,
-    VIS_GROUP_CRATE, VIS_GROUP_NAMESPACE, VIS_GROUP_AUTO
-} vis_group_by;
 
 /* An allocation wrapper found in the profile (groups.h): a function that
  * allocates on behalf of many callers. */

@@ -82,6 +82,20 @@ static void site_keys(FILE *out, const vis_profile *p, const char *label)
     vis_json_string(out, label);
 }
 
+/* A remainder's "rest_by": what it holds by a coarser grouping, its
+ * largest groups (model/groups.h); the names are data. */
+static void rest_by(FILE *out, const vis_rest_by *r)
+{
+    fprintf(out, ", \"rest_by\": {\"by\": \"%s\", \"groups\": [", vis_group_by_name(r->by));
+    for (size_t k = 0; k < r->n; k++) {
+        fputs(k ? ", {" : "{", out);
+        key(out, "name");
+        vis_json_string(out, r->part[k].name);
+        fprintf(out, ", \"bytes\": %" PRIu64 "}", r->part[k].bytes);
+    }
+    fputs("]}", out);
+}
+
 static void growth_rows(FILE *out, const vis_profile *p, const vis_growth *g, const char *indent)
 {
     fputc('[', out);
@@ -272,7 +286,10 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         for (size_t i = 0; i < t->n_sites; i++) {
             fprintf(out, "%s\n    {", i ? "," : "");
             site_keys(out, p, t->sites[i].label);
-            fprintf(out, ", \"bytes\": %" PRIu64 "}", t->sites[i].bytes);
+            fprintf(out, ", \"bytes\": %" PRIu64, t->sites[i].bytes);
+            if (t->sites[i].is_below_threshold && t->rest_by.n && t->sites[i].label == t->rest_by.line)
+                rest_by(out, &t->rest_by);
+            fputc('}', out);
         }
         fprintf(out, "%s]},\n", t->n_sites ? "\n  " : "");
     }

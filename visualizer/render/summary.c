@@ -164,6 +164,19 @@ static void summary_bursts(FILE *out, const vis_profile *p, const vis_analysis *
                 an->n_bursts - 5);
 }
 
+/* Under a remainder line that holds much of the heap, what it holds by a
+ * coarser grouping (model/groups.h), as shares of the snapshot (total),
+ * aligned with the names above. */
+static void rest_by_line(FILE *out, const vis_profile *p, const vis_rest_by *r, uint64_t total)
+{
+    fprintf(out, "%25sby %s%s, largest:", "", vis_group_by_name(r->by),
+            p->grouping.by == r->by ? " (nothing coarser)" : "");
+    for (size_t k = 0; k < r->n; k++)
+        fprintf(out, "%s %s %.1f%%", k ? "," : "", r->part[k].name,
+                total ? 100.0 * (double)r->part[k].bytes / (double)total : 0.0);
+    fputc('\n', out);
+}
+
 static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an,
                          const vis_report_opts *o)
 {
@@ -258,6 +271,8 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     vis_fmt_bytes(a, sizeof a, s->bytes),
                     total ? 100.0 * (double)s->bytes / (double)total : 0.0,
                     s->id < p->n_site_info ? p->site_info[s->id].name : vis_site_name(s->label));
+            if (s->is_below_threshold && t->rest_by.n && s->label == t->rest_by.line)
+                rest_by_line(out, p, &t->rest_by, total);
         }
         if (n_rest)
             fprintf(out, "      %10s %5.1f%%  %zu more %s%s\n", vis_fmt_bytes(a, sizeof a, rest),
