@@ -457,6 +457,12 @@ void mt_rss_forget_peak(void)
    VG_(memset)(&peak, 0, sizeof peak);
    peak_time = 0;
    peak_heap_B = 0;
+   /* The child's first reading is due at once, whatever the parent's
+      pacing said (a child killed young would otherwise have none), and its
+      budget is 5% of its own run. */
+   any_reading = False;
+   spent_ns = 0;
+   start_ns = now_ns();
 }
 
 static void record_peak_groups(void)

@@ -20,7 +20,7 @@
 #    alike (the growth rows' bytes are the crates' as constructed);
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 37
 cd "$T" || exit 1
 B=$MT_BUILD
 
@@ -29,7 +29,7 @@ if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsanitize=addres
      -I "$MT_SRC/visualizer" -I "$B/visualizer" -I "$B" "$MT_SRC/tests/groups-unit.c" \
      "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/sites.c" \
      "$MT_SRC/visualizer/model/names.c" "$MT_SRC/visualizer/model/demangle.c" \
-     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" "$MT_SRC/visualizer/base/ptrmap.c" -liberty -o unit 2>unit.err &&
+     "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" "$MT_SRC/visualizer/base/ptrmap.c" -liberty -lm -o unit 2>unit.err &&
    ./unit >unit.out 2>&1; then
   ok "group keys: $(grep -c '^ok' unit.out) labels with known keys"
 else
@@ -279,4 +279,19 @@ PY_DT=$(grep '^dtree: snapshot=1 ' p.out.memtime)
 is "$(bad bytes 'dtree: snapshot=2 time=2000 1.0.10 2.1.11')" \
    "1 memtime-vis: bytes.out.memtime:$n: expected a node's callers holding together at most its bytes, found 'dtree: snapshot=2 time=2000 1.0.10 2.1.11' (use --no-companion to ignore it)" \
    "callers holding more than their site"
+# The view's threshold without --threshold: lowered from 1% until what
+# merges holds at most 5% of the peak (tests/threshold-check.py: the rule
+# again, on every group of the peak's tree from --threshold=0).
+for f in p cxx; do
+  for g in crate namespace object function; do
+    vis --json --group-by=$g --threshold=0 $f.out >thr-all-$f-$g.json 2>/dev/null &&
+      vis --json --group-by=$g $f.out >thr-view-$f-$g.json 2>/dev/null &&
+      python3 "$MT_SRC/tests/threshold-check.py" thr-all-$f-$g.json thr-view-$f-$g.json >thr-$f-$g.txt 2>&1 ||
+      echo "$f $g: $(cat thr-$f-$g.txt)" >>thr-bad.txt
+  done
+done
+diag "$(grep -h . thr-*.txt | sort | uniq -c | head -8)"
+check "without --threshold a grouping's view threshold follows the rule (8 views)" test ! -s thr-bad.txt
+check "... and is lowered where the remainder held over 5% ($(grep -l 'adapted True' thr-*.txt | wc -l) views)" \
+  eval 'grep -q "adapted True" thr-*.txt'
 finish

@@ -21,7 +21,7 @@ clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
   visualizer/model/analysis.c visualizer/model/growth.c visualizer/model/when.c visualizer/render/summary.c \
   visualizer/render/growth_text.c visualizer/base/grow.c visualizer/base/ptrmap.c visualizer/base/utf8.c \
   visualizer/read/companion.c visualizer/model/outline.c visualizer/model/groups.c \
-  visualizer/model/stack_groups.c visualizer/model/demangle.c -liberty
+  visualizer/model/stack_groups.c visualizer/model/demangle.c -liberty -lm
 cp tests/data/*.out tests/data/bad/*.out tests/data/*.massif "$work/corpus/" 2>/dev/null || true
 cp tests/data/fuzz-regress/* "$work/corpus/" 2>/dev/null || true
 cp tests/fuzz/seeds/* "$work/corpus/" 2>/dev/null || true

@@ -5,6 +5,7 @@
  * A label is Valgrind's text for a frame: "0xADDR: " then the function as
  * the demangler wrote it, then " (file:line)" or " (in /path/object)".
  * The keys are read from that text alone; nothing here looks at a binary. */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -705,6 +706,7 @@ typedef struct {
     unsigned char *wrapper;  /* per detail frame: split it */
     vis_ptrmap keys;         /* label -> interned key */
     vis_ptrmap told;         /* interned "0xADDR" -> the file's "called by" label */
+    double threshold;        /* the view's threshold, percent (adapt_threshold) */
     vis_group_by rest_by;    /* the remainder's coarser grouping (rest_coarser) */
     vis_ptrmap rest_keys;    /* label -> interned key by rest_by */
 } rg;
@@ -987,7 +989,9 @@ static int rest_by(rg *g, vis_snapshot *s, const entries *es, double cut)
 }
 
 /* Replaces snapshot s's sites by the groups of es. */
-static int set_groups(rg *g, vis_snapshot *s, entries *es)
+/* es's entries added up by group key: *out_p (n_p of them, room for one
+ * more), unsorted by bytes. */
+static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p)
 {
     for (size_t k = 0; k < es->n; k++)
         if (!es->e[k].below && !(es->e[k].label = key_of(g, es->e[k].label)))
@@ -1006,11 +1010,23 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         }
         out[n++] = (vis_site){ e->bytes, (char *)e->label, e->below, SIZE_MAX };
     }
+    *out_p = out;
+    *n_p = n;
+    return 0;
+}
+
+/* Replaces snapshot s's sites by the groups of es. */
+static int set_groups(rg *g, vis_snapshot *s, entries *es)
+{
+    vis_site *out;
+    size_t n;
+    if (merge_entries(g, es, &out, &n) != 0)
+        return -1;
     /* The view's threshold: groups below it, two or more, become one line. */
     uint64_t small_B = 0;
     size_t small = 0, kept = 0;
     const char *rest_line = NULL;   /* the remainder's interned label */
-    double cut = g->o->threshold / 100.0 * (double)s->heap_B;
+    double cut = g->threshold / 100.0 * (double)s->heap_B;
     for (size_t k = 0; k < n; k++)
         if (!out[k].is_below_threshold && (double)out[k].bytes < cut) {
             small++;
@@ -1021,7 +1037,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
             if (out[k].is_below_threshold || (double)out[k].bytes >= cut)
                 out[kept++] = out[k];
         char text[160];
-        vis_group_rest_label(text, sizeof text, small, g->by, g->o->threshold);
+        vis_group_rest_label(text, sizeof text, small, g->by, g->threshold);
         const char *l = vis_profile_intern(g->p, text, strlen(text));
         if (!l) {
             free(out);
@@ -1043,6 +1059,76 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     free(s->sites);
     s->sites = out;
     s->n_sites = n;
+    return 0;
+}
+
+static const vis_dtree *tree_of(const vis_profile *p, size_t snap);
+
+/* Snapshot i's heap as entries to group: its detail's sites, wrappers
+ * split (emit), or the file's own sites. */
+static int snapshot_entries(rg *g, size_t i, entries *es)
+{
+    const vis_snapshot *s = &g->p->snaps[i];
+    const vis_dtree *t = tree_of(g->p, i);
+    int e = 0;
+    if (t) {
+        for (size_t j = 0; j < t->n && e == 0; j++)
+            if (t->nodes[j].depth == 1)
+                e = emit(g, t, j, es, 0, NULL);
+    } else {
+        for (size_t k = 0; k < s->n_sites && e == 0; k++)
+            e = push(es, s->sites[k].label, s->sites[k].bytes, s->sites[k].is_below_threshold);
+    }
+    return e;
+}
+
+/* The view's threshold when --threshold was not given, for groupings other
+ * than site (which keeps Massif's 1%, comparable with ms_print): from 1%
+ * down, one group of the peak's tree at a time, until what merges below it
+ * holds at most VIS_ADAPT_REST% of that tree's heap, VIS_ADAPT_LINES groups
+ * stand above it, or the next is under VIS_ADAPT_MIN%. A grouping has few
+ * groups (rustc's 40 crates), and a remainder of 30 crates under 1% each,
+ * 5.6% together, names nothing a person can act on. */
+static int adapt_threshold(rg *g)
+{
+    vis_profile *p = g->p;
+    size_t snap = p->peak_tree_snap;
+    if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY || !p->snaps[snap].heap_B)
+        return 0;
+    double heap = (double)p->snaps[snap].heap_B;
+    entries es = { NULL, 0 };
+    vis_site *out = NULL;
+    size_t n = 0;
+    int e = snapshot_entries(g, snap, &es);
+    if (e == 0)
+        e = merge_entries(g, &es, &out, &n);
+    free(es.e);
+    if (e != 0)
+        return -1;
+    if (n > 1)
+        qsort(out, n, sizeof *out, by_bytes);
+    double t = g->threshold;
+    uint64_t rest = 0;
+    size_t above = 0, k;
+    for (k = 0; k < n; k++)
+        if (!out[k].is_below_threshold) {
+            if ((double)out[k].bytes >= t / 100.0 * heap)
+                above++;
+            else
+                rest += out[k].bytes;
+        }
+    for (k = 0; k < n && (double)rest * 100.0 > VIS_ADAPT_REST * heap && above < VIS_ADAPT_LINES; k++) {
+        double share = 100.0 * (double)out[k].bytes / heap;
+        if (out[k].is_below_threshold || share >= g->threshold)
+            continue;
+        if (share < VIS_ADAPT_MIN)
+            break;
+        t = floor(share * 100.0) / 100.0;   /* as the label prints it, at most the share */
+        rest -= out[k].bytes;
+        above++;
+    }
+    free(out);
+    g->threshold = t;
     return 0;
 }
 
@@ -1313,11 +1399,13 @@ static int told_names(rg *g)
 int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
-    rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, VIS_GROUP_OBJECT, VIS_PTRMAP_INIT };
+    rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, o->threshold, VIS_GROUP_OBJECT,
+             VIS_PTRMAP_INIT };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
+    gr->threshold_adapted = 0;
     gr->from_detail = p->detail.present && p->detail.n_trees > 0;
     if (!(g.wrapper = calloc(p->detail.n_frames + 1, 1)))
         return -1;
@@ -1337,21 +1425,18 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
         rc = 0;   /* the file's own sites, as Massif kept them */
         goto out;
     }
+    if (g.by != VIS_GROUP_SITE && !o->threshold_given && g.threshold > 0) {
+        if (adapt_threshold(&g) != 0)
+            goto out;
+        gr->threshold = g.threshold;
+        gr->threshold_adapted = g.threshold != o->threshold;
+    }
     for (size_t i = 0; i < p->n_snaps; i++) {
         vis_snapshot *s = &p->snaps[i];
         if (s->kind == VIS_TREE_EMPTY)
             continue;
         entries es = { NULL, 0 };
-        const vis_dtree *t = tree_of(p, i);
-        int e = 0;
-        if (t) {
-            for (size_t j = 0; j < t->n && e == 0; j++)
-                if (t->nodes[j].depth == 1)
-                    e = emit(&g, t, j, &es, 0, NULL);
-        } else {
-            for (size_t k = 0; k < s->n_sites && e == 0; k++)
-                e = push(&es, s->sites[k].label, s->sites[k].bytes, s->sites[k].is_below_threshold);
-        }
+        int e = snapshot_entries(&g, i, &es);
         if (e == 0)
             e = set_groups(&g, s, &es);
         free(es.e);

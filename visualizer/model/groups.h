@@ -98,6 +98,14 @@ typedef struct {
 
 /* A wrapper's shape: at least this many callers, none holding more than
  * VIS_WRAPPER_MAX_SHARE percent of it, nothing held by itself. */
+/* The view's threshold without --threshold (adapt_threshold in groups.c):
+ * lowered from 1% until the remainder holds at most VIS_ADAPT_REST% of the
+ * peak's heap, VIS_ADAPT_LINES groups stand above it, or the next group is
+ * under VIS_ADAPT_MIN%. */
+#define VIS_ADAPT_REST 5.0
+#define VIS_ADAPT_LINES 20
+#define VIS_ADAPT_MIN 0.1
+
 #define VIS_WRAPPER_MIN_CALLERS 8
 #define VIS_WRAPPER_MAX_SHARE 50
 

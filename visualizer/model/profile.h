@@ -247,6 +247,7 @@ typedef struct {
     const char *why;         /* the rule's reason (a static string), or NULL */
     unsigned ns_depth;
     double threshold;        /* percent of each snapshot's heap */
+    int threshold_adapted;   /* lowered from the default by the view (groups.h) */
     int from_detail;         /* snapshots with detail were regrouped from it */
     size_t n_wrappers;
     vis_wrapper *wrappers;   /* largest first */

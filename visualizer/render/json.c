@@ -364,8 +364,8 @@ static void grouping(FILE *out, const vis_profile *p)
         vis_json_string(out, gr->why);
     else
         fputs("null", out);
-    fprintf(out, ", \"threshold\": %.2f, \"from_detail\": %s, \"wrappers\": [",
-            gr->threshold, gr->from_detail ? "true" : "false");
+    fprintf(out, ", \"threshold\": %.2f, \"threshold_adapted\": %s, \"from_detail\": %s, \"wrappers\": [",
+            gr->threshold, gr->threshold_adapted ? "true" : "false", gr->from_detail ? "true" : "false");
     for (size_t k = 0; k < gr->n_wrappers; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
         fprintf(out, "%s\n    {\"function\": ", k ? "," : "");

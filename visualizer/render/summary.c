@@ -242,11 +242,14 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
             snprintf(what, sizeof what, "allocation sites");
         if (gr->applied)
             fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
-                    "merge (--threshold)\n", groups ? "by " : "by site",
+                    "merge (%s)\n", groups ? "by " : "by site",
                     groups ? vis_group_by_name(gr->by) : "",
                     gr->from_detail ? "from memtime's unpruned detail"
                                     : "from the file's trees (what Massif merged stays "
-                                      "\"in N places\")", gr->threshold);
+                                      "\"in N places\")", gr->threshold,
+                    gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
+                                            "5% of the peak; --threshold sets it"
+                                          : "--threshold");
         if (p->peak_tree_snap == p->peak)
             fprintf(out, "Top %s at the peak (snapshot %zu, %s):\n", what,
                     p->peak, vis_fmt_bytes(a, sizeof a, total));
