@@ -207,7 +207,8 @@ static void build_tree(const MtTreeSnap* snap, DTree* t)
          a reader names an unnamed frame by its first named caller, so
          that caller must be in the detail. */
       for (l = 0; l < n_ips
-                  && (l < depth || mt_frames_unnamed(ips[l - 1])); l++) {
+                  && (l < depth || (l > 0 && mt_frames_unnamed(ips[l - 1])));
+           l++) {
          cur = b_child(cur, ips[l]);
          b_nodes[cur].szB += szB;
       }
