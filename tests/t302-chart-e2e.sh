@@ -59,16 +59,10 @@ for tool in massif memtime; do
     [ $((Y1 - yt)) -ge 6 ] || continue
     x=$(( (xa + xb) / 2 )); y=$(( (yt + Y1) / 2 ))
     n=$((n+1))
-    # A 1-px gridline may cross the spot: the band inside the step around
-    # it is enough (rows y-2..y+2 and columns x-1..x+1 stay inside it).
-    got=
-    for xy in "0 0" "0 1" "0 -2" "0 2" "-1 0" "1 0"; do
-      read -r dx dy <<<"$xy"
-      c=$("$PNGCHECK" "$T/$tool.png" at $((x + dx)) $((y + dy)))
-      got="$got $c"
-      [ "$c" = 4E79A7 ] && break
-    done
-    [ "$c" = 4E79A7 ] || { bad=$((bad+1)); diag "t=$t x=$x y=$y got$got"; }
+    # A 1-px horizontal gridline may cross the spot: one of two rows is enough.
+    c=$("$PNGCHECK" "$T/$tool.png" at "$x" "$y")
+    [ "$c" = 4E79A7 ] || c=$("$PNGCHECK" "$T/$tool.png" at "$x" $((y + 1)))
+    [ "$c" = 4E79A7 ] || { bad=$((bad+1)); diag "t=$t x=$x y=$y got $c"; }
   done <"$T/$tool.snaps"
   check "$tool: cache_alloc's band where the file puts it ($n snapshots checked)" test "$n" -ge 5 -a "$bad" = 0
   # The total line at the top of the stack at the same places. Massif's
