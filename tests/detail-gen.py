@@ -5,10 +5,12 @@ docs/file-format.md), from a heap known by construction (t615), and the
 answers: every grouping's bytes per group at every detailed snapshot, and
 each function's object, crate and namespace (groups_of).
 
-  detail-gen.py PROFILE ANSWERS.json [ALPHA]
+  detail-gen.py PROFILE ANSWERS.json [ALPHA [SMALL]]
 
 ALPHA multiplies the bytes of crate alpha's functions (a second run, for
-diff and check; 0 leaves a heap mostly of C++).
+diff and check; 0 leaves a heap mostly of C++). SMALL adds that many small
+crates of one function each, about 0.5% of the heap apiece (a remainder by
+crate above 5%, which the view's threshold is lowered for).
 
 The heap is made of functions whose group under every grouping is written
 here by hand in the table below (the answers are not computed by any
@@ -83,6 +85,9 @@ def addr(i):
 def main():
     profile, answers_path = sys.argv[1], sys.argv[2]
     alpha = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    small = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    sites = SITES + [('small%02d::f (in %s)' % (k, EXE), 5000 + 50 * k, 'small%02d::f' % k, 'noded',
+                      'small%02d' % k, 'small%02d' % k, 'small%02d' % k) for k in range(small)]
     labels = {}   # text after the address -> full label with address
 
     def lab(text):
@@ -100,7 +105,7 @@ def main():
                'site': {}, 'groups_of': {}}
     for i, (sc, kind) in enumerate(zip(scales, kinds)):
         parts = []   # (site label, bytes, [(caller label, bytes)], groups)
-        for text, b, fn, obj, crate, ns1, ns2 in SITES:
+        for text, b, fn, obj, crate, ns1, ns2 in sites:
             f = alpha if crate == 'alpha' else 1
             parts.append((lab(text), b * sc * f, [], (fn, obj, crate, ns1, ns2)))
         u_text, u_b, u_caller = UNNAMED
@@ -129,10 +134,13 @@ def main():
             if groups is None:
                 for cl, cb in cs:
                     answers['groups_of'][cl.split(': ', 1)[1].split(' (')[0]] = {
-                        'object': 'noded', 'crate': '(in noded)', 'namespace': '(in noded)'}
+                        'object': 'noded', 'crate': '(in noded)', 'namespace': '(in noded)',
+                        'file': '(in noded)'}
             else:
-                answers['groups_of'][groups[0]] = {'object': groups[1], 'crate': groups[2],
-                                                   'namespace': groups[3]}
+                answers['groups_of'][groups[0]] = {
+                    'object': groups[1], 'crate': groups[2], 'namespace': groups[3],
+                    # the source file's base name, else the object's
+                    'file': 'tree.c' if groups[1].startswith('(') else '(in %s)' % groups[1]}
         # The answers: the wrapper's callers are the sites.
         for g, idx in (('function', 0), ('object', 1), ('crate', 2), ('namespace', 3),
                        ('namespace2', 4)):
@@ -204,7 +212,7 @@ def main():
     # (k + 1) * 10 calls; two unnamed functions of libbar, which no tree
     # shows, read the same but for their address.
     counts = []
-    for k, (text, b, fn, obj, crate, ns1, ns2) in enumerate(SITES):
+    for k, (text, b, fn, obj, crate, ns1, ns2) in enumerate(sites):
         counts.append((lab(text), (k + 1) * 10, {'function': fn, 'object': obj, 'crate': crate,
                                                  'namespace': ns1}))
     for a, n in (('0xBA0000', 5), ('0xBB0000', 7)):

@@ -6,13 +6,18 @@ same grouping at --threshold=0), by the rule of docs/memtime-vis.1: from
 1% down, one group at a time, until what stays below holds at most 5% of
 the peak's heap, 20 groups stand above, or the next group is under 0.1%;
 the threshold printed with two decimals, at most the last group's share.
-Prints "threshold T adapted A remainder R%" and exits 1 on a mismatch."""
+Function and file views are not lowered (their fallback groups name what
+falls below, groups.h): 1%, not adapted. Prints "threshold T adapted A remainder R%" and exits 1 on a mismatch."""
 import json
 import math
 import sys
 
 alls = json.load(open(sys.argv[1]))
 view = json.load(open(sys.argv[2]))
+if view['grouping']['by'] in ('function', 'file'):
+    g = view['grouping']
+    print('threshold %.2f adapted %s (a %s view: not lowered)' % (g['threshold'], g['threshold_adapted'], g['by']))
+    sys.exit(0 if abs(g['threshold'] - 1.0) < 1e-9 and not g['threshold_adapted'] else 1)
 pk = alls['peak']
 heap = pk['heap_bytes']
 shares = sorted((100.0 * s['bytes'] / heap for s in pk['sites']

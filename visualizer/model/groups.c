@@ -674,6 +674,7 @@ typedef struct {
     int below;               /* Massif's "in N places" line */
     const char *origin;      /* the label as pushed: the remainder's coarser
                                 grouping keys it again (rest_by) */
+    int folded;              /* its group went to a fallback group */
 } entry;
 
 typedef struct {
@@ -687,7 +688,7 @@ static int push(entries *es, const char *label, uint64_t bytes, int below)
     if (!a)
         return -1;
     es->e = a;
-    a[es->n++] = (entry){ label, bytes, below, label };
+    a[es->n++] = (entry){ label, bytes, below, label, 0 };
     return 0;
 }
 
@@ -709,6 +710,8 @@ typedef struct {
     double threshold;        /* the view's threshold, percent (adapt_threshold) */
     vis_group_by rest_by;    /* the remainder's coarser grouping (rest_coarser) */
     vis_ptrmap rest_keys;    /* label -> interned key by rest_by */
+    vis_group_by fallback;   /* fallback groups by rest_by; AUTO: none */
+    vis_ptrmap level2_keys;  /* label -> interned key by the fallback's second level */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -885,6 +888,21 @@ void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, 
              by == VIS_GROUP_SITE ? "sites" : "groups", threshold);
 }
 
+vis_group_by vis_group_fallback2(vis_group_by by, vis_group_by fallback)
+{
+    vis_group_by second = by == VIS_GROUP_FILE ? VIS_GROUP_OBJECT : VIS_GROUP_FILE;
+    return fallback == VIS_GROUP_AUTO || second == fallback ? VIS_GROUP_AUTO : second;
+}
+
+void vis_group_fallback_label(char *buf, size_t cap, vis_group_by by, const char *coarse)
+{
+    const char *what = by == VIS_GROUP_FILE ? "files" : "functions";
+    if (coarse[0] == '(')   /* a fallback key itself: "(in libc.so)" */
+        snprintf(buf, cap, "other %s %s", what, coarse);
+    else
+        snprintf(buf, cap, "other %s in %s", what, coarse);
+}
+
 /* ---- what the remainder holds -------------------------------------------------- */
 
 /* The grouping that names what the remainder of a grouping by `by` holds,
@@ -936,6 +954,21 @@ static size_t sum_parts(rest_part *a, size_t n)
     return m;
 }
 
+/* The interned key of label by the coarser grouping g->rest_by (or by
+ * the fallback's second level, vis_group_fallback2), keyed
+ * once a profile (rustc's remainder holds thousands of labels in every
+ * snapshot). NULL when out of memory. */
+static const char *coarse_key(rg *g, const char *label, vis_group_by by)
+{
+    void **slot = vis_ptrmap_slot(by == g->rest_by ? &g->rest_keys : &g->level2_keys, label);
+    if (slot && !*slot) {
+        char *key = vis_group_key(label, by, 1);
+        *slot = key ? (void *)vis_profile_intern(g->p, key, strlen(key)) : NULL;
+        free(key);
+    }
+    return slot ? *slot : NULL;
+}
+
 /* Fills s->rest_by: the entries of es (keyed, sorted by key, as set_groups
  * leaves them) whose group holds less than cut, keyed again by the coarser
  * grouping g->rest_by from the labels they were pushed with, summed, the
@@ -954,24 +987,17 @@ static int rest_by(rg *g, vis_snapshot *s, const entries *es, double cut)
         while (!e->below && end < es->n && !es->e[end].below && es->e[end].label == e->label)
             sum += es->e[end++].bytes;
         for (; k < end; k++)
-            if (!e->below && (double)sum < cut)
+            if (!e->below && !es->e[k].folded && (double)sum < cut)
                 a[n++] = (rest_part){ es->e[k].origin, es->e[k].bytes };
     }
     if (n > 1)
         qsort(a, n, sizeof *a, by_part_label);
     n = sum_parts(a, n);
-    for (size_t k = 0; k < n; k++) {
-        void **slot = vis_ptrmap_slot(&g->rest_keys, a[k].label);
-        if (slot && !*slot) {
-            char *key = vis_group_key(a[k].label, g->rest_by, 1);
-            *slot = key ? (void *)vis_profile_intern(g->p, key, strlen(key)) : NULL;
-            free(key);
-        }
-        if (!slot || !(a[k].label = *slot)) {
+    for (size_t k = 0; k < n; k++)
+        if (!(a[k].label = coarse_key(g, a[k].label, g->rest_by))) {
             free(a);
             return -1;
         }
-    }
     if (n > 1)
         qsort(a, n, sizeof *a, by_part_label);
     n = sum_parts(a, n);
@@ -1015,51 +1041,146 @@ static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p)
     return 0;
 }
 
+/* The fallback groups of a snapshot (groups.h): the groups below the cut
+ * by their coarser key; a key whose groups hold at least the cut together
+ * takes them ("other functions in llvm"), and their entries are marked
+ * folded. small[k]: group k of out is below the cut; first[k]: its first
+ * entry in es. Writes the fallback groups to fb (n_fb of them) and clears
+ * small[k] of the groups they took. */
+static int fall_back(rg *g, vis_group_by by, entries *es, const vis_site *out, size_t n,
+                     unsigned char *small, const size_t *first, double cut, vis_site *fb,
+                     size_t *n_fb)
+{
+    vis_ptrmap sum = VIS_PTRMAP_INIT;   /* coarse key -> bytes */
+    vis_ptrmap taken = VIS_PTRMAP_INIT; /* coarse key -> its fallback group + 1 */
+    const char **ck = calloc(n + 1, sizeof *ck);
+    int rc = -1;
+    if (!ck)
+        return -1;
+    for (size_t k = 0; k < n; k++) {
+        void **slot;
+        if (!small[k])
+            continue;
+        if (!(ck[k] = coarse_key(g, es->e[first[k]].origin, by)) ||
+            !(slot = vis_ptrmap_slot(&sum, ck[k])))
+            goto out;
+        *slot = (void *)((uintptr_t)*slot + out[k].bytes);
+    }
+    for (size_t k = 0; k < n; k++) {
+        void *v;
+        if (!small[k] || !vis_ptrmap_get(&sum, ck[k], &v) || (double)(uintptr_t)v < cut)
+            continue;
+        void **slot = vis_ptrmap_slot(&taken, ck[k]);
+        if (!slot)
+            goto out;
+        if (!*slot) {
+            char text[512];
+            vis_group_fallback_label(text, sizeof text, g->by, ck[k]);
+            const char *l = vis_profile_intern(g->p, text, strlen(text));
+            if (!l)
+                goto out;
+            fb[*n_fb] = (vis_site){ 0, (char *)l, 0, SIZE_MAX };
+            *slot = (void *)(uintptr_t)++*n_fb;
+        }
+        size_t idx = (uintptr_t)*slot - 1;
+        fb[idx].bytes += out[k].bytes;
+        small[k] = 0;
+        for (size_t e = first[k]; e < es->n && es->e[e].label == es->e[first[k]].label; e++)
+            es->e[e].folded = 1;
+    }
+    rc = 0;
+out:
+    vis_ptrmap_clear(&sum);
+    vis_ptrmap_clear(&taken);
+    free(ck);
+    return rc;
+}
+
 /* Replaces snapshot s's sites by the groups of es. */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
-    vis_site *out;
-    size_t n;
+    vis_site *out, *fb = NULL;
+    size_t n, n_fb = 0;
     if (merge_entries(g, es, &out, &n) != 0)
         return -1;
-    /* The view's threshold: groups below it, two or more, become one line. */
+    /* The view's threshold: groups below it, two or more, become one line,
+     * after the fallback groups took theirs. */
     uint64_t small_B = 0;
     size_t small = 0, kept = 0;
     const char *rest_line = NULL;   /* the remainder's interned label */
     double cut = g->threshold / 100.0 * (double)s->heap_B;
+    unsigned char *is_small = calloc(n + 1, 1);
+    size_t *first = calloc(n + 1, sizeof *first);
+    int rc = -1;
+    if (!is_small || !first)
+        goto out;
+    for (size_t k = 0, e = 0; k < n; k++) {
+        first[k] = e;   /* merge_entries's runs: one group each, in order */
+        if (out[k].is_below_threshold)
+            e++;
+        else
+            while (++e < es->n && !es->e[e].below && es->e[e].label == out[k].label)
+                ;
+        if (!out[k].is_below_threshold && (double)out[k].bytes < cut)
+            small++, is_small[k] = 1;
+    }
+    /* Fallback groups, by the coarser grouping, then what is left by its
+     * second level ("other functions in llvm", then "other functions (in
+     * librustc_driver.so)"). */
+    if (small >= 2 && g->fallback != VIS_GROUP_AUTO) {
+        if (!(fb = calloc(small, sizeof *fb)))
+            goto out;
+        for (int level = 0; level < 2 && small >= 2; level++) {
+            vis_group_by by = level ? vis_group_fallback2(g->by, g->fallback) : g->fallback;
+            if (by == VIS_GROUP_AUTO)
+                break;
+            if (fall_back(g, by, es, out, n, is_small, first, cut, fb, &n_fb) != 0)
+                goto out;
+            small = 0;
+            for (size_t k = 0; k < n; k++)
+                small += is_small[k];
+        }
+    }
     for (size_t k = 0; k < n; k++)
-        if (!out[k].is_below_threshold && (double)out[k].bytes < cut) {
-            small++;
+        if (is_small[k])
             small_B += out[k].bytes;
-        }
-    if (small >= 2) {
+    if (small >= 2 || n_fb) {
         for (size_t k = 0; k < n; k++)
-            if (out[k].is_below_threshold || (double)out[k].bytes >= cut)
+            if (!is_small[k] && (out[k].is_below_threshold || (double)out[k].bytes >= cut))
                 out[kept++] = out[k];
-        char text[160];
-        vis_group_rest_label(text, sizeof text, small, g->by, g->threshold);
-        const char *l = vis_profile_intern(g->p, text, strlen(text));
-        if (!l) {
-            free(out);
-            return -1;
+            else if (is_small[k] && small < 2)
+                out[kept++] = out[k];   /* one small group stays itself */
+        for (size_t k = 0; k < n_fb; k++)
+            out[kept++] = fb[k];
+        if (small >= 2) {
+            char text[160];
+            vis_group_rest_label(text, sizeof text, small, g->by, g->threshold);
+            const char *l = vis_profile_intern(g->p, text, strlen(text));
+            if (!l)
+                goto out;
+            out[kept++] = (vis_site){ small_B, (char *)l, 1, SIZE_MAX };
+            rest_line = l;
         }
-        out[kept++] = (vis_site){ small_B, (char *)l, 1, SIZE_MAX };
         n = kept;
-        rest_line = l;
     }
     s->rest_by.n = 0;
     s->rest_by.line = rest_line;
     if (rest_line && small_B * 100 > (uint64_t)VIS_REST_BY_SHARE * s->heap_B &&
-        rest_by(g, s, es, cut) != 0) {
-        free(out);
-        return -1;
-    }
+        rest_by(g, s, es, cut) != 0)
+        goto out;
     if (n > 1)
         qsort(out, n, sizeof *out, by_bytes);
     free(s->sites);
     s->sites = out;
     s->n_sites = n;
-    return 0;
+    out = NULL;
+    rc = 0;
+out:
+    free(out);
+    free(fb);
+    free(is_small);
+    free(first);
+    return rc;
 }
 
 static const vis_dtree *tree_of(const vis_profile *p, size_t snap);
@@ -1400,12 +1521,13 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, o->threshold, VIS_GROUP_OBJECT,
-             VIS_PTRMAP_INIT };
+             VIS_PTRMAP_INIT, VIS_GROUP_AUTO, VIS_PTRMAP_INIT };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
     gr->threshold_adapted = 0;
+    gr->fallback = VIS_GROUP_AUTO;
     gr->from_detail = p->detail.present && p->detail.n_trees > 0;
     if (!(g.wrapper = calloc(p->detail.n_frames + 1, 1)))
         return -1;
@@ -1419,13 +1541,20 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
         const char *why;   /* the code's kind, even when --group-by chose */
         g.rest_by = rest_coarser(g.by, gr->by_auto ? g.by : group_auto(p, g.wrapper, &why));
     }
+    /* Function and file groups too small to list fall back to the code
+     * they are in: a big program has thousands (rustc: 3,200 functions at
+     * its peak, half its heap), which one remainder line would not name. */
+    if ((g.by == VIS_GROUP_FUNCTION || g.by == VIS_GROUP_FILE) && g.rest_by != g.by)
+        g.fallback = g.rest_by;
+    gr->fallback = g.fallback;
     if (gr->from_detail && told_names(&g) != 0)
         goto out;
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {
         rc = 0;   /* the file's own sites, as Massif kept them */
         goto out;
     }
-    if (g.by != VIS_GROUP_SITE && !o->threshold_given && g.threshold > 0) {
+    if (g.by != VIS_GROUP_SITE && g.fallback == VIS_GROUP_AUTO && !o->threshold_given &&
+        g.threshold > 0) {
         if (adapt_threshold(&g) != 0)
             goto out;
         gr->threshold = g.threshold;
@@ -1452,5 +1581,6 @@ out:
     vis_ptrmap_clear(&g.keys);
     vis_ptrmap_clear(&g.told);
     vis_ptrmap_clear(&g.rest_keys);
+    vis_ptrmap_clear(&g.level2_keys);
     return rc;
 }

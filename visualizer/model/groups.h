@@ -86,6 +86,16 @@ char *vis_wrapper_alloc_pattern(const char *label);
  * (1.00%)". Written to buf (cap bytes). */
 void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold);
 
+/* A fallback group's line: the function (or file) groups below the view's
+ * threshold whose code has the coarser key `coarse` (a crate, namespace or
+ * object), together at or above it: "other functions in llvm", "other
+ * functions (in libc.so)". */
+void vis_group_fallback_label(char *buf, size_t cap, vis_group_by by, const char *coarse);
+/* The fallback's second level, for what the first (p->grouping.fallback)
+ * left below the threshold: the source file, the object where the code has
+ * no file (or for file groups); VIS_GROUP_AUTO for none. */
+vis_group_by vis_group_fallback2(vis_group_by by, vis_group_by fallback);
+
 /* ---- the regrouping -------------------------------------------------------- */
 
 typedef struct {

@@ -251,6 +251,9 @@ typedef struct {
     int from_detail;         /* snapshots with detail were regrouped from it */
     size_t n_wrappers;
     vis_wrapper *wrappers;   /* largest first */
+    vis_group_by fallback;   /* function and file groups below the threshold
+                                fall back to this grouping's (groups.h);
+                                VIS_GROUP_AUTO: they do not */
 } vis_grouping;
 
 /* How a process ended: an exit status, a signal, or not known. */

@@ -240,7 +240,18 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
             snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
             snprintf(what, sizeof what, "allocation sites");
-        if (gr->applied)
+        if (gr->applied && gr->fallback != VIS_GROUP_AUTO) {
+            vis_group_by fb2 = vis_group_fallback2(gr->by, gr->fallback);
+            fprintf(out, "Grouping:   by %s, %s; %s below %.2f%% of a snapshot's heap (%s) "
+                    "fall back to their %s%s%s (\"other %s in ...\"), what is left merges\n",
+                    vis_group_by_name(gr->by),
+                    gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
+                    gr->by == VIS_GROUP_FILE ? "files" : "functions", gr->threshold,
+                    gr->threshold_adapted ? "lowered; --threshold sets it" : "--threshold",
+                    vis_group_by_name(gr->fallback), fb2 != VIS_GROUP_AUTO ? ", then their " : "",
+                    fb2 != VIS_GROUP_AUTO ? vis_group_by_name(fb2) : "",
+                    gr->by == VIS_GROUP_FILE ? "files" : "functions");
+        } else if (gr->applied)
             fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
                     "merge (%s)\n", groups ? "by " : "by site",
                     groups ? vis_group_by_name(gr->by) : "",

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# t629-group-fallback: --group-by=function on a program whose heap is
+# mostly in functions each below the view's threshold (1%), known by
+# construction (tests/progs/ns_fallback.cc): the fallback groups take them
+# by namespace ("other functions in many": 40 functions of 5000 B), then
+# what is left by source file (four namespaces of one 2500 B function and
+# three 2000 B functions: 16000 B in ns_fallback.cc), in the summary, the
+# JSON and the CSV alike; a function of its own (big::hold, 500000 B) stays
+# itself, and --threshold=0 lists every function again.
+. "$(dirname "$0")/lib.sh"
+plan 7
+cd "$T" || exit 1
+
+P=$(build_prog ns_fallback.cc) || { not_ok "build ns_fallback.cc"; exit 1; }
+memtime -q --memtime-out-file=fb.out "$P" 2>err
+check "memtime profiles ns_fallback" test -s fb.out
+
+groups() {  # ARGS...: "name=bytes" of the peak's groups of ours, sorted
+  vis --json "$@" fb.out | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ours = ("big::", "many::", "mid::", "x0::", "few::", "other functions")
+print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["sites"], key=lambda s: s["site"])
+               if s["site"].startswith(ours)))'
+}
+is "$(groups --group-by=function)" \
+   "big::hold()=500000 other functions in many=200000 other functions in mid=30000 other functions in ns_fallback.cc=16000" \
+   "JSON: big::hold itself; many's 40 and mid's 10 functions by namespace; the rest by file"
+vis --group-by=function fb.out >sum.txt
+check "the summary lists the fallback groups" grep -q "other functions in many" sum.txt
+check "the summary says the rule" grep -q "fall back to their namespace, then their file" sum.txt
+check "no remainder line at the peak: every function is in a named group" \
+  sh -c "! sed -n '/^Top groups/,/^\$/p' sum.txt | grep -q \"below the view's threshold\""
+
+vis --group-by=function fb.out -o fb.csv
+is "$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open("fb.csv")))
+cols = rows[0]
+b = cols.index("big::hold()")
+peak = max((r for r in rows[1:] if int(r[b] or 0)), key=lambda r: int(r[2]))   # the peak, detailed
+print(" ".join("%s=%s" % (c, peak[i]) for i, c in enumerate(cols) if c.startswith("other functions in m")))')" \
+   "other functions in many=200000 other functions in mid=30000" "CSV: the fallback groups are columns, the same bytes at the peak"
+
+n=$(groups --group-by=function --threshold=0 | tr ' ' '\n' | grep -c '^many::f')
+is "$n" "40" "--threshold=0: the 40 functions of many each on their own again"
+finish
