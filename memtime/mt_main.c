@@ -147,6 +147,9 @@
 #include "mt_unwind.h"
 #include "mt_warn.h"
 
+/* VexControl.guest_chase before the command line: neither True nor False. */
+#define MT_CHASE_UNSET ((Bool)2)
+
 
 /*------------------------------------------------------------*/
 /*--- Extension modules                                     ---*/
@@ -357,9 +360,24 @@ static void mt_fini(Int exitcode)
    mt_rss_fini();
 }
 
+/* No chasing, unless the user asked for it or --time-unit=i needs it: the
+   programs memtime is for (rustc with LLVM inside, a node) run most of
+   their huge code a few times, so translating costs more than running, and
+   a chased callee is translated again in every caller's superblock (rustc:
+   17% less CPU under --tool=none, bench/README.md); hot loops lose little,
+   as chained blocks jump to each other directly. With --time-unit=i the
+   instruction counts must be Massif's, and Massif chases: the counts of a
+   superblock with chased branches differ by a few hundred instructions. */
+static void chase_post_clo_init(void)
+{
+   if (VG_(clo_vex_control).guest_chase == MT_CHASE_UNSET)
+      VG_(clo_vex_control).guest_chase = clo_time_unit == TimeI;
+}
+
 static void mt_post_clo_init(void)
 {
    mt_options_check();
+   chase_post_clo_init();
    mt_process_init();             /* its fork handlers first */
    mt_children_post_clo_init();   /* may rename the output: before output */
    extensions_post_clo_init();
@@ -386,6 +404,10 @@ static void mt_pre_clo_init(void)
       traces taken inside client requests stay right). */
    VG_(clo_vex_control).iropt_register_updates_default
       = VG_(clo_px_file_backed) = VexRegUpdSpAtMemAccess;
+   /* Chasing of jumps and calls into one superblock: decided once the
+      time unit is known (chase_post_clo_init); this value, neither True
+      nor False, says the user gave no --vex-guest-chase. */
+   VG_(clo_vex_control).guest_chase = MT_CHASE_UNSET;
    /* Inlined frames in trees, as Massif (the core turns this on only for
       tools it knows by name). */
    VG_(clo_read_inline_info) = True;

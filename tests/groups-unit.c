@@ -171,5 +171,38 @@ int main(void)
     expect("alloc pattern: an operator keeps its whole name",
            vis_wrapper_alloc_pattern("0x4: bool std::operator<<std::vector<int, std::allocator<int> > >(std::vector<int> const&) (in /x)"),
            "bool std::operator<<std::vector<int, std::allocator<int> > >(std::vector<int> const&)");
+    /* the view's cut (vis_group_cut), at 100 bytes */
+    {
+        vis_cut c[] = {
+            { "big", 500, 0, { "a", "f.c" }, 0 },
+            { "a1", 60, 0, { "a", "f.c" }, 0 },   /* a: 60 + 50, one line */
+            { "a2", 50, 0, { "a", "f.c" }, 0 },
+            { "b1", 40, 0, { "b", "f.c" }, 0 },   /* b: 40 + 30 below; with c1 by f.c */
+            { "b2", 30, 0, { "b", "f.c" }, 0 },
+            { "c1", 35, 0, { "c", "f.c" }, 0 },
+            { "d1", 20, 0, { "d", "g.c" }, 0 },   /* alone everywhere: the rest */
+            { "e1", 10, 0, { "e", "h.c" }, 0 },
+            { "in 3 places", 5, 1, { NULL, NULL }, 0 },   /* Massif's line: kept */
+        };
+        size_t n_rest = 0;
+        expect_int("cut: runs", vis_group_cut(c, 9, 100, &n_rest), 0);
+        char fates[16];
+        for (int i = 0; i < 9; i++)
+            fates[i] = "01KR"[c[i].fate];
+        fates[9] = 0;
+        expect("cut: kept, first level, second level, the rest", strdup(fates), "K00111RRK");
+        expect_int("cut: two in the remainder", (int)n_rest, 2);
+        vis_cut one[] = {
+            { "x", 500, 0, { "a", NULL }, 0 },
+            { "y", 60, 0, { "a", NULL }, 0 },
+            { "z", 50, 0, { "a", NULL }, 0 },
+            { "w", 30, 0, { "b", NULL }, 0 },
+        };
+        n_rest = 9;
+        vis_group_cut(one, 4, 100, &n_rest);
+        expect("cut: the one group left below stays itself, no line",
+               strdup((char[]){ "01KR"[one[1].fate], "01KR"[one[2].fate], "01KR"[one[3].fate], 0 }), "00K");
+        expect_int("cut: no remainder", (int)n_rest, 0);
+    }
     return n_fail != 0;
 }

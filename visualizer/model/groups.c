@@ -1041,78 +1041,77 @@ static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p)
     return 0;
 }
 
-/* The fallback groups of a snapshot (groups.h): the groups below the cut
- * by their coarser key; a key whose groups hold at least the cut together
- * takes them ("other functions in llvm"), and their entries are marked
- * folded. small[k]: group k of out is below the cut; first[k]: its first
- * entry in es. Writes the fallback groups to fb (n_fb of them) and clears
- * small[k] of the groups they took. */
-static int fall_back(rg *g, vis_group_by by, entries *es, const vis_site *out, size_t n,
-                     unsigned char *small, const size_t *first, double cut, vis_site *fb,
-                     size_t *n_fb)
+static int by_coarse(const void *a, const void *b)
 {
-    vis_ptrmap sum = VIS_PTRMAP_INIT;   /* coarse key -> bytes */
-    vis_ptrmap taken = VIS_PTRMAP_INIT; /* coarse key -> its fallback group + 1 */
-    const char **ck = calloc(n + 1, sizeof *ck);
-    int rc = -1;
-    if (!ck)
-        return -1;
-    for (size_t k = 0; k < n; k++) {
-        void **slot;
-        if (!small[k])
-            continue;
-        if (!(ck[k] = coarse_key(g, es->e[first[k]].origin, by)) ||
-            !(slot = vis_ptrmap_slot(&sum, ck[k])))
-            goto out;
-        *slot = (void *)((uintptr_t)*slot + out[k].bytes);
-    }
-    for (size_t k = 0; k < n; k++) {
-        void *v;
-        if (!small[k] || !vis_ptrmap_get(&sum, ck[k], &v) || (double)(uintptr_t)v < cut)
-            continue;
-        void **slot = vis_ptrmap_slot(&taken, ck[k]);
-        if (!slot)
-            goto out;
-        if (!*slot) {
-            char text[512];
-            vis_group_fallback_label(text, sizeof text, g->by, ck[k]);
-            const char *l = vis_profile_intern(g->p, text, strlen(text));
-            if (!l)
-                goto out;
-            fb[*n_fb] = (vis_site){ 0, (char *)l, 0, SIZE_MAX };
-            *slot = (void *)(uintptr_t)++*n_fb;
-        }
-        size_t idx = (uintptr_t)*slot - 1;
-        fb[idx].bytes += out[k].bytes;
-        small[k] = 0;
-        for (size_t e = first[k]; e < es->n && es->e[e].label == es->e[first[k]].label; e++)
-            es->e[e].folded = 1;
-    }
-    rc = 0;
-out:
-    vis_ptrmap_clear(&sum);
-    vis_ptrmap_clear(&taken);
-    free(ck);
-    return rc;
+    const vis_cut *const *x = a, *const *y = b;
+    return strcmp((*x)->coarse[(*x)->fate], (*y)->coarse[(*y)->fate]);
 }
 
-/* Replaces snapshot s's sites by the groups of es. */
+int vis_group_cut(vis_cut *c, size_t n, double cut, size_t *n_rest)
+{
+    vis_cut **at = malloc((n + 1) * sizeof *at);
+    size_t small = 0;
+    if (!at)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        c[i].fate = VIS_CUT_KEPT;
+        if (!c[i].below && (double)c[i].bytes < cut) {
+            c[i].fate = VIS_CUT_REST;
+            small++;
+        }
+    }
+    /* The fallback's levels, while two or more groups are still below:
+     * the groups of one coarser key that hold the cut together go to its
+     * line (one group alone is below the cut by definition). */
+    for (int level = 0; level < 2 && small >= 2; level++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (c[i].fate == VIS_CUT_REST && c[i].coarse[level]) {
+                c[i].fate = level;   /* read by by_coarse; taken back below */
+                at[m++] = &c[i];
+            }
+        if (m > 1)
+            qsort(at, m, sizeof *at, by_coarse);
+        for (size_t i = 0; i < m;) {
+            size_t j = i;
+            uint64_t sum = 0;
+            for (; j < m && !strcmp(at[j]->coarse[level], at[i]->coarse[level]); j++)
+                sum += at[j]->bytes;
+            for (size_t q = i; q < j; q++)
+                if ((double)sum < cut)
+                    at[q]->fate = VIS_CUT_REST;
+                else
+                    small--;
+            i = j;
+        }
+    }
+    if (small < 2)   /* one group left below the cut stays itself */
+        for (size_t i = 0; i < n; i++)
+            if (c[i].fate == VIS_CUT_REST)
+                c[i].fate = VIS_CUT_KEPT;
+    *n_rest = small >= 2 ? small : 0;
+    free(at);
+    return 0;
+}
+
+/* Replaces snapshot s's sites by the groups of es, cut at the view's
+ * threshold (vis_group_cut). */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
-    vis_site *out, *fb = NULL;
-    size_t n, n_fb = 0;
+    vis_site *out;
+    size_t n;
     if (merge_entries(g, es, &out, &n) != 0)
         return -1;
-    /* The view's threshold: groups below it, two or more, become one line,
-     * after the fallback groups took theirs. */
-    uint64_t small_B = 0;
-    size_t small = 0, kept = 0;
-    const char *rest_line = NULL;   /* the remainder's interned label */
     double cut = g->threshold / 100.0 * (double)s->heap_B;
-    unsigned char *is_small = calloc(n + 1, 1);
-    size_t *first = calloc(n + 1, sizeof *first);
+    vis_group_by fb2 = vis_group_fallback2(g->by, g->fallback);
+    vis_cut *c = calloc(n + 1, sizeof *c);
+    size_t *first = calloc(n + 1, sizeof *first);   /* a group's first entry in es */
+    vis_ptrmap lines = VIS_PTRMAP_INIT;               /* fallback line -> its site + 1 */
+    size_t kept = 0, n_rest = 0;
+    uint64_t rest_B = 0;
+    const char *rest_line = NULL;   /* the remainder's interned label */
     int rc = -1;
-    if (!is_small || !first)
+    if (!c || !first)
         goto out;
     for (size_t k = 0, e = 0; k < n; k++) {
         first[k] = e;   /* merge_entries's runs: one group each, in order */
@@ -1121,51 +1120,52 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         else
             while (++e < es->n && !es->e[e].below && es->e[e].label == out[k].label)
                 ;
-        if (!out[k].is_below_threshold && (double)out[k].bytes < cut)
-            small++, is_small[k] = 1;
+        c[k] = (vis_cut){ out[k].label, out[k].bytes, out[k].is_below_threshold, { NULL, NULL }, 0 };
+        if (g->fallback != VIS_GROUP_AUTO && !out[k].is_below_threshold && (double)out[k].bytes < cut) {
+            const char *origin = es->e[first[k]].origin;
+            if (!(c[k].coarse[0] = coarse_key(g, origin, g->fallback)) ||
+                (fb2 != VIS_GROUP_AUTO && !(c[k].coarse[1] = coarse_key(g, origin, fb2))))
+                goto out;
+        }
     }
-    /* Fallback groups, by the coarser grouping, then what is left by its
-     * second level ("other functions in llvm", then "other functions (in
-     * librustc_driver.so)"). */
-    if (small >= 2 && g->fallback != VIS_GROUP_AUTO) {
-        if (!(fb = calloc(small, sizeof *fb)))
+    if (vis_group_cut(c, n, cut, &n_rest) != 0)
+        goto out;
+    /* out is rebuilt in place: a group goes to a slot at or before its own
+     * (a fallback line takes the slot of its first group). */
+    for (size_t k = 0; k < n; k++) {
+        if (c[k].fate == VIS_CUT_KEPT) {
+            out[kept++] = out[k];
+            continue;
+        }
+        if (c[k].fate == VIS_CUT_REST) {
+            rest_B += out[k].bytes;
+            continue;
+        }
+        char text[512];
+        vis_group_fallback_label(text, sizeof text, g->by, c[k].coarse[c[k].fate]);
+        const char *l = vis_profile_intern(g->p, text, strlen(text));
+        void **slot = l ? vis_ptrmap_slot(&lines, l) : NULL;
+        if (!slot)
             goto out;
-        for (int level = 0; level < 2 && small >= 2; level++) {
-            vis_group_by by = level ? vis_group_fallback2(g->by, g->fallback) : g->fallback;
-            if (by == VIS_GROUP_AUTO)
-                break;
-            if (fall_back(g, by, es, out, n, is_small, first, cut, fb, &n_fb) != 0)
-                goto out;
-            small = 0;
-            for (size_t k = 0; k < n; k++)
-                small += is_small[k];
+        if (!*slot) {
+            out[kept] = (vis_site){ 0, (char *)l, 0, SIZE_MAX };
+            *slot = (void *)(uintptr_t)++kept;
         }
+        out[(uintptr_t)*slot - 1].bytes += c[k].bytes;
+        for (size_t e = first[k]; e < es->n && es->e[e].label == c[k].key; e++)
+            es->e[e].folded = 1;   /* not in the remainder (rest_by) */
     }
-    for (size_t k = 0; k < n; k++)
-        if (is_small[k])
-            small_B += out[k].bytes;
-    if (small >= 2 || n_fb) {
-        for (size_t k = 0; k < n; k++)
-            if (!is_small[k] && (out[k].is_below_threshold || (double)out[k].bytes >= cut))
-                out[kept++] = out[k];
-            else if (is_small[k] && small < 2)
-                out[kept++] = out[k];   /* one small group stays itself */
-        for (size_t k = 0; k < n_fb; k++)
-            out[kept++] = fb[k];
-        if (small >= 2) {
-            char text[160];
-            vis_group_rest_label(text, sizeof text, small, g->by, g->threshold);
-            const char *l = vis_profile_intern(g->p, text, strlen(text));
-            if (!l)
-                goto out;
-            out[kept++] = (vis_site){ small_B, (char *)l, 1, SIZE_MAX };
-            rest_line = l;
-        }
-        n = kept;
+    if (n_rest) {
+        char text[160];
+        vis_group_rest_label(text, sizeof text, n_rest, g->by, g->threshold);
+        if (!(rest_line = vis_profile_intern(g->p, text, strlen(text))))
+            goto out;
+        out[kept++] = (vis_site){ rest_B, (char *)rest_line, 1, SIZE_MAX };
     }
+    n = kept;
     s->rest_by.n = 0;
     s->rest_by.line = rest_line;
-    if (rest_line && small_B * 100 > (uint64_t)VIS_REST_BY_SHARE * s->heap_B &&
+    if (rest_line && rest_B * 100 > (uint64_t)VIS_REST_BY_SHARE * s->heap_B &&
         rest_by(g, s, es, cut) != 0)
         goto out;
     if (n > 1)
@@ -1177,9 +1177,9 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     rc = 0;
 out:
     free(out);
-    free(fb);
-    free(is_small);
+    free(c);
     free(first);
+    vis_ptrmap_clear(&lines);
     return rc;
 }
 

@@ -96,6 +96,26 @@ void vis_group_fallback_label(char *buf, size_t cap, vis_group_by by, const char
  * no file (or for file groups); VIS_GROUP_AUTO for none. */
 vis_group_by vis_group_fallback2(vis_group_by by, vis_group_by fallback);
 
+/* ---- the view's cut ----------------------------------------------------------
+ * One rule for the regrouping's snapshots and the exports' trees: groups
+ * below the cut (the view's threshold of the heap), two or more, fall back
+ * by their coarser keys where the groups of one key hold the cut together
+ * (vis_group_fallback_label names the line), the first level, then the
+ * second; the rest, two or more, become the remainder line
+ * (vis_group_rest_label); one group left below stays itself. */
+enum { VIS_CUT_LEVEL0, VIS_CUT_LEVEL1, VIS_CUT_KEPT, VIS_CUT_REST };
+typedef struct {
+    const char *key;         /* the group's key */
+    uint64_t bytes;
+    int below;               /* Massif's "in N places" line: never cut */
+    const char *coarse[2];   /* its keys by the fallback's two levels, or NULL */
+    int fate;                /* out: VIS_CUT_LEVEL0/1 (the line of coarse[fate]),
+                                VIS_CUT_KEPT or VIS_CUT_REST */
+} vis_cut;
+/* Sets each group's fate; *n_rest: how many are in the remainder (0 or 2
+ * and more). Returns 0, or -1 when out of memory. */
+int vis_group_cut(vis_cut *c, size_t n, double cut, size_t *n_rest);
+
 /* ---- the regrouping -------------------------------------------------------- */
 
 typedef struct {

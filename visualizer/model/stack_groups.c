@@ -79,60 +79,6 @@ static char *stack_key(const vis_stacks *s, const vis_profile *p, size_t i, char
     return vis_group_key(label, p->grouping.by, p->grouping.ns_depth);
 }
 
-/* A group below the view's threshold, for the fallback (groups.h). */
-typedef struct {
-    size_t first;       /* its first stack in the keyed order */
-    uint64_t bytes;
-    const char *coarse; /* its key at the level being tried */
-    char *label;        /* its fallback group's line, once it has one */
-    int owned;          /* label is this entry's (else its frame's) */
-} small_group;
-
-static int by_coarse(const void *a, const void *b)
-{
-    const small_group *x = a, *y = b;
-    return strcmp(x->coarse, y->coarse);
-}
-
-/* The fallback groups: small groups by their coarser key, then what is
- * left by the second level (vis_group_fallback2), at or above cut
- * together, as the regrouping makes them (groups.c's set_groups). */
-static int fall_back(const vis_profile *p, const keyed *k, small_group *sg, size_t n, double cut)
-{
-    for (int level = 0; level < 2; level++) {
-        /* The groups still without a line, to the front. */
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (!sg[i].label && k[sg[i].first].coarse[level]) {
-                small_group t = sg[m];
-                sg[m] = sg[i];
-                sg[i] = t;
-                sg[m].coarse = k[sg[m].first].coarse[level];
-                m++;
-            }
-        if (m < 2)
-            break;
-        qsort(sg, m, sizeof *sg, by_coarse);
-        for (size_t i = 0; i < m;) {
-            size_t j = i;
-            uint64_t sum = 0;
-            for (; j < m && !strcmp(sg[j].coarse, sg[i].coarse); j++)
-                sum += sg[j].bytes;
-            if ((double)sum >= cut && j - i >= 2) {
-                char text[512];
-                vis_group_fallback_label(text, sizeof text, p->grouping.by, sg[i].coarse);
-                for (size_t q = i; q < j; q++) {
-                    if (!(sg[q].label = strdup(text)))
-                        return -1;
-                    sg[q].owned = 1;
-                }
-            }
-            i = j;
-        }
-    }
-    return 0;
-}
-
 /* A group's frame: its key, nothing else. Takes key. */
 static int add_group_frame(vis_stacks *s, char *key, size_t *out)
 {
@@ -166,13 +112,14 @@ int vis_stacks_group(vis_stacks *s, const vis_profile *p)
 {
     if (!vis_stacks_grouped(p) || s->n_stacks == 0)
         return 0;
-    size_t n = s->n_stacks, n_orig = s->n_frames, n_small = 0;
+    size_t n = s->n_stacks, n_orig = s->n_frames, n_groups = 0, n_rest = 0;
     keyed *k = calloc(n, sizeof *k);
     char **told = calloc(n_orig + 1, sizeof *told);
-    small_group *sg = calloc(n + 1, sizeof *sg);
-    size_t *frame_of = calloc(n + 1, sizeof *frame_of);   /* by k's index */
+    vis_cut *c = calloc(n + 1, sizeof *c);        /* the groups: runs of equal keys */
+    size_t *first = calloc(n + 1, sizeof *first); /* a group's first stack in k */
+    size_t *frame = calloc(n + 1, sizeof *frame); /* a group's frame */
     int rc = -1;
-    if (!k || !told || !sg || !frame_of)
+    if (!k || !told || !c || !first || !frame)
         goto out;
     for (size_t i = 0; i < n; i++) {
         k[i].stack = i;
@@ -180,76 +127,61 @@ int vis_stacks_group(vis_stacks *s, const vis_profile *p)
             goto out;
     }
     qsort(k, n, sizeof *k, by_key);
-
-    /* The groups (runs of equal keys) below the view's threshold, then
-     * the fallback groups that take some of them (groups.h). */
-    double cut = p->grouping.threshold / 100.0 * (double)s->total;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         uint64_t bytes = 0;
         for (; j < n && !strcmp(k[j].key, k[i].key); j++)
             bytes += s->stacks[k[j].stack].bytes;
-        if (!k[i].below && (double)bytes < cut)
-            sg[n_small++] = (small_group){ i, bytes, NULL, NULL, 0 };
+        first[n_groups] = i;
+        c[n_groups++] = (vis_cut){ k[i].key, bytes, k[i].below, { k[i].coarse[0], k[i].coarse[1] }, 0 };
         i = j;
     }
-    if (n_small >= 2 && p->grouping.fallback != VIS_GROUP_AUTO &&
-        fall_back(p, k, sg, n_small, cut) != 0)
+    if (vis_group_cut(c, n_groups, p->grouping.threshold / 100.0 * (double)s->total, &n_rest) != 0)
         goto out;
-    size_t rest = SIZE_MAX, left = 0;   /* the frame of the groups still below */
-    for (size_t i = 0; i < n_small; i++)
-        left += !sg[i].label;
-    if (left >= 2) {
-        char text[160];
-        vis_group_rest_label(text, sizeof text, left, p->grouping.by, p->grouping.threshold);
-        char *key = strdup(text);
-        if (!key || add_group_frame(s, key, &rest) != 0)
-            goto out;
-    }
-    /* Each small group's frame: its fallback group's (one frame a line),
-     * the remainder's, or its own when it is the only one left. */
-    for (size_t i = 0; i < n; i++)
-        frame_of[i] = SIZE_MAX;
-    for (size_t i = 0; i < n_small; i++) {
-        size_t *f = &frame_of[sg[i].first];
-        if (!sg[i].label) {
-            *f = left >= 2 ? rest : SIZE_MAX;
+
+    /* The frames: a kept group's own, one a fallback line (found by its
+     * text among those made), one for the remainder. */
+    size_t rest = SIZE_MAX, lines0 = s->n_frames;
+    for (size_t g = 0; g < n_groups; g++) {
+        char text[512];
+        if (c[g].fate == VIS_CUT_REST) {
+            if (rest == SIZE_MAX) {
+                vis_group_rest_label(text, sizeof text, n_rest, p->grouping.by, p->grouping.threshold);
+                char *key = strdup(text);
+                if (!key || add_group_frame(s, key, &rest) != 0)
+                    goto out;
+            }
+            frame[g] = rest;
             continue;
         }
-        for (size_t q = 0; q < i && *f == SIZE_MAX; q++)
-            if (sg[q].label && !strcmp(sg[q].label, sg[i].label))
-                *f = frame_of[sg[q].first];
-        if (*f == SIZE_MAX) {
-            sg[i].owned = 0;   /* the frame owns it, add_group_frame or not */
-            if (add_group_frame(s, sg[i].label, f) != 0)
+        if (c[g].fate == VIS_CUT_KEPT) {
+            char *key = k[first[g]].key;
+            k[first[g]].key = NULL;   /* the frame owns it; the run is found */
+            if (add_group_frame(s, key, &frame[g]) != 0)
                 goto out;
-        } else {
-            free(sg[i].label);
-            sg[i].owned = 0;
+            continue;
         }
-        sg[i].label = (char *)s->frames[*f].label;
+        vis_group_fallback_label(text, sizeof text, p->grouping.by, c[g].coarse[c[g].fate]);
+        frame[g] = SIZE_MAX;
+        for (size_t f = lines0; f < s->n_frames && frame[g] == SIZE_MAX; f++)
+            if (f != rest && !strcmp(s->frames[f].label, text))
+                frame[g] = f;
+        char *key = frame[g] == SIZE_MAX ? strdup(text) : NULL;
+        if (frame[g] == SIZE_MAX && (!key || add_group_frame(s, key, &frame[g]) != 0))
+            goto out;
     }
 
-    /* One frame a group at the end of each of its stacks. */
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1, frame = frame_of[i];
-        while (j < n && !strcmp(k[j].key, k[i].key))
-            j++;
-        if (frame == SIZE_MAX) {
-            char *key = k[i].key;
-            k[i].key = NULL;   /* the frame owns it */
-            if (add_group_frame(s, key, &frame) != 0)
-                goto out;
-        }
-        for (size_t q = i; q < j; q++) {
+    /* Each stack gets its group's frame, at its end. */
+    for (size_t g = 0; g < n_groups; g++) {
+        size_t end = g + 1 < n_groups ? first[g + 1] : n;
+        for (size_t q = first[g]; q < end; q++) {
             vis_stack *st = &s->stacks[k[q].stack];
             size_t *fr = realloc(st->frames, (st->depth + 1) * sizeof *fr);
             if (!fr)
                 goto out;
             st->frames = fr;
-            st->frames[st->depth++] = frame;
+            st->frames[st->depth++] = frame[g];
         }
-        i = j;
     }
     rc = vis_stacks_flame(s);
 out:
@@ -260,12 +192,10 @@ out:
     }
     for (size_t i = 0; told && i < n_orig; i++)
         free(told[i]);
-    for (size_t i = 0; sg && i < n_small; i++)
-        if (sg[i].owned)
-            free(sg[i].label);
     free(k);
     free(told);
-    free(sg);
-    free(frame_of);
+    free(c);
+    free(first);
+    free(frame);
     return rc;
 }

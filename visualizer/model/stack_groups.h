@@ -12,9 +12,11 @@
  *     names it; a key read from the function then counts the caller's;
  *   - Massif's "in N places, all below massif's threshold" line is a group
  *     of its own, under its own text (the file does not say what it holds);
- *   - the view's --threshold: two or more groups each below that share of
- *     the tree's heap become one group "in N groups below the view's
- *     threshold (P%)", as in the summary.
+ *   - the view's --threshold, by the one rule of the regrouping
+ *     (vis_group_cut): groups below that share of the tree's heap fall
+ *     back by their code ("other functions in llvm") for function and file
+ *     groupings, and the rest, two or more, become one group "in N groups
+ *     below the view's threshold (P%)", as in the summary.
  * Only when --group-by was given, other than site: by default the stacks
  * stay the tree's, for the tools that read them as call stacks. */
 #ifndef VIS_STACK_GROUPS_H
