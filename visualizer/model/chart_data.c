@@ -89,6 +89,15 @@ vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, 
     for (size_t k = 0; k < sizeof other / sizeof *other; k++)
         if (!strcmp(other[k] + 6, noun))
             other_label = other[k];
+    /* Where groups fall back to their code ("other functions in llvm"),
+     * "other functions" would read as one of them: the band says what it
+     * is, the groups the legend has no room for. */
+    if (p->grouping.applied && p->grouping.fallback != VIS_GROUP_AUTO) {
+        size_t more = p->n_site_info > v->n_sites ? p->n_site_info - v->n_sites : 0;
+        snprintf(d->other_label, sizeof d->other_label, "%zu more group%s (past --top)", more,
+                 more == 1 ? "" : "s");
+        other_label = d->other_label;
+    }
     d->bands[v->n_sites] = (vis_band){ VIS_BAND_OTHER, other_label, COLOUR_OTHER, 0, 0 };
     d->bands[v->n_sites + 1] = (vis_band){ VIS_BAND_UNATTRIBUTED,
         p->n_detailed ? "unattributed (between trees)" : "heap (no tree: not broken down)",

@@ -38,6 +38,7 @@ typedef struct {
     uint64_t *value_B;     /* value_B[i * n_bands + b]: band b at snapshot i;
                               each row sums to that snapshot's total */
     size_t n_detailed;     /* snapshots with a tree */
+    char other_label[48];  /* the other band's text, where it is not fixed */
 } vis_chart_data;
 
 /* ---- one drawing rule for every chart: columns -------------------------

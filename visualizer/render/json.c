@@ -364,8 +364,18 @@ static void grouping(FILE *out, const vis_profile *p)
         vis_json_string(out, gr->why);
     else
         fputs("null", out);
-    fprintf(out, ", \"threshold\": %.2f, \"threshold_adapted\": %s, \"from_detail\": %s, \"wrappers\": [",
+    fprintf(out, ", \"threshold\": %.2f, \"threshold_adapted\": %s, \"from_detail\": %s, \"fallback\": ",
             gr->threshold, gr->threshold_adapted ? "true" : "false", gr->from_detail ? "true" : "false");
+    if (gr->applied && gr->fallback != VIS_GROUP_AUTO) {
+        vis_group_by fb2 = vis_group_fallback2(gr->by, gr->fallback);
+        fprintf(out, "[\"%s\"", vis_group_by_name(gr->fallback));
+        if (fb2 != VIS_GROUP_AUTO)
+            fprintf(out, ", \"%s\"", vis_group_by_name(fb2));
+        fputc(']', out);
+    } else {
+        fputs("null", out);
+    }
+    fputs(", \"wrappers\": [", out);
     for (size_t k = 0; k < gr->n_wrappers; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
         fprintf(out, "%s\n    {\"function\": ", k ? "," : "");
