@@ -9,7 +9,9 @@ one JSON object a line for t627 to compare with its answers:
    the text is the short name)], "bands": [the
    chart's band titles], "top": [[full name (tooltip), name, bytes], ...]
    (the selected snapshot's table), "snapshot": the selected snapshot's
-   title, "reloads": navigations seen so far (0: no reload)}
+   title, "wrappers": [[short name, full name (tooltip)], ...] (the
+   summary's allocation wrappers), "reloads": navigations seen so far (0: no
+   reload)}
 
 and at the end {"errors": n} (exceptions and console messages seen).
 """
@@ -32,6 +34,9 @@ STATE = r"""(function(){
     legend: [].map.call(document.querySelectorAll('ul.legend .band-name'),function(e){return e.getAttribute('title')||txt(e);}),
     bands: [].map.call(document.querySelectorAll('svg.timeline path.band > title'),txt),
     top: top, snapshot: txt(document.getElementById('snapshot-title')),
+    wrappers: [].concat.apply([], [].map.call(document.querySelectorAll('dl.facts dt'),function(t){
+      return txt(t)==='Allocation wrappers' ? [].map.call(t.nextElementSibling.querySelectorAll('span'),
+        function(s){return [txt(s), s.getAttribute('title')];}) : [];})),
     marker: window.__t627 || null});
 })()"""
 

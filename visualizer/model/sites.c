@@ -249,6 +249,13 @@ const char *vis_site_label_name(const vis_profile *p, const char *label)
     return i != SIZE_MAX ? p->names->e[i].name : vis_site_name(label);
 }
 
+char *vis_wrapper_display_name(const vis_profile *p, const char *label)
+{
+    const char *site = vis_site_label_name(p, label);
+    return site != vis_site_name(label) ? strdup(site)
+                                        : vis_site_display_name(label, NULL, 2 * VIS_SITE_NAME_MAX);
+}
+
 const char *vis_site_label_full(const vis_profile *p, const char *label)
 {
     size_t i = p->names ? names_find(p->names, label) : SIZE_MAX;

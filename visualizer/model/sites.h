@@ -47,6 +47,12 @@ void vis_site_names_free(struct vis_site_names *t);
 const char *vis_site_label_name(const vis_profile *p, const char *label);
 const char *vis_site_label_full(const vis_profile *p, const char *label);
 
+/* An allocation wrapper's name as every section prints it (groups.h): a
+ * kept wrapper is a site, named as sites are; one whose callers became the
+ * sites is no site, shortened by the same rules. Newly allocated, NULL
+ * when out of memory. */
+char *vis_wrapper_display_name(const vis_profile *p, const char *label);
+
 /* The same for a label's text when it is not interned (read again from the
  * file): the short name, or with full set the full name. */
 const char *vis_site_text_name(const vis_profile *p, const char *label, int full);

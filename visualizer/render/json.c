@@ -380,6 +380,10 @@ static void grouping(FILE *out, const vis_profile *p)
         const vis_wrapper *w = &gr->wrappers[k];
         fprintf(out, "%s\n    {\"function\": ", k ? "," : "");
         vis_json_string(out, vis_site_name(w->label));
+        char *name = vis_wrapper_display_name(p, w->label);   /* as the summary prints it */
+        fputs(", \"name\": ", out);
+        vis_json_string(out, name ? name : vis_site_name(w->label));
+        free(name);
         /* What memtime's --alloc-fn takes to strip it while profiling. */
         char *fn = vis_wrapper_alloc_fn(w->label);
         fputs(", \"alloc_fn\": ", out);

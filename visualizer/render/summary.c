@@ -371,12 +371,7 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         rest += gr->wrappers[k].bytes;
     for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
-        /* A kept wrapper is a site: named as every section names it; one
-         * whose callers became the sites is no site, shortened by the same
-         * rules (a label the names do not know reads as vis_site_name's). */
-        const char *site = vis_site_label_name(p, w->label);
-        char *name = site != vis_site_name(w->label) ? NULL
-                     : vis_site_display_name(w->label, NULL, 2 * VIS_SITE_NAME_MAX);
+        char *name = vis_wrapper_display_name(p, w->label);
         char callers[48];
         if (w->n_callers)
             snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
@@ -386,7 +381,7 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
         else
             snprintf(callers, sizeof callers, "its callers not in the file");
         fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
-                name ? name : site, callers,
+                name ? name : vis_site_name(w->label), callers,
                 w->by_name ? "known by name" : "by its shape",
                 w->split && !w->n_callers && w->bytes
                 ? "kept as a site: its callers are below the detail's depth (memtime's "

@@ -59,9 +59,18 @@
     add(s, el("h2", { id: id + "-h" }, title));
     return s;
   }
+  /* rows: [term, text], or [term, parts]: strings, and {text, title} for a
+   * short name with its full name on hover. */
   function facts(parent, rows) {
     var dl = add(parent, el("dl", { "class": "facts" }));
-    rows.forEach(function (r) { add(dl, el("dt", null, r[0])); add(dl, el("dd", null, r[1])); });
+    rows.forEach(function (r) {
+      add(dl, el("dt", null, r[0]));
+      if (!Array.isArray(r[1])) { add(dl, el("dd", null, r[1])); return; }
+      var dd = add(dl, el("dd"));
+      r[1].forEach(function (p) {
+        add(dd, typeof p === "string" ? document.createTextNode(p) : el("span", { title: p.title }, p.text));
+      });
+    });
     return dl;
   }
   function table(parent, heads, rows) {
@@ -114,9 +123,22 @@
         HL.action === "fail" ? ", " + HL.refused + " allocation(s) refused" : ", a detailed snapshot taken"))]);
   var GD = D.grouping;
   rows.push(["Sites grouped by", GROUP_WORDS[G.by] + (G["default"] ? (GD.by_default ? " (the default for this profile)" :
-    " (--group-by)") : "") + (GD.threshold > 0 ? "; groups under " + GD.threshold + "% of a snapshot's heap merge" : "") +
-    (GD.wrappers.length ? "; allocation wrappers found: " + GD.wrappers.map(function (w) {
-      return w.function + (w.callers_are_sites ? " (its callers are the sites)" : " (kept as a site)"); }).join(", ") : "")]);
+    " (--group-by)") : "") + (GD.threshold > 0 ? (GD.fallback ? "; groups under " + GD.threshold +
+    "% of a snapshot's heap fall back to their " + GD.fallback.join(", then their ") +
+    " (\"other functions in ...\"), what is left merges" :
+    "; groups under " + GD.threshold + "% of a snapshot's heap merge") : "")]);
+  /* The wrappers: their short names (the full one on hover), the largest
+   * first, as the text summary lists them. */
+  if (GD.wrappers.length) {
+    var WMAX = 8, parts = [];
+    GD.wrappers.slice(0, WMAX).forEach(function (w, i) {
+      if (i) parts.push(", ");
+      parts.push({ text: w.name, title: w["function"] });
+      parts.push(w.callers_are_sites ? "" : " (kept as a site)");
+    });
+    if (GD.wrappers.length > WMAX) parts.push(", and " + (GD.wrappers.length - WMAX) + " more");
+    rows.push(["Allocation wrappers", [GD.wrappers.length + " found; their callers are the sites unless kept: "].concat(parts)]);
+  }
   if (D.marks.length) rows.push(["Phase marks", D.marks.map(function (m) { return m.label; }).join(", ")]);
   facts(sum, rows);
   add(sum, el("p", { "class": "note" }, "Allocation trees are pruned as the text report prunes them: " +
