@@ -674,7 +674,7 @@ typedef struct {
     int below;               /* Massif's "in N places" line */
     const char *origin;      /* the label as pushed: the remainder's coarser
                                 grouping keys it again (rest_by) */
-    int folded;              /* its group went to a fallback group */
+    int in_rest;             /* its group is in the remainder line (set_groups) */
 } entry;
 
 typedef struct {
@@ -969,27 +969,20 @@ static const char *coarse_key(rg *g, const char *label, vis_group_by by)
     return slot ? *slot : NULL;
 }
 
-/* Fills s->rest_by: the entries of es (keyed, sorted by key, as set_groups
- * leaves them) whose group holds less than cut, keyed again by the coarser
- * grouping g->rest_by from the labels they were pushed with, summed, the
- * largest VIS_REST_BY_MAX kept. Each distinct label is keyed once a
- * profile (rustc's remainder holds thousands in every snapshot). */
-static int rest_by(rg *g, vis_snapshot *s, const entries *es, double cut)
+/* Fills s->rest_by: the entries of es in the remainder line (in_rest, as
+ * set_groups' cut left them), keyed again by the coarser grouping
+ * g->rest_by from the labels they were pushed with, summed, the largest
+ * VIS_REST_BY_MAX kept. Each distinct label is keyed once a profile
+ * (rustc's remainder holds thousands in every snapshot). */
+static int rest_by(rg *g, vis_snapshot *s, const entries *es)
 {
     rest_part *a = malloc((es->n + 1) * sizeof *a);
     if (!a)
         return -1;
     size_t n = 0;
-    for (size_t k = 0; k < es->n;) {
-        const entry *e = &es->e[k];
-        size_t end = k + 1;
-        uint64_t sum = e->bytes;
-        while (!e->below && end < es->n && !es->e[end].below && es->e[end].label == e->label)
-            sum += es->e[end++].bytes;
-        for (; k < end; k++)
-            if (!e->below && !es->e[k].folded && (double)sum < cut)
-                a[n++] = (rest_part){ es->e[k].origin, es->e[k].bytes };
-    }
+    for (size_t k = 0; k < es->n; k++)
+        if (es->e[k].in_rest)
+            a[n++] = (rest_part){ es->e[k].origin, es->e[k].bytes };
     if (n > 1)
         qsort(a, n, sizeof *a, by_part_label);
     n = sum_parts(a, n);
@@ -1139,6 +1132,8 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         }
         if (c[k].fate == VIS_CUT_REST) {
             rest_B += out[k].bytes;
+            for (size_t e = first[k]; e < es->n && es->e[e].label == c[k].key; e++)
+                es->e[e].in_rest = 1;   /* read by rest_by */
             continue;
         }
         char text[512];
@@ -1152,8 +1147,6 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
             *slot = (void *)(uintptr_t)++kept;
         }
         out[(uintptr_t)*slot - 1].bytes += c[k].bytes;
-        for (size_t e = first[k]; e < es->n && es->e[e].label == c[k].key; e++)
-            es->e[e].folded = 1;   /* not in the remainder (rest_by) */
     }
     if (n_rest) {
         char text[160];
@@ -1166,7 +1159,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     s->rest_by.n = 0;
     s->rest_by.line = rest_line;
     if (rest_line && rest_B * 100 > (uint64_t)VIS_REST_BY_SHARE * s->heap_B &&
-        rest_by(g, s, es, cut) != 0)
+        rest_by(g, s, es) != 0)
         goto out;
     if (n > 1)
         qsort(out, n, sizeof *out, by_bytes);
