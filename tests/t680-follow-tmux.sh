@@ -7,8 +7,9 @@
 # the profile on disk holds the new peak (the file's own mem_heap_B, the
 # oracle), the pane shows that peak, and grow_table as the top site holding
 # N MiB; the sparkline's last column is full at the peak; the view survives
-# two resizes (lines clipped, never wrapped: the title stays on the first
-# row and the footer on the last); it shows the end of the run with the
+# three resizes (lines clipped, never wrapped: the title stays on the first
+# row and the footer on the last; a path too long for the title loses its
+# start, never the file's name and state); it shows the end of the run with the
 # program's exit status; a profile replaced by garbage, then by a file cut
 # short, gives the reader's message in the view while the last good read
 # stays on screen, and the view recovers when the good file returns; q
@@ -16,7 +17,7 @@
 # content or the pane's text, never on a duration.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/follow-lib.sh"
-plan 26
+plan 27
 
 P=$(build_prog follow_steps.c) || { not_ok "build follow_steps.c"; exit 1; }
 d=$T/run; mkdir -p "$d"
@@ -78,6 +79,12 @@ tm resize-window -t follow -x 60 -y 8
 short() { [ "$(pane | sed -n 8p)" = "q: quit" ] && pane | head -1 | grep -q 'p.out  \[running\]'; }
 wait_until 120 $VIEW_WAIT short
 check "after a resize to 60x8: the title on the first row, the footer on the last" short
+# Narrower than the path: the path loses its start, the name and the state stay.
+tm resize-window -t follow -x 24 -y 8
+# ("..." where the terminal is not UTF-8)
+elided() { pane | head -1 | grep -Eqx '(…|\.\.\.)[^ ]*p\.out  \[running\]' && [ "$(pane | head -1 | LC_ALL=C.UTF-8 wc -m)" -le 25 ]; }
+wait_until 120 $VIEW_WAIT elided
+check "after a resize to 24x8: the title's path loses its start (…), p.out and the state stay" elided
 tm resize-window -t follow -x 100 -y 30
 
 touch "$d/go.end"

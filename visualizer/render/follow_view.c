@@ -3,6 +3,7 @@
  * clipped by one writer (put_line), which is where the terminal's size and
  * the safety of names taken from the files are handled. */
 #define _XOPEN_SOURCE 700   /* wcwidth */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@ static unsigned long code_point(const unsigned char *u, size_t len)
     return c;
 }
 
+static void put_or_measure(frame *f, const char *s, int *col, int write);
+
 /* Writes s as one line: control characters, C1 controls and whatever the
  * locale cannot print as '?', bytes that are not UTF-8 (or all non-ASCII
  * without a UTF-8 terminal) as '?', clipped to the frame's width in
@@ -41,6 +44,21 @@ static unsigned long code_point(const unsigned char *u, size_t len)
  * frame without a width (the plain lines) keeps every printable UTF-8
  * sequence, whatever the locale. */
 static void put_text(frame *f, const char *s, int *col)
+{
+    put_or_measure(f, s, col, 1);
+}
+
+/* The columns s takes on the frame's line, as put_text writes it. */
+static int text_width(frame *f, const char *s)
+{
+    frame wide = *f;
+    int col = 0;
+    wide.cols = INT_MAX;   /* measured whole, never clipped */
+    put_or_measure(&wide, s, &col, 0);
+    return col;
+}
+
+static void put_or_measure(frame *f, const char *s, int *col, int write)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t n = strlen(s);
@@ -57,7 +75,9 @@ static void put_text(frame *f, const char *s, int *col)
             w = 1;
         if (f->cols > 0 && *col + w > f->cols)
             break;
-        if (bad)
+        if (!write)
+            ;
+        else if (bad)
             fputc('?', f->out);
         else
             fwrite(u + i, 1, len, f->out);
@@ -162,6 +182,27 @@ static void sparkline(frame *f, const vis_live *l, int w)
     line(f, "%s", axis);
 }
 
+/* The first line, "PATH  [STATE]": a path too long for the line loses its
+ * start ("…/run/p.out  [running]"), so the file's name and the state stay
+ * in view however deep the directory. */
+static void title(frame *f, const char *path, const char *state)
+{
+    char tail[300];
+    snprintf(tail, sizeof tail, "  [%s]", state);
+    const char *dots = f->utf8 ? "\xe2\x80\xa6" : "...";
+    int room = f->cols - text_width(f, tail) - text_width(f, dots);
+    if (f->cols > 0 && text_width(f, path) + text_width(f, tail) > f->cols && room > 0) {
+        const char *p = path;
+        while (*p && text_width(f, p) > room) {
+            size_t len = vis_utf8_len((const unsigned char *)p, strlen(p));
+            p += len ? len : 1;
+        }
+        line(f, "%s%s%s", dots, p, tail);
+        return;
+    }
+    line(f, "%s%s", path, tail);
+}
+
 /* The state of the run, with the heap limit when the run had one. */
 static void state_line(frame *f, const vis_live *l)
 {
@@ -196,7 +237,7 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         wrapped(&f, "", l->error[0] ? l->error : "reading", "");
     } else {
         const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_live_peak(l)];
-        line(&f, "%s  [%s]", l->path, vis_live_state_text(l, st, sizeof st));
+        title(&f, l->path, vis_live_state_text(l, st, sizeof st));
         line(&f, "cmd: %s", p->cmd);
         long ago = (long)(lay->now - l->p_mtime.tv_sec);
         line(&f, "elapsed %s, %zu snapshots, rewritten %lds ago",
