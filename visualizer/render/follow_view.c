@@ -58,6 +58,7 @@ static int text_width(frame *f, const char *s)
     return col;
 }
 
+/* put_text's walk; with write 0 it only counts the columns. */
 static void put_or_measure(frame *f, const char *s, int *col, int write)
 {
     const unsigned char *u = (const unsigned char *)s;
@@ -75,11 +76,9 @@ static void put_or_measure(frame *f, const char *s, int *col, int write)
             w = 1;
         if (f->cols > 0 && *col + w > f->cols)
             break;
-        if (!write)
-            ;
-        else if (bad)
+        if (write && bad)
             fputc('?', f->out);
-        else
+        else if (write)
             fwrite(u + i, 1, len, f->out);
         i += len ? len : 1;
         *col += w;
