@@ -1009,8 +1009,9 @@ static int rest_by(rg *g, vis_snapshot *s, const entries *es)
 
 /* Replaces snapshot s's sites by the groups of es. */
 /* es's entries added up by group key: *out_p (n_p of them, room for one
- * more), unsorted by bytes. */
-static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p)
+ * more), unsorted by bytes; with first_p, where each group's entries start
+ * in es (sorted by key now), and es->n after the last. */
+static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p, size_t **first_p)
 {
     for (size_t k = 0; k < es->n; k++)
         if (!es->e[k].below && !(es->e[k].label = key_of(g, es->e[k].label)))
@@ -1018,8 +1019,11 @@ static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p)
     if (es->n > 1)
         qsort(es->e, es->n, sizeof *es->e, by_label_ptr);
     vis_site *out = calloc(es->n + 1, sizeof *out);
-    if (!out)
+    size_t *first = first_p ? calloc(es->n + 1, sizeof *first) : NULL;
+    if (!out || (first_p && !first)) {
+        free(out);
         return -1;
+    }
     size_t n = 0;
     for (size_t k = 0; k < es->n; k++) {
         const entry *e = &es->e[k];
@@ -1027,10 +1031,16 @@ static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p)
             out[n - 1].bytes += e->bytes;
             continue;
         }
+        if (first)
+            first[n] = k;
         out[n++] = (vis_site){ e->bytes, (char *)e->label, e->below, SIZE_MAX };
     }
+    if (first)
+        first[n] = es->n;   /* so group k's entries are first[k] .. first[k + 1] */
     *out_p = out;
     *n_p = n;
+    if (first_p)
+        *first_p = first;
     return 0;
 }
 
@@ -1092,27 +1102,20 @@ int vis_group_cut(vis_cut *c, size_t n, double cut, size_t *n_rest)
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
 {
     vis_site *out;
-    size_t n;
-    if (merge_entries(g, es, &out, &n) != 0)
+    size_t n, *first;   /* group k's entries in es: first[k] .. first[k + 1] */
+    if (merge_entries(g, es, &out, &n, &first) != 0)
         return -1;
     double cut = g->threshold / 100.0 * (double)s->heap_B;
     vis_group_by fb2 = vis_group_fallback2(g->by, g->fallback);
     vis_cut *c = calloc(n + 1, sizeof *c);
-    size_t *first = calloc(n + 1, sizeof *first);   /* a group's first entry in es */
     vis_ptrmap lines = VIS_PTRMAP_INIT;               /* fallback line -> its site + 1 */
     size_t kept = 0, n_rest = 0;
     uint64_t rest_B = 0;
     const char *rest_line = NULL;   /* the remainder's interned label */
     int rc = -1;
-    if (!c || !first)
+    if (!c)
         goto out;
-    for (size_t k = 0, e = 0; k < n; k++) {
-        first[k] = e;   /* merge_entries's runs: one group each, in order */
-        if (out[k].is_below_threshold)
-            e++;
-        else
-            while (++e < es->n && !es->e[e].below && es->e[e].label == out[k].label)
-                ;
+    for (size_t k = 0; k < n; k++) {
         c[k] = (vis_cut){ out[k].label, out[k].bytes, out[k].is_below_threshold, { NULL, NULL }, 0 };
         if (g->fallback != VIS_GROUP_AUTO && !out[k].is_below_threshold && (double)out[k].bytes < cut) {
             const char *origin = es->e[first[k]].origin;
@@ -1132,7 +1135,7 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         }
         if (c[k].fate == VIS_CUT_REST) {
             rest_B += out[k].bytes;
-            for (size_t e = first[k]; e < es->n && es->e[e].label == c[k].key; e++)
+            for (size_t e = first[k]; e < first[k + 1]; e++)
                 es->e[e].in_rest = 1;   /* read by rest_by */
             continue;
         }
@@ -1215,7 +1218,7 @@ static int adapt_threshold(rg *g)
     size_t n = 0;
     int e = snapshot_entries(g, snap, &es);
     if (e == 0)
-        e = merge_entries(g, &es, &out, &n);
+        e = merge_entries(g, &es, &out, &n, NULL);
     free(es.e);
     if (e != 0)
         return -1;
