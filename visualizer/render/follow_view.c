@@ -191,9 +191,15 @@ static void title(frame *f, const char *path, const char *state)
     const char *dots = f->utf8 ? "\xe2\x80\xa6" : "...";
     int room = f->cols - text_width(f, tail) - text_width(f, dots);
     if (f->cols > 0 && text_width(f, path) + text_width(f, tail) > f->cols && room > 0) {
+        /* Code points off the start until the rest fits: each one's
+         * width measured once (the view redraws five times a second). */
         const char *p = path;
-        while (*p && text_width(f, p) > room) {
+        int w = text_width(f, path);
+        while (*p && w > room) {
             size_t len = vis_utf8_len((const unsigned char *)p, strlen(p));
+            char one[8] = { 0 };
+            memcpy(one, p, len && len < sizeof one ? len : 1);
+            w -= text_width(f, one);
             p += len ? len : 1;
         }
         line(f, "%s%s%s", dots, p, tail);
