@@ -1,0 +1,373 @@
+/* mt_wrap.c: the client side of --allocator=program, linked alone into
+   vgpreload_mtwrap-amd64-linux.so (no stock malloc replacement beside it).
+   Runs on the simulated CPU, inside the client.
+
+   Every allocation entry point the default preload replaces is wrapped
+   here instead: the wrapper tells the tool it is entering, calls the
+   original (the program's allocator: glibc, libjemalloc.so, a static
+   _rjem_ jemalloc), asks that allocator for the block's usable size and
+   tells the tool the result (the protocol: mt_allocator.h). The tool keeps
+   the nesting depth per thread, so an allocator calling itself (glibc's
+   realloc calling malloc, operator new calling malloc, delete calling free)
+   is counted once, at the outermost call, with the program's stack.
+
+   Families wrapped, with the default preload's soname patterns:
+     - malloc & co. and the C++ operators in libc, libstdc++ and any object
+       defining them globally (the core's "somalloc" synonym: libjemalloc.so,
+       libtcmalloc.so, an executable with a static malloc);
+     - jemalloc's extended API (mallocx, rallocx, xallocx, dallocx,
+       sdallocx) unprefixed, and its whole API under _rjem_ and je_, in the
+       executable (the soname synonyms mt_redirect.c sets) and in
+       libjemalloc.so*.
+   tcmalloc's tc_* and mimalloc's mi_* own names are not wrapped: their
+   malloc, free and operators are. Functions that only ask (usable size,
+   nallocx) are not wrapped: they change nothing. */
+
+#define MT_PRELOAD 1
+#include "pub_tool_basics.h"
+#include "pub_tool_redir.h"
+#include "valgrind.h"
+#include "mt_allocator.h"
+
+#define MT_CAT_(a, b) a##b
+#define MT_CAT(a, b)  MT_CAT_(a, b)
+#define MT_STR_(a)    #a
+#define MT_STR(a)     MT_STR_(a)
+
+#define MT_REQ(req, a1, a2, a3, a4, a5) \
+   ((UWord)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, (req), (UWord)(a1), (UWord)(a2), \
+                                           (UWord)(a3), (UWord)(a4), (UWord)(a5)))
+
+#define MT_EINVAL 22
+#define MT_ENOMEM 12
+
+/* The usable-size function of the C library or the allocator that
+   overrides it, as the dynamic linker resolves it: the fallback when the
+   object of the wrapped function has none (libstdc++'s operator new calls
+   whichever malloc the program runs on). */
+extern SizeT malloc_usable_size(void* p);
+
+/* ------------------------------------------------------------ helpers */
+
+/* Usable-size functions found so far, by the address of the wrapped
+   function whose object defines them. The threads run one at a time, and
+   an entry is complete before its key is written. */
+#define MT_UCACHE 32
+static struct { UWord orig; UWord fn; } ucache[MT_UCACHE];
+
+static UWord usable_fn(const char* name, UWord orig)
+{
+   UWord fn;
+   int i;
+   for (i = 0; i < MT_UCACHE && ucache[i].orig != 0; i++)
+      if (ucache[i].orig == orig)
+         return ucache[i].fn;
+   fn = MT_REQ(MT_PW_RESOLVE, name, orig, 0, 0, 0);
+   if (fn == 0)
+      fn = (UWord)&malloc_usable_size;
+   if (i < MT_UCACHE) {
+      ucache[i].fn = fn;
+      ucache[i].orig = orig;
+   }
+   return fn;
+}
+
+static SizeT usable_size(const char* name, UWord orig, UWord p)
+{
+   OrigFn f;
+   UWord r;
+   f.nraddr = usable_fn(name, orig);
+   CALL_FN_W_W(r, f, p);
+   return r;
+}
+
+/* The allocator's own account, read when the tool asks (mt_allocator.h):
+   jemalloc's mallctl after refreshing its epoch, glibc's mallinfo2. */
+static void read_stats(void)
+{
+   static const char* const je_names[MT_JE_N_STATS] = { MT_JE_STATS_NAMES };
+   MtPwStats s;
+   OrigFn f;
+   UWord r;
+   int i;
+   for (i = 0; i < MT_PW_STATS_N; i++)
+      s.v[i] = 0;
+   s.kind = MT_PW_STATS_NONE;
+   s.fn = 0;
+   s.ok = 0;
+   MT_REQ(MT_PW_STATS_HOW, &s, 0, 0, 0, 0);
+   if (s.fn == 0)
+      return;
+   f.nraddr = s.fn;
+   if (s.kind == MT_PW_STATS_JEMALLOC) {
+      ULong epoch = 1;
+      SizeT sz = sizeof epoch;
+      CALL_FN_W_5W(r, f, "epoch", &epoch, &sz, &epoch, sizeof epoch);
+      for (i = 0; i < MT_JE_N_STATS; i++) {
+         SizeT v = 0;
+         sz = sizeof v;
+         CALL_FN_W_5W(r, f, je_names[i], &v, &sz, 0, 0);
+         if (r == 0 && sz == sizeof v) {
+            s.v[i] = v;
+            s.ok |= (UWord)1 << i;
+         }
+      }
+   } else if (s.kind == MT_PW_STATS_GLIBC) {
+      /* struct mallinfo2: ten size_t, returned through a hidden pointer. */
+      CALL_FN_W_W(r, f, &s.v[0]);
+      s.ok = (1 << 10) - 1;
+   }
+   MT_REQ(MT_PW_STATS, &s, 0, 0, 0, 0);
+}
+
+static UWord enter(MtPwKind kind, MtPwApi api, UWord p, UWord n, UWord al)
+{
+   return MT_REQ(MT_PW_ENTER, MT_PW_KA(kind, api), p, n, al, 0);
+}
+
+/* After the original: the outermost call reports what it made. */
+static void leave(MtPwKind kind, MtPwApi api, UWord outer, const char* uname,
+                  UWord orig, UWord p, UWord res, UWord n)
+{
+   SizeT u = 0;
+   if (outer == MT_PW_OUTER && res != 0 && kind != MT_PK_FREE)
+      u = usable_size(uname, orig, res);
+   if (MT_REQ(MT_PW_LEAVE, MT_PW_KA(kind, api), p, res, n, u))
+      read_stats();
+}
+
+/* operator new's contract is to throw std::bad_alloc: memtime refuses a
+   block only under --heap-limit-action=fail, and then throws through the
+   C++ runtime's own thrower, as the default preload does. */
+extern void _ZSt17__throw_bad_allocv(void) __attribute__((weak, noreturn));
+static __attribute__((noreturn)) void mt_new_refused(SizeT n)
+{
+   if (_ZSt17__throw_bad_allocv)
+      _ZSt17__throw_bad_allocv();
+   VALGRIND_PRINTF("memtime: operator new(%lu) refused and std::bad_alloc "
+                   "cannot be thrown without libstdc++: stopping\n",
+                   (unsigned long)n);
+   __builtin_trap();
+}
+
+/* ------------------------------------------------------------ generators
+   Each takes (tag, so, fn, api, u): the equivalence tag, the Z-encoded
+   soname pattern, the symbol, the MtPwApi, and the name of the usable-size
+   function in the same object. REQ is the requested size as the default
+   mode records it. */
+#define MT_WFN(tag, so, fn) VG_WRAP_FUNCTION_EZU(tag, so, fn)
+#define W_PROTO(ret, tag, so, fn, args) \
+   ret MT_WFN(tag, so, fn) args; ret MT_WFN(tag, so, fn) args
+
+/* One-argument allocation: malloc(n), valloc(n), pvalloc(n). */
+#define W_ALLOC1(tag, so, fn, api, u, REQ, refused) \
+   W_PROTO(void*, tag, so, fn, (SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, (REQ), 0); \
+     if (w == MT_PW_REFUSE) { refused; return NULL; } \
+     CALL_FN_W_W(r, o, n); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, (REQ)); return (void*)r; }
+/* Two arguments, the size first: operator new(n, align | nothrow),
+   mallocx(n, flags). */
+#define W_ALLOC2(tag, so, fn, api, u, REQ, refused) \
+   W_PROTO(void*, tag, so, fn, (SizeT n, UWord x)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, (REQ), 0); \
+     if (w == MT_PW_REFUSE) { refused; return NULL; } \
+     CALL_FN_W_WW(r, o, n, x); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, (REQ)); return (void*)r; }
+/* operator new(n, align, nothrow). */
+#define W_ALLOC3(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (SizeT n, UWord x, UWord y)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, n, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, n, x, y); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, n); return (void*)r; }
+/* memalign(al, n), aligned_alloc(al, n). */
+#define W_MEMALIGN(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (SizeT al, SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, n, al); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WW(r, o, al, n); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, n); return (void*)r; }
+/* calloc(c, n): an overflowing product fails in the allocator. */
+#define W_CALLOC(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (SizeT c, SizeT n)) \
+   { OrigFn o; UWord r, w; SizeT t = c * n; VALGRIND_GET_ORIG_FN(o); \
+     if (n != 0 && c > ((SizeT)-1) / n) t = (SizeT)-1; \
+     w = enter(MT_PK_ALLOC, api, 0, t, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WW(r, o, c, n); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, t); return (void*)r; }
+/* posix_memalign(&p, al, n). */
+#define W_POSIX_MEMALIGN(tag, so, fn, api, u) \
+   W_PROTO(int, tag, so, fn, (void** out, SizeT al, SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, n, al); \
+     if (w == MT_PW_REFUSE) return MT_ENOMEM; \
+     CALL_FN_W_WWW(r, o, out, al, n); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, \
+           (int)r == 0 ? (UWord)*out : 0, n); \
+     return (int)r; }
+/* free(p) and the frees with more arguments (sized, aligned, nothrow,
+   dallocx(p, flags), sdallocx(p, n, flags)). */
+#define W_FREE1(tag, so, fn, api) \
+   W_PROTO(void, tag, so, fn, (void* p)) \
+   { OrigFn o; UWord w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_FREE, api, (UWord)p, 0, 0); \
+     CALL_FN_v_W(o, p); \
+     leave(MT_PK_FREE, api, w, 0, 0, (UWord)p, 0, 0); }
+#define W_FREE2(tag, so, fn, api) \
+   W_PROTO(void, tag, so, fn, (void* p, UWord x)) \
+   { OrigFn o; UWord w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_FREE, api, (UWord)p, 0, 0); \
+     CALL_FN_v_WW(o, p, x); \
+     leave(MT_PK_FREE, api, w, 0, 0, (UWord)p, 0, 0); }
+#define W_FREE3(tag, so, fn, api) \
+   W_PROTO(void, tag, so, fn, (void* p, UWord x, UWord y)) \
+   { OrigFn o; UWord w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_FREE, api, (UWord)p, 0, 0); \
+     CALL_FN_v_WWW(o, p, x, y); \
+     leave(MT_PK_FREE, api, w, 0, 0, (UWord)p, 0, 0); }
+/* realloc(p, n); rallocx(p, n, flags), whose size 0 the default mode
+   records as 1. */
+#define W_REALLOC(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* p, SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_REALLOC, api, (UWord)p, n, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WW(r, o, p, n); \
+     leave(MT_PK_REALLOC, api, w, u, o.nraddr, (UWord)p, r, n); \
+     return (void*)r; }
+#define W_REALLOCARRAY(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* p, SizeT c, SizeT n)) \
+   { OrigFn o; UWord r, w; SizeT t = c * n; VALGRIND_GET_ORIG_FN(o); \
+     if (n != 0 && c > ((SizeT)-1) / n) t = (SizeT)-1; \
+     w = enter(MT_PK_REALLOC, api, (UWord)p, t, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, p, c, n); \
+     leave(MT_PK_REALLOC, api, w, u, o.nraddr, (UWord)p, r, t); \
+     return (void*)r; }
+#define W_RALLOCX(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* p, SizeT n, UWord flags)) \
+   { OrigFn o; UWord r, w; SizeT t = n ? n : 1; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_REALLOC, api, (UWord)p, t, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, p, n, flags); \
+     leave(MT_PK_REALLOC, api, w, u, o.nraddr, (UWord)p, r, t); \
+     return (void*)r; }
+/* xallocx(p, n, extra, flags): in place only; returns the usable size.
+   The block's request becomes n+extra, at most what it got, when it got
+   at least n. */
+#define W_XALLOCX(tag, so, fn, api) \
+   W_PROTO(SizeT, tag, so, fn, (void* p, SizeT n, SizeT extra, UWord flags)) \
+   { OrigFn o; UWord r, w; SizeT t = n + extra; VALGRIND_GET_ORIG_FN(o); \
+     if (t < n) t = (SizeT)-1; \
+     w = enter(MT_PK_OTHER, api, (UWord)p, 0, 0); \
+     CALL_FN_W_WWWW(r, o, p, n, extra, flags); \
+     if (r >= n && n != 0) { \
+        MT_REQ(MT_PW_LEAVE, MT_PW_KA(MT_PK_RESIZE, api), p, p, \
+               t < r ? t : r, r); \
+     } else { \
+        leave(MT_PK_OTHER, api, w, 0, 0, (UWord)p, 0, 0); \
+     } \
+     return r; }
+
+#define NOTHING (void)0
+#define PAGE_UP(n) ((n) == 0 ? 4096 : (((n) + 4095) & ~(SizeT)4095))
+
+/* ------------------------------------------------------------ families */
+
+/* The C library's API under prefix pfx; u: its usable-size function.
+   Tags as the default preload's (vg_replace_malloc.c), so that two specs
+   of one function (libc.so and somalloc) resolve silently. */
+#define MT_W_LIBC(so, pfx, api) \
+   W_ALLOC1(10010, so, MT_CAT(pfx, malloc), api, \
+            MT_STR(MT_CAT(pfx, malloc_usable_size)), n, NOTHING) \
+   W_CALLOC(10070, so, MT_CAT(pfx, calloc), api, \
+            MT_STR(MT_CAT(pfx, malloc_usable_size))) \
+   W_REALLOC(10090, so, MT_CAT(pfx, realloc), api, \
+             MT_STR(MT_CAT(pfx, malloc_usable_size))) \
+   W_FREE1(10050, so, MT_CAT(pfx, free), api) \
+   W_POSIX_MEMALIGN(10160, so, MT_CAT(pfx, posix_memalign), api, \
+                    MT_STR(MT_CAT(pfx, malloc_usable_size))) \
+   W_MEMALIGN(10170, so, MT_CAT(pfx, aligned_alloc), api, \
+              MT_STR(MT_CAT(pfx, malloc_usable_size))) \
+   W_MEMALIGN(10110, so, MT_CAT(pfx, memalign), api, \
+              MT_STR(MT_CAT(pfx, malloc_usable_size))) \
+   W_ALLOC1(10120, so, MT_CAT(pfx, valloc), api, \
+            MT_STR(MT_CAT(pfx, malloc_usable_size)), n, NOTHING)
+
+/* Names only the unprefixed C library API has. */
+#define MT_W_LIBC_MORE(so) \
+   W_ALLOC1(10130, so, pvalloc, MT_PA_LIBC, "malloc_usable_size", \
+            PAGE_UP(n), NOTHING) \
+   W_REALLOCARRAY(10100, so, reallocarray, MT_PA_LIBC, "malloc_usable_size") \
+   W_FREE1(10050, so, cfree, MT_PA_LIBC)
+
+/* The C++ operators, every form. */
+#define MT_W_CXX(so) \
+   W_ALLOC1(10030, so, _Znwm, MT_PA_CXX, "malloc_usable_size", n, \
+            mt_new_refused(n)) \
+   W_ALLOC1(10030, so, _Znam, MT_PA_CXX, "malloc_usable_size", n, \
+            mt_new_refused(n)) \
+   W_ALLOC2(10010, so, _ZnwmRKSt9nothrow_t, MT_PA_CXX, "malloc_usable_size", \
+            n, NOTHING) \
+   W_ALLOC2(10010, so, _ZnamRKSt9nothrow_t, MT_PA_CXX, "malloc_usable_size", \
+            n, NOTHING) \
+   W_ALLOC2(10030, so, _ZnwmSt11align_val_t, MT_PA_CXX, "malloc_usable_size", \
+            n, mt_new_refused(n)) \
+   W_ALLOC2(10030, so, _ZnamSt11align_val_t, MT_PA_CXX, "malloc_usable_size", \
+            n, mt_new_refused(n)) \
+   W_ALLOC3(10010, so, _ZnwmSt11align_val_tRKSt9nothrow_t, MT_PA_CXX, \
+            "malloc_usable_size") \
+   W_ALLOC3(10010, so, _ZnamSt11align_val_tRKSt9nothrow_t, MT_PA_CXX, \
+            "malloc_usable_size") \
+   W_FREE1(10050, so, _ZdlPv, MT_PA_CXX) \
+   W_FREE1(10050, so, _ZdaPv, MT_PA_CXX) \
+   W_FREE2(10050, so, _ZdlPvm, MT_PA_CXX) \
+   W_FREE2(10050, so, _ZdaPvm, MT_PA_CXX) \
+   W_FREE2(10050, so, _ZdlPvRKSt9nothrow_t, MT_PA_CXX) \
+   W_FREE2(10050, so, _ZdaPvRKSt9nothrow_t, MT_PA_CXX) \
+   W_FREE2(10050, so, _ZdlPvSt11align_val_t, MT_PA_CXX) \
+   W_FREE2(10050, so, _ZdaPvSt11align_val_t, MT_PA_CXX) \
+   W_FREE3(10050, so, _ZdlPvmSt11align_val_t, MT_PA_CXX) \
+   W_FREE3(10050, so, _ZdaPvmSt11align_val_t, MT_PA_CXX) \
+   W_FREE3(10050, so, _ZdlPvSt11align_val_tRKSt9nothrow_t, MT_PA_CXX) \
+   W_FREE3(10050, so, _ZdaPvSt11align_val_tRKSt9nothrow_t, MT_PA_CXX)
+
+/* jemalloc's extended API under prefix pfx. */
+#define MT_W_JE_X(so, pfx, api) \
+   W_ALLOC2(20140, so, MT_CAT(pfx, mallocx), api, \
+            MT_STR(MT_CAT(pfx, malloc_usable_size)), n ? n : 1, NOTHING) \
+   W_RALLOCX(20440, so, MT_CAT(pfx, rallocx), api, \
+             MT_STR(MT_CAT(pfx, malloc_usable_size))) \
+   W_XALLOCX(20450, so, MT_CAT(pfx, xallocx), api) \
+   W_FREE2(20310, so, MT_CAT(pfx, dallocx), api) \
+   W_FREE3(20320, so, MT_CAT(pfx, sdallocx), api)
+
+/* ------------------------------------------------------------ instances */
+
+/* malloc & co.: the C library's, and any object's that defines them
+   globally (the core's somalloc synonym). */
+MT_W_LIBC(libcZdsoZa, , MT_PA_LIBC)
+MT_W_LIBC_MORE(libcZdsoZa)
+MT_W_LIBC(VG_SO_SYN(somalloc), , MT_PA_LIBC)
+MT_W_LIBC_MORE(VG_SO_SYN(somalloc))
+
+/* The C++ operators: libstdc++'s, libc's (none today), any allocator's. */
+MT_W_CXX(libstdcZpZpZa)
+MT_W_CXX(VG_SO_SYN(somalloc))
+
+/* jemalloc in the executable (the synonyms mt_redirect.c sets when the
+   executable defines the family) and in libjemalloc.so*. */
+MT_W_LIBC(VG_SO_SYN(mtrjem), _rjem_, MT_PA_JE_EXE_RJEM)
+MT_W_JE_X(VG_SO_SYN(mtrjem), _rjem_, MT_PA_JE_EXE_RJEM)
+MT_W_JE_X(VG_SO_SYN(mtjex), , MT_PA_JE_EXE)
+MT_W_LIBC(VG_SO_SYN(mtje), je_, MT_PA_JE_EXE_JE)
+MT_W_JE_X(VG_SO_SYN(mtje), je_, MT_PA_JE_EXE_JE)
+MT_W_JE_X(libjemallocZdsoZa, , MT_PA_JE_SO)
+MT_W_LIBC(libjemallocZdsoZa, _rjem_, MT_PA_JE_SO)
+MT_W_JE_X(libjemallocZdsoZa, _rjem_, MT_PA_JE_SO)
