@@ -15,6 +15,7 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
@@ -29,7 +30,19 @@
 
 /* ------------------------------------------------------------ state */
 
-static UInt* depth;             /* per ThreadId */
+/* Per ThreadId, the allocator calls open: the stack pointer of each
+   wrapper's frame, outermost first. A C++ exception or a longjmp can leave
+   a wrapper without its LEAVE (libstdc++'s nothrow operator new calls the
+   throwing one and catches its std::bad_alloc): a frame at or below the
+   stack pointer of a new wrapper, or below the one leaving, is gone. */
+#define MAX_OPEN 32
+typedef struct {
+   UInt n;              /* open calls with their stack pointer kept     */
+   UInt deeper;         /* open beyond MAX_OPEN (a runaway recursion)   */
+   Addr sp[MAX_OPEN];
+} Open;
+static Open* open_calls;
+static ULong n_unwound;         /* wrappers left without their LEAVE */
 static ULong n_calls[MT_PA_N];  /* outermost calls per family, for -v */
 static ULong n_nested;          /* calls inside another */
 static ULong n_unknown_frees;   /* frees of pointers never seen */
@@ -81,7 +94,7 @@ void mt_allocator_init(void)
 {
    if (!clo_allocator_program)
       return;
-   depth = VG_(calloc)("mt.allocator.depth", VG_N_THREADS, sizeof(UInt));
+   open_calls = VG_(calloc)("mt.allocator.open", VG_N_THREADS, sizeof(Open));
    swap_preload();
 }
 
@@ -163,9 +176,38 @@ static void stats_how(MtPwStats* s)
            : which == 3 ? MT_PW_STATS_GLIBC : MT_PW_STATS_JEMALLOC;
 }
 
+/* Forgets the open calls whose frames are gone: those at or below sp
+   (stacks grow down: a live caller's frame is above its callees'). */
+static void drop_unwound(Open* o, Addr sp, Bool at_or_below)
+{
+   while (o->n > 0 && (o->sp[o->n - 1] < sp
+                       || (at_or_below && o->sp[o->n - 1] == sp))) {
+      o->n--;
+      n_unwound++;
+   }
+}
+
+Bool mt_allocator_in_call(void)
+{
+   ThreadId tid;
+   if (open_calls == NULL)
+      return False;
+   tid = VG_(get_running_tid)();
+   return tid != VG_INVALID_THREADID && open_calls[tid].n > 0;
+}
+
 static UWord enter(ThreadId tid, UWord kind, UWord api, Addr p, SizeT n)
 {
-   if (depth[tid]++ != 0) {
+   Open* o = &open_calls[tid];
+   Addr sp = VG_(get_SP)(tid);
+   if (o->n == MAX_OPEN) {
+      o->deeper++;
+      n_nested++;
+      return MT_PW_NESTED;
+   }
+   drop_unwound(o, sp, True);
+   o->sp[o->n] = sp;
+   if (o->n++ != 0) {
       n_nested++;
       return MT_PW_NESTED;
    }
@@ -178,14 +220,14 @@ static UWord enter(ThreadId tid, UWord kind, UWord api, Addr p, SizeT n)
       break;
    case MT_PK_ALLOC:
       if (mt_heap_observe_refuse(0, n)) {
-         depth[tid]--;
+         o->n--;
          n_refused++;
          return MT_PW_REFUSE;
       }
       break;
    case MT_PK_REALLOC:
       if (p != 0 && n != 0 && mt_heap_observe_refuse(p, n)) {
-         depth[tid]--;
+         o->n--;
          n_refused++;
          return MT_PW_REFUSE;
       }
@@ -214,8 +256,15 @@ static UWord leave(ThreadId tid, UWord kind, UWord api, Addr p, Addr res,
                    SizeT n, SizeT usable)
 {
    Bool exclude_top = api == MT_PA_LIBC || api == MT_PA_CXX;
-   tl_assert(depth[tid] > 0);
-   if (--depth[tid] != 0)
+   Open* o = &open_calls[tid];
+   if (o->deeper > 0) {
+      o->deeper--;
+      return 0;
+   }
+   drop_unwound(o, VG_(get_SP)(tid), False);
+   if (o->n == 0)      /* its ENTER was dropped: a frame below it left */
+      return 0;
+   if (--o->n != 0)
       return 0;
    switch (kind) {
    case MT_PK_ALLOC:
@@ -250,7 +299,7 @@ Bool mt_allocator_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
    UWord kind, api;
    if (arg[0] < (UWord)MT_PW_BASE || arg[0] > (UWord)MT_PW_LAST)
       return False;
-   if (depth == NULL) {         /* not in this mode: nothing to answer */
+   if (open_calls == NULL) {    /* not in this mode: nothing to answer */
       *ret = 0;
       return True;
    }
@@ -295,7 +344,8 @@ void mt_allocator_print_stats(void)
          VG_(umsg)("memtime: allocator calls observed: %llu through %s\n",
                    n_calls[i], api_name(i));
    VG_(umsg)("memtime: %llu calls made inside others (counted once), "
-             "%llu frees and %llu reallocs of blocks never seen (passed "
-             "through), %llu refused by --heap-limit\n", n_nested,
-             n_unknown_frees, n_unknown_reallocs, n_refused);
+             "%llu left by an exception or longjmp, %llu frees and %llu "
+             "reallocs of blocks never seen (passed through), %llu refused "
+             "by --heap-limit\n", n_nested, n_unwound, n_unknown_frees,
+             n_unknown_reallocs, n_refused);
 }

@@ -96,6 +96,9 @@ void mt_allocator_init(void);
 /* The tool's client-request handler calls this first; False for requests
    of others. */
 Bool mt_allocator_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);
+/* Whether the running thread is inside a call of the program's allocator
+   (its mmaps are the allocator's own). */
+Bool mt_allocator_in_call(void);
 /* -v at exit. */
 void mt_allocator_print_stats(void);
 #endif

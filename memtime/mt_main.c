@@ -170,7 +170,7 @@ static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 {
    if (clo_pages_as_heap)
       mt_pages_new_mmap(a, len, rr, ww, xx, di_handle);
-   else
+   else if (!mt_allocator_in_call())   /* the allocator's own: not blind */
       mt_warn_new_mmap(a, len);
    if (clo_rss)
       mt_rss_new_mmap(a, len);
