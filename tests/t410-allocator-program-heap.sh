@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t410: --allocator=program runs the program's own allocator (glibc, jemalloc
 # in libjemalloc.so, jemalloc linked into the executable unprefixed and with
-# tikv-jemallocator's _rjem_ prefix) and sees the same heap as the default
+# tikv-jemallocator's _rjem_ prefix, from C and from Rust's global
+# allocator) and sees the same heap as the default
 # mode, to the byte: every allocation site's counts (allocations, bytes,
 # blocks and bytes live at exit) and the heap at exit are equal in the two
 # modes, on programs exercising every C and C++ entry point, jemalloc's whole
@@ -20,6 +21,13 @@ for f in shared static rjem; do
   p=$(je_prog "$f" jemalloc_api.c 2>"$T/build.err") \
     || plan_skip "cannot build against jemalloc ($f): $(head -c 200 "$T/build.err")"
   add "jemalloc-$f" "$p" workload
+done
+RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first
+[ -n "$RUSTC" ] || plan_skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
+for o in 0 2; do
+  p=$(je_rust_prog "$RUSTC" $o 2>"$T/build.err") \
+    || plan_skip "rustc cannot build rust_jemalloc.rs against _rjem_ jemalloc: $(head -c 200 "$T/build.err")"
+  add "rust-O$o" "$p" ""
 done
 pu=$(build_prog alloc_usable.c) || plan_skip "cannot build alloc_usable.c"
 pur=$(je_prog rjem alloc_usable.c 2>"$T/build.err") || plan_skip "cannot build alloc_usable.c with _rjem_"
