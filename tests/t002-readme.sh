@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# The README's Quick start is exactly two one-line commands, and CI runs the second.
+# t002-readme: the docs a reader meets first hold their promises. The
+# README's Quick start is exactly two one-line commands and CI runs the
+# second; the README stays a short front page (at most 200 lines, the user
+# guide and the rest a link away); every relative link and image of every
+# Markdown file resolves (tests/doclinks.py: files and heading anchors).
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 5
 qs=$(awk '/^## Quick start/{f=1;next} f&&/^```/{if(inb)exit; inb=1; next} f&&inb&&NF{print}' "$MT_SRC/README.md")
 is "$(printf '%s\n' "$qs" | grep -c .)" 2 "Quick start holds two commands"
 check "no prompts or continuations" bash -c '! printf "%s\n" "$1" | grep -qE "^\\$|\\\\$"' _ "$qs"
 t=$(printf '%s\n' "$qs" | sed -n 2p)
 check ".ci/run calls the test command" grep -qF -- "$t" "$MT_SRC/.ci/run"
+n=$(wc -l <"$MT_SRC/README.md")
+check "README.md is at most 200 lines ($n)" test "$n" -le 200
+# The tree's own Markdown files: the build trees and git's data are not the
+# tree (a build directory may sit inside it, as _build/ does).
+mds=$(cd "$MT_SRC" && find . \( -name .git -o -name '_build*' -o -name autom4te.cache \) -prune \
+        -o -type f -name '*.md' -print | sort)
+(cd "$MT_SRC" && python3 "$MT_SRC/tests/doclinks.py" . $mds) >"$T/links.txt" 2>&1
+is "$?:$(head -5 "$T/links.txt")" "0:" "every relative link and image of the Markdown files resolves ($(printf '%s\n' $mds | wc -l) files)"
 finish
