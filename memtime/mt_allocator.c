@@ -64,6 +64,10 @@ static const HChar* api_name(UWord api)
    case MT_PA_JE_EXE_JE:   return "jemalloc (je_ prefix) in the main "
                                   "executable";
    case MT_PA_JE_SO:       return "jemalloc in libjemalloc.so";
+   case MT_PA_TC_EXE:      return "tcmalloc (tc_*) in the main executable";
+   case MT_PA_TC_SO:       return "tcmalloc in libtcmalloc*.so";
+   case MT_PA_MI_EXE:      return "mimalloc (mi_*) in the main executable";
+   case MT_PA_MI_SO:       return "mimalloc in libmimalloc.so";
    default:                return "an unknown entry point";
    }
 }

@@ -66,6 +66,10 @@ typedef enum {
    MT_PA_JE_EXE_RJEM, /* jemalloc _rjem_ (tikv-jemallocator), executable */
    MT_PA_JE_EXE_JE,   /* jemalloc je_, executable                        */
    MT_PA_JE_SO,       /* libjemalloc.so*'s *allocx                       */
+   MT_PA_TC_EXE,      /* tcmalloc tc_*, executable                       */
+   MT_PA_TC_SO,       /* tcmalloc tc_*, libtcmalloc*.so                   */
+   MT_PA_MI_EXE,      /* mimalloc mi_*, executable                       */
+   MT_PA_MI_SO,       /* mimalloc mi_*, libmimalloc*.so                   */
    MT_PA_N
 } MtPwApi;
 

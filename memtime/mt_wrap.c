@@ -19,9 +19,10 @@
        sdallocx) unprefixed, and its whole API under _rjem_ and je_, in the
        executable (the soname synonyms mt_redirect.c sets) and in
        libjemalloc.so*.
-   tcmalloc's tc_* and mimalloc's mi_* own names are not wrapped: their
-   malloc, free and operators are. Functions that only ask (usable size,
-   nallocx) are not wrapped: they change nothing. */
+     - tcmalloc's tc_* and mimalloc's mi_* (heap API included), in the
+       executable and in their libraries.
+   Functions that only ask (usable size, nallocx, mi_good_size) are not
+   wrapped: they change nothing. */
 
 #define MT_PRELOAD 1
 #include "pub_tool_basics.h"
@@ -275,6 +276,76 @@ static __attribute__((noreturn)) void mt_new_refused(SizeT n)
      } \
      return r; }
 
+/* calloc-like with one more argument after: mi_calloc_aligned(c, n, al). */
+#define W_CALLOC3(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (SizeT c, SizeT n, UWord x)) \
+   { OrigFn o; UWord r, w; SizeT t = c * n; VALGRIND_GET_ORIG_FN(o); \
+     if (n != 0 && c > ((SizeT)-1) / n) t = (SizeT)-1; \
+     w = enter(MT_PK_ALLOC, api, 0, t, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, c, n, x); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, t); return (void*)r; }
+/* mimalloc's heap API: the heap first, then (n), (c, n) or (n, al). */
+#define W_HEAP_ALLOC(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* h, SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, n, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WW(r, o, h, n); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, n); return (void*)r; }
+#define W_HEAP_ALLOC3(tag, so, fn, api, u, CALLOC) \
+   W_PROTO(void*, tag, so, fn, (void* h, SizeT a, SizeT b)) \
+   { OrigFn o; UWord r, w; SizeT t = (CALLOC) ? a * b : a; VALGRIND_GET_ORIG_FN(o); \
+     if ((CALLOC) && b != 0 && a > ((SizeT)-1) / b) t = (SizeT)-1; \
+     w = enter(MT_PK_ALLOC, api, 0, t, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, h, a, b); \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, t); return (void*)r; }
+#define W_HEAP_REALLOC(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* h, void* p, SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_REALLOC, api, (UWord)p, n, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, h, p, n); \
+     leave(MT_PK_REALLOC, api, w, u, o.nraddr, (UWord)p, r, n); \
+     return (void*)r; }
+/* realloc(p, n, x): the size second (mi_realloc_aligned(p, n, al)). */
+#define W_REALLOC3(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* p, SizeT n, UWord x)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_REALLOC, api, (UWord)p, n, 0); \
+     if (w == MT_PW_REFUSE) return NULL; \
+     CALL_FN_W_WWW(r, o, p, n, x); \
+     leave(MT_PK_REALLOC, api, w, u, o.nraddr, (UWord)p, r, n); \
+     return (void*)r; }
+/* mi_expand(p, n): in place only, p or NULL. */
+#define W_EXPAND(tag, so, fn, api, u) \
+   W_PROTO(void*, tag, so, fn, (void* p, SizeT n)) \
+   { OrigFn o; UWord r, w; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_OTHER, api, (UWord)p, 0, 0); \
+     CALL_FN_W_WW(r, o, p, n); \
+     if (r != 0 && r == (UWord)p) \
+        MT_REQ(MT_PW_LEAVE, MT_PW_KA(MT_PK_RESIZE, api), p, p, n, \
+               usable_size(u, o.nraddr, r)); \
+     else \
+        leave(MT_PK_OTHER, api, w, 0, 0, (UWord)p, 0, 0); \
+     return (void*)r; }
+/* mi_strdup(s), mi_strndup(s, n): the block holds the copy and its NUL. */
+#define W_STRDUP(tag, so, fn, api, u) \
+   W_PROTO(char*, tag, so, fn, (const char* s)) \
+   { OrigFn o; UWord r, w; SizeT t = 0; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, 0, 0); \
+     CALL_FN_W_W(r, o, s); \
+     if (r) { const char* q = (const char*)r; while (q[t]) t++; t++; } \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, t); return (char*)r; }
+#define W_STRNDUP(tag, so, fn, api, u) \
+   W_PROTO(char*, tag, so, fn, (const char* s, SizeT n)) \
+   { OrigFn o; UWord r, w; SizeT t = 0; VALGRIND_GET_ORIG_FN(o); \
+     w = enter(MT_PK_ALLOC, api, 0, 0, 0); \
+     CALL_FN_W_WW(r, o, s, n); \
+     if (r) { const char* q = (const char*)r; while (q[t]) t++; t++; } \
+     leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, t); return (char*)r; }
+
 #define NOTHING (void)0
 #define PAGE_UP(n) ((n) == 0 ? 4096 : (((n) + 4095) & ~(SizeT)4095))
 
@@ -348,6 +419,88 @@ static __attribute__((noreturn)) void mt_new_refused(SizeT n)
    W_FREE2(20310, so, MT_CAT(pfx, dallocx), api) \
    W_FREE3(20320, so, MT_CAT(pfx, sdallocx), api)
 
+
+/* tcmalloc's own tc_* API (gperftools). */
+#define MT_W_TC(so, api) \
+   W_ALLOC1(20010, so, tc_malloc, api, "tc_malloc_size", n, NOTHING) \
+   W_ALLOC1(20010, so, tc_malloc_skip_new_handler, api, "tc_malloc_size", n, NOTHING) \
+   W_CALLOC(20040, so, tc_calloc, api, "tc_malloc_size") \
+   W_REALLOC(20330, so, tc_realloc, api, "tc_malloc_size") \
+   W_FREE1(20300, so, tc_free, api) \
+   W_FREE1(20300, so, tc_cfree, api) \
+   W_FREE2(20310, so, tc_free_sized, api) \
+   W_MEMALIGN(20060, so, tc_memalign, api, "tc_malloc_size") \
+   W_POSIX_MEMALIGN(20130, so, tc_posix_memalign, api, "tc_malloc_size") \
+   W_ALLOC1(20110, so, tc_valloc, api, "tc_malloc_size", n, NOTHING) \
+   W_ALLOC1(20120, so, tc_pvalloc, api, "tc_malloc_size", PAGE_UP(n), NOTHING) \
+   W_ALLOC1(20010, so, tc_new, api, "tc_malloc_size", n, mt_new_refused(n)) \
+   W_ALLOC1(20010, so, tc_newarray, api, "tc_malloc_size", n, mt_new_refused(n)) \
+   W_ALLOC2(20020, so, tc_new_nothrow, api, "tc_malloc_size", n, NOTHING) \
+   W_ALLOC2(20020, so, tc_newarray_nothrow, api, "tc_malloc_size", n, NOTHING) \
+   W_ALLOC2(20070, so, tc_new_aligned, api, "tc_malloc_size", n, mt_new_refused(n)) \
+   W_ALLOC2(20070, so, tc_newarray_aligned, api, "tc_malloc_size", n, mt_new_refused(n)) \
+   W_ALLOC3(20080, so, tc_new_aligned_nothrow, api, "tc_malloc_size") \
+   W_ALLOC3(20080, so, tc_newarray_aligned_nothrow, api, "tc_malloc_size") \
+   W_FREE1(20300, so, tc_delete, api) \
+   W_FREE1(20300, so, tc_deletearray, api) \
+   W_FREE2(20310, so, tc_delete_nothrow, api) \
+   W_FREE2(20310, so, tc_deletearray_nothrow, api) \
+   W_FREE2(20310, so, tc_delete_sized, api) \
+   W_FREE2(20310, so, tc_deletearray_sized, api) \
+   W_FREE2(20310, so, tc_delete_aligned, api) \
+   W_FREE2(20310, so, tc_deletearray_aligned, api) \
+   W_FREE3(20320, so, tc_delete_sized_aligned, api) \
+   W_FREE3(20320, so, tc_deletearray_sized_aligned, api) \
+   W_FREE3(20320, so, tc_delete_aligned_nothrow, api) \
+   W_FREE3(20320, so, tc_deletearray_aligned_nothrow, api)
+
+/* mimalloc's mi_* API: the entry points the default mode intercepts. */
+#define MI_U "mi_usable_size"
+#define MT_W_MI(so, api) \
+   W_ALLOC1(20010, so, mi_malloc, api, MI_U, n, NOTHING) \
+   W_ALLOC1(20010, so, mi_malloc_small, api, MI_U, n, NOTHING) \
+   W_ALLOC1(20010, so, mi_new, api, MI_U, n, mt_new_refused(n)) \
+   W_ALLOC1(20010, so, mi_new_nothrow, api, MI_U, n, NOTHING) \
+   W_ALLOC1(20030, so, mi_zalloc, api, MI_U, n, NOTHING) \
+   W_ALLOC1(20030, so, mi_zalloc_small, api, MI_U, n, NOTHING) \
+   W_CALLOC(20040, so, mi_calloc, api, MI_U) \
+   W_CALLOC(20050, so, mi_mallocn, api, MI_U) \
+   W_CALLOC(20050, so, mi_new_n, api, MI_U) \
+   W_ALLOC2(20070, so, mi_malloc_aligned, api, MI_U, n, NOTHING) \
+   W_ALLOC2(20070, so, mi_new_aligned, api, MI_U, n, mt_new_refused(n)) \
+   W_ALLOC2(20070, so, mi_new_aligned_nothrow, api, MI_U, n, NOTHING) \
+   W_ALLOC2(20090, so, mi_zalloc_aligned, api, MI_U, n, NOTHING) \
+   W_CALLOC3(20100, so, mi_calloc_aligned, api, MI_U) \
+   W_MEMALIGN(20060, so, mi_memalign, api, MI_U) \
+   W_MEMALIGN(20060, so, mi_aligned_alloc, api, MI_U) \
+   W_POSIX_MEMALIGN(20130, so, mi_posix_memalign, api, MI_U) \
+   W_ALLOC1(20110, so, mi_valloc, api, MI_U, n, NOTHING) \
+   W_ALLOC1(20120, so, mi_pvalloc, api, MI_U, PAGE_UP(n), NOTHING) \
+   W_STRDUP(20220, so, mi_strdup, api, MI_U) \
+   W_STRNDUP(20230, so, mi_strndup, api, MI_U) \
+   W_HEAP_ALLOC(20170, so, mi_heap_malloc, api, MI_U) \
+   W_HEAP_ALLOC(20170, so, mi_heap_malloc_small, api, MI_U) \
+   W_HEAP_ALLOC(20180, so, mi_heap_zalloc, api, MI_U) \
+   W_HEAP_ALLOC3(20190, so, mi_heap_calloc, api, MI_U, 1) \
+   W_HEAP_ALLOC3(20200, so, mi_heap_malloc_aligned, api, MI_U, 0) \
+   W_HEAP_ALLOC3(20210, so, mi_heap_zalloc_aligned, api, MI_U, 0) \
+   W_HEAP_REALLOC(20410, so, mi_heap_realloc, api, MI_U) \
+   W_REALLOC(20340, so, mi_realloc, api, MI_U) \
+   W_REALLOC(20340, so, mi_new_realloc, api, MI_U) \
+   W_REALLOC(20350, so, mi_reallocf, api, MI_U) \
+   W_REALLOC(20360, so, mi_rezalloc, api, MI_U) \
+   W_REALLOCARRAY(20370, so, mi_reallocn, api, MI_U) \
+   W_REALLOCARRAY(20370, so, mi_new_reallocn, api, MI_U) \
+   W_REALLOCARRAY(20380, so, mi_recalloc, api, MI_U) \
+   W_REALLOC3(20390, so, mi_realloc_aligned, api, MI_U) \
+   W_REALLOC3(20400, so, mi_rezalloc_aligned, api, MI_U) \
+   W_EXPAND(20460, so, mi_expand, api, MI_U) \
+   W_FREE1(20300, so, mi_free, api) \
+   W_FREE1(20300, so, mi_cfree, api) \
+   W_FREE2(20310, so, mi_free_size, api) \
+   W_FREE2(20310, so, mi_free_aligned, api) \
+   W_FREE3(20320, so, mi_free_size_aligned, api)
+
 /* ------------------------------------------------------------ instances */
 
 /* malloc & co.: the C library's, and any object's that defines them
@@ -371,3 +524,10 @@ MT_W_JE_X(VG_SO_SYN(mtje), je_, MT_PA_JE_EXE_JE)
 MT_W_JE_X(libjemallocZdsoZa, , MT_PA_JE_SO)
 MT_W_LIBC(libjemallocZdsoZa, _rjem_, MT_PA_JE_SO)
 MT_W_JE_X(libjemallocZdsoZa, _rjem_, MT_PA_JE_SO)
+
+/* tcmalloc and mimalloc under their own names, in the executable (the
+   synonyms mt_redirect.c sets) and in their libraries. */
+MT_W_TC(VG_SO_SYN(mttc), MT_PA_TC_EXE)
+MT_W_TC(libtcmallocZa, MT_PA_TC_SO)
+MT_W_MI(VG_SO_SYN(mtmi), MT_PA_MI_EXE)
+MT_W_MI(libmimallocZa, MT_PA_MI_SO)

@@ -6,7 +6,7 @@
 # mode, to the byte: every allocation site's counts (allocations, bytes,
 # blocks and bytes live at exit) and the heap at exit are equal in the two
 # modes, on programs exercising every C and C++ entry point, jemalloc's whole
-# API and 64 threads. The extra bytes are the allocator's own rounding: the
+# API, mimalloc's and tcmalloc's own names, and 64 threads. The extra bytes are the allocator's own rounding: the
 # program's malloc_usable_size count, to the byte. -v counts the calls made
 # inside others once and finds no block it never saw.
 . "$(dirname "$0")/lib.sh"
@@ -33,7 +33,21 @@ pu=$(build_prog alloc_usable.c) || plan_skip "cannot build alloc_usable.c"
 pur=$(je_prog rjem alloc_usable.c 2>"$T/build.err") || plan_skip "cannot build alloc_usable.c with _rjem_"
 pus=$(je_prog shared alloc_usable.c 2>"$T/build.err") || plan_skip "cannot build alloc_usable.c with libjemalloc"
 
-plan $(( ${#progs[@]} * 6 + 3 * 3 + 3 ))
+# mimalloc and tcmalloc under their own names (tests/progs/peers_api.cc, as
+# t405 builds it).
+peers=()
+for f in mimalloc tcmalloc-static tcmalloc-so; do
+  case $f in
+    mimalloc)        a=(-DUSE_MIMALLOC -lmimalloc) ;;
+    tcmalloc-static) a=(-DUSE_TCMALLOC -Wl,-Bstatic -ltcmalloc_minimal -Wl,-Bdynamic) ;;
+    tcmalloc-so)     a=(-DUSE_TCMALLOC -ltcmalloc_minimal) ;;
+  esac
+  p=$(build_prog peers_api.cc "${a[@]}" 2>"$T/build.err") \
+    || plan_skip "cannot build peers_api.cc for $f: $(head -c 200 "$T/build.err")"
+  peers+=("$f|$p")
+done
+
+plan $(( ${#progs[@]} * 6 + 3 * 3 + 3 + ${#peers[@]} * 2 ))
 
 # sites FILE: the companion's site: records, code addresses left out (the
 # C library loads elsewhere when the preload differs), sorted.
@@ -74,6 +88,24 @@ done
 # heap above stayed exact.
 check "glibc-cxx: -v counts the wrapper an exception left" \
   grep -qE ' [1-9][0-9]* left by an exception or longjmp' "$T/glibc-cxx.p.err"
+
+# The same for mimalloc's mi_* and tcmalloc's tc_*, but for two sites that
+# differ by construction: peers_api.cc:163 grows a block with mi_expand to
+# the usable size its allocator gives (3008 bytes on Valgrind's, 3072 on
+# mimalloc's), and tcmalloc's own start-up allocation
+# (MallocExtension::Register) is made inside the program's first allocator
+# call, so it is the allocator's, not the program's.
+for entry in "${peers[@]}"; do
+  IFS='|' read -r name bin <<<"$entry"
+  memtime --memtime-out-file="$T/$name.v.out" "$bin" >/dev/null 2>&1
+  rc_v=$?
+  memtime -v --allocator=program --memtime-out-file="$T/$name.p.out" "$bin" >/dev/null 2>"$T/$name.p.err"
+  rc_p=$?
+  is "$rc_v/$rc_p" 0/0 "$name: runs cleanly in both modes"
+  sites "$T/$name.v.out.memtime" | grep -vE 'main \(peers_api\.cc:163\)$|MallocExtension::Register' >"$T/$name.v.sites"
+  sites "$T/$name.p.out.memtime" | grep -vE 'main \(peers_api\.cc:163\)$|MallocExtension::Register' >"$T/$name.p.sites"
+  is_file "$T/$name.p.sites" "$T/$name.v.sites" "$name: every other site's counts are the default mode's"
+done
 
 # The extra bytes: the allocator's usable size minus the request, as the
 # program itself counts them, at its MEMTIME_SNAPSHOT (--heap-admin=0).
