@@ -37,6 +37,7 @@
    stack pointer of a new wrapper, or below the one leaving, is gone. */
 #define MAX_OPEN 32
 typedef struct {
+   UInt ctl;            /* open calls of the allocator's control API    */
    UInt n;              /* open calls with their stack pointer kept     */
    UInt deeper;         /* open beyond MAX_OPEN (a runaway recursion)   */
    Addr sp[MAX_OPEN];
@@ -204,6 +205,10 @@ static UWord enter(ThreadId tid, UWord kind, UWord api, Addr p, SizeT n)
 {
    Open* o = &open_calls[tid];
    Addr sp = VG_(get_SP)(tid);
+   if (kind == MT_PK_CTL) {
+      o->ctl++;
+      return MT_PW_OUTER;
+   }
    if (o->n == MAX_OPEN) {
       o->deeper++;
       n_nested++;
@@ -261,6 +266,11 @@ static UWord leave(ThreadId tid, UWord kind, UWord api, Addr p, Addr res,
 {
    Bool exclude_top = api == MT_PA_LIBC || api == MT_PA_CXX;
    Open* o = &open_calls[tid];
+   if (kind == MT_PK_CTL) {
+      if (o->ctl > 0)
+         o->ctl--;
+      return 0;
+   }
    if (o->deeper > 0) {
       o->deeper--;
       return 0;
@@ -295,7 +305,10 @@ static UWord leave(ThreadId tid, UWord kind, UWord api, Addr p, Addr res,
    default:
       break;
    }
-   return stats_due();
+   /* Not inside mallctl: jemalloc holds its ctl lock there (Redis's
+      mallctl("background_thread") creates a thread, whose TLS glibc
+      callocs), and the reading would wait for it on this very thread. */
+   return o->ctl == 0 && stats_due();
 }
 
 Bool mt_allocator_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)

@@ -53,7 +53,11 @@ typedef enum {
    MT_PK_FREE,        /* p                                           */
    MT_PK_REALLOC,     /* p, size -> result; size 0 and NULL: p freed */
    MT_PK_RESIZE,      /* p resized in place (xallocx): size, usable  */
-   MT_PK_OTHER        /* nothing to record (only the nesting)        */
+   MT_PK_OTHER,       /* nothing to record (only the nesting)        */
+   MT_PK_CTL          /* the allocator's control API (mallctl): no
+                         statistics are read inside it, the allocator
+                         may hold the locks they take; allocations
+                         inside are the program's as usual          */
 } MtPwKind;
 #define MT_PW_KA(kind, api) ((UWord)(kind) | ((UWord)(api) << 8))
 

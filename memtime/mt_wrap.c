@@ -346,6 +346,38 @@ static __attribute__((noreturn)) void mt_new_refused(SizeT n)
      if (r) { const char* q = (const char*)r; while (q[t]) t++; t++; } \
      leave(MT_PK_ALLOC, api, w, u, o.nraddr, 0, r, t); return (char*)r; }
 
+/* jemalloc's control API: mallctl(name, old, oldlen, new, newlen),
+   mallctlnametomib(name, mib, miblen), mallctlbymib(mib, miblen, old,
+   oldlen, new, newlen), malloc_stats_print(cb, opaque, opts): only marked
+   as open, so that no statistics are read inside them. */
+#define W_CTL5(tag, so, fn, api) \
+   W_PROTO(int, tag, so, fn, (UWord a, UWord b, UWord c, UWord d, UWord e)) \
+   { OrigFn o; UWord r; VALGRIND_GET_ORIG_FN(o); \
+     enter(MT_PK_CTL, api, 0, 0, 0); \
+     CALL_FN_W_5W(r, o, a, b, c, d, e); \
+     MT_REQ(MT_PW_LEAVE, MT_PW_KA(MT_PK_CTL, api), 0, 0, 0, 0); \
+     return (int)r; }
+#define W_CTL3(tag, so, fn, api) \
+   W_PROTO(int, tag, so, fn, (UWord a, UWord b, UWord c)) \
+   { OrigFn o; UWord r; VALGRIND_GET_ORIG_FN(o); \
+     enter(MT_PK_CTL, api, 0, 0, 0); \
+     CALL_FN_W_WWW(r, o, a, b, c); \
+     MT_REQ(MT_PW_LEAVE, MT_PW_KA(MT_PK_CTL, api), 0, 0, 0, 0); \
+     return (int)r; }
+#define W_CTL6(tag, so, fn, api) \
+   W_PROTO(int, tag, so, fn, (UWord a, UWord b, UWord c, UWord d, UWord e, UWord f)) \
+   { OrigFn o; UWord r; VALGRIND_GET_ORIG_FN(o); \
+     enter(MT_PK_CTL, api, 0, 0, 0); \
+     CALL_FN_W_6W(r, o, a, b, c, d, e, f); \
+     MT_REQ(MT_PW_LEAVE, MT_PW_KA(MT_PK_CTL, api), 0, 0, 0, 0); \
+     return (int)r; }
+#define W_CTLV3(tag, so, fn, api) \
+   W_PROTO(void, tag, so, fn, (UWord a, UWord b, UWord c)) \
+   { OrigFn o; VALGRIND_GET_ORIG_FN(o); \
+     enter(MT_PK_CTL, api, 0, 0, 0); \
+     CALL_FN_v_WWW(o, a, b, c); \
+     MT_REQ(MT_PW_LEAVE, MT_PW_KA(MT_PK_CTL, api), 0, 0, 0, 0); }
+
 #define NOTHING (void)0
 #define PAGE_UP(n) ((n) == 0 ? 4096 : (((n) + 4095) & ~(SizeT)4095))
 
@@ -417,7 +449,11 @@ static __attribute__((noreturn)) void mt_new_refused(SizeT n)
              MT_STR(MT_CAT(pfx, malloc_usable_size))) \
    W_XALLOCX(20450, so, MT_CAT(pfx, xallocx), api) \
    W_FREE2(20310, so, MT_CAT(pfx, dallocx), api) \
-   W_FREE3(20320, so, MT_CAT(pfx, sdallocx), api)
+   W_FREE3(20320, so, MT_CAT(pfx, sdallocx), api) \
+   W_CTL5(20500, so, MT_CAT(pfx, mallctl), api) \
+   W_CTL3(20510, so, MT_CAT(pfx, mallctlnametomib), api) \
+   W_CTL6(20520, so, MT_CAT(pfx, mallctlbymib), api) \
+   W_CTLV3(20530, so, MT_CAT(pfx, malloc_stats_print), api)
 
 
 /* tcmalloc's own tc_* API (gperftools). */
