@@ -8,7 +8,8 @@
 # modes, on programs exercising every C and C++ entry point, jemalloc's whole
 # API, mimalloc's and tcmalloc's own names, and 64 threads. The extra bytes are the allocator's own rounding: the
 # program's malloc_usable_size count, to the byte. -v counts the calls made
-# inside others once and finds no block it never saw.
+# inside others once and finds no block it never saw. --heap-limit kills
+# and refuses (NULL, std::bad_alloc) as in the default mode.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 
@@ -47,7 +48,10 @@ for f in mimalloc tcmalloc-static tcmalloc-so; do
   peers+=("$f|$p")
 done
 
-plan $(( ${#progs[@]} * 6 + 3 * 3 + 3 + ${#peers[@]} * 2 ))
+pl=$(build_prog limit_chunks.c) || plan_skip "cannot build limit_chunks.c"
+pn=$(build_prog limit_new.cc) || plan_skip "cannot build limit_new.cc"
+
+plan $(( ${#progs[@]} * 6 + 3 * 3 + 3 + ${#peers[@]} * 2 + 3 ))
 
 # sites FILE: the companion's site: records, code addresses left out (the
 # C library loads elsewhere when the preload differs), sorted.
@@ -120,6 +124,19 @@ for entry in "glibc|$pu" "libjemalloc|$pus" "rjem|$pur"; do
     sh -c "awk '/^mem_heap_B=/{h=\$0} /^mem_heap_extra_B=/{e=\$0} /^heap_tree=detailed/{print h, e}' '$T/u-$name.out' |
            grep -qx 'mem_heap_B=$req mem_heap_extra_B=$beyond'"
 done
+
+# --heap-limit: the program's allocator is never asked for a refused block;
+# the program sees what it sees by default (t590's programs).
+memtime -q --allocator=program --heap-limit=10MiB --memtime-out-file="$T/kill.out" "$pl" 100 >"$T/kill.txt" 2>/dev/null
+is "$?/$(tail -1 "$T/kill.txt")" "137/step 9" "--heap-limit kills at the 10th MiB, as by default"
+memtime -q --allocator=program --heap-limit=10MiB --heap-limit-action=fail --memtime-out-file="$T/fail.out" "$pl" 100 \
+  >"$T/fail.txt" 2>/dev/null
+is "$(grep NULL "$T/fail.txt" | tr '\n' ,)" "NULL at step 10,NULL at step 11,NULL at step 12," \
+  "--heap-limit-action=fail: malloc returns NULL from the crossing step on, as by default"
+memtime -q --allocator=program --heap-limit=10MiB --heap-limit-action=fail --memtime-out-file="$T/new.out" "$pn" \
+  >"$T/new.txt" 2>/dev/null
+check "--heap-limit-action=fail: operator new throws std::bad_alloc the program catches" \
+  sh -c "grep -qx 'bad_alloc at step 10' '$T/new.txt' && grep -qx 'after freeing: allocated' '$T/new.txt'"
 
 # The options: the mode is named, and pages-as-heap (which keeps the
 # program's allocator already) does not combine with it.
