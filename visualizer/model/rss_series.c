@@ -2,6 +2,8 @@
  * (rss_series.h). */
 #include "model/rss_series.h"
 
+#include "model/alloc_account.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,54 @@ static uint64_t heap_at(const vis_profile *p, uint64_t t)
             hi = mid;
     }
     return lo ? vis_snap_total(&p->snaps[lo - 1]) : 0;
+}
+
+static const vis_alloc_stats *last_stats_before(const vis_profile *p, uint64_t t)
+{
+    const vis_alloc_stats *r = NULL;
+    for (size_t k = 0; k < p->allocator.n && p->allocator.stats[k].time <= t; k++)
+        r = &p->allocator.stats[k];
+    return r;
+}
+
+/* Each reading's share the allocator holds freed, by its own account
+ * (alloc_account.h), when the profile has it. */
+static void held_build(const vis_profile *p, vis_rss_series *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        s->pts[i].has_held = 0;
+        s->pts[i].held_B = 0;
+    }
+    if (!p->allocator.name[0])
+        return;
+    for (size_t i = 0; i < s->n; i++) {
+        vis_rss_point *q = &s->pts[i];
+        uint64_t next = i + 1 < s->n ? s->pts[i + 1].time : UINT64_MAX;
+        const vis_alloc_stats *r = vis_alloc_stats_at(p, q->time, next);
+        if (!r)             /* else the account in effect: the last before */
+            r = last_stats_before(p, q->time);
+        vis_alloc_split sp;
+        if (!r || vis_alloc_split_of(r, q->total_B, &sp) != 0)
+            continue;
+        q->has_held = 1;
+        q->held_B = sp.held_B;
+    }
+    /* Every reading of the allocator's, each within the RSS last read. */
+    size_t j = 0;
+    for (size_t k = 0; k < p->allocator.n; k++) {
+        const vis_alloc_stats *r = &p->allocator.stats[k];
+        while (j < s->n && s->pts[j].time <= r->time)
+            j++;
+        vis_alloc_split sp;
+        if (vis_alloc_split_of(r, j ? s->pts[j - 1].total_B : UINT64_MAX, &sp) != 0)
+            continue;
+        if (!s->show_held)
+            s->held_noun = vis_alloc_held_noun(r);
+        s->show_held = 1;
+        if (sp.held_B > s->max_held_B)
+            s->max_held_B = sp.held_B;
+    }
+    s->held_name = p->allocator.name;
 }
 
 int vis_rss_series_build(const vis_profile *p, vis_rss_series *s)
@@ -68,6 +118,7 @@ int vis_rss_series_build(const vis_profile *p, vis_rss_series *s)
             s->max_file_B = s->pts[i].file_B;
     }
     s->show_file = s->max_file_B > 0 && s->max_file_B * 20 >= s->max_total_B;
+    held_build(p, s);
     return 0;
 }
 
@@ -113,4 +164,42 @@ uint64_t vis_rss_top(const vis_profile *p, const vis_rss_series *s)
             if (p->outline.rss[i].max_B > top)
                 top = p->outline.rss[i].max_B;
     return top;
+}
+
+int vis_held_cols(const vis_profile *p, const vis_rss_series *s, const vis_chart_cols *cols,
+                  double t0, double t1, const vis_col *rss_cols, vis_col *out)
+{
+    size_t n = 0, ncol = cols->ncol;
+    memset(out, 0, ncol * sizeof *out);
+    if (!s->show_held || !p->allocator.n)
+        return 0;
+    vis_piece *pc = malloc(p->allocator.n * sizeof *pc);
+    if (!pc)
+        return -1;
+    /* Its own account at each reading, unclipped: the columns clip it to
+     * the RSS they show. Two readings at one time: the later counts. */
+    for (size_t k = 0; k < p->allocator.n; k++) {
+        const vis_alloc_stats *r = &p->allocator.stats[k];
+        vis_alloc_split sp;
+        if (vis_alloc_split_of(r, UINT64_MAX, &sp) != 0)
+            continue;
+        if (n && pc[n - 1].start == r->time)
+            n--;
+        pc[n++] = (vis_piece){ r->time, r->time, sp.held_B, sp.held_B, sp.held_B };
+    }
+    vis_columns(pc, n, t0, t1, ncol, 0.5, 1, (long)ncol - 1, out);
+    free(pc);
+    for (size_t k = 0; k < ncol; k++) {
+        if (!out[k].has || out[k].max_B == 0 || !rss_cols[k].has) {
+            out[k].has = 0;
+            continue;
+        }
+        uint64_t base = cols->drawn[k] ? cols->hi_B[k] : 0, top = base + out[k].max_B;
+        if (top > rss_cols[k].max_B)
+            top = rss_cols[k].max_B;
+        out[k].has = top > base;
+        out[k].min_B = base;
+        out[k].max_B = top;
+    }
+    return 0;
 }

@@ -25,6 +25,9 @@
  * rule; from the outline's RSS buckets when the file has them), its
  * file-backed part a dashed line when it matters, and the room between the
  * heap's top and the RSS line is tinted: memory the heap does not explain.
+ * Under --allocator=program the part of that gap the program's allocator
+ * says it holds freed (jemalloc's dirty and muzzy pages, glibc's free
+ * chunks) is a band of its own on the heap's top, named in the legend.
  *
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
@@ -57,6 +60,10 @@
 #define COLOUR_RSS     0x6A1B9A    /* resident memory: a purple no band uses */
 #define COLOUR_RSS_FILE 0x9C4DCC
 #define ALPHA_RSS_GAP  48          /* the tint between heap and RSS */
+/* What the program's own allocator holds freed (--allocator=program): a
+ * rose no band, the RSS or its tint uses, opaque so the band reads as the
+ * part of the gap its allocator explains. */
+#define COLOUR_HELD    0xE8A0BF
 #define COLOUR_HATCH_BG 0xF2F2F2
 #define COLOUR_PANEL_HEAP 0xB8C4D0 /* the heap's total in the RSS panel */
 /* Heap the exact outline shows above the sampled bands: a burst no tree
@@ -394,6 +401,35 @@ static void draw_rss(chart *c, int gap, int file_only, vis_rgb colour, int thick
     free(col);
 }
 
+/* What the program's allocator holds freed (rss_series.h, vis_held_cols):
+ * a band from the heap's top up by that much, under the RSS line, in the
+ * main plot or in the panel (whichever holds the RSS). */
+static void draw_held(chart *c)
+{
+    const vis_rss_series *s = &c->rss;
+    if (!s->show_held)
+        return;
+    size_t n = 0, ncol = c->cols->ncol;
+    vis_piece *pc = vis_rss_pieces(c->p, s, 0, &n);
+    vis_col *rc = n && n != SIZE_MAX ? calloc(ncol, sizeof *rc) : NULL;
+    vis_col *hc = rc ? calloc(ncol, sizeof *hc) : NULL;
+    if (hc) {
+        vis_columns(pc, n, c->t0, c->t1, ncol, 0.5, 1, (long)ncol - 1, rc);
+        if (vis_held_cols(c->p, s, c->cols, c->t0, c->t1, rc, hc) == 0)
+            for (size_t i = 0; i < ncol; i++) {
+                if (!hc[i].has)
+                    continue;
+                int x = c->x0 + (int)i;
+                int yt = y_of(c, (double)hc[i].max_B), yb = y_of(c, (double)hc[i].min_B);
+                if (yt < yb)
+                    vis_canvas_fill(c->cv, x, yt, x + 1, yb, COLOUR_HELD, 255);
+            }
+    }
+    free(pc);
+    free(rc);
+    free(hc);
+}
+
 /* The RSS panel (with c->panel), below the main plot: the heap's total
  * (the main plot's top: the outline's highest per column, or the samples')
  * filled, the RSS over it by the same column rule with the gap tinted, all
@@ -414,6 +450,7 @@ static void draw_panel(chart *c)
             vis_canvas_fill(c->cv, x, y + 1, x + 1, c->y1 + 1, COLOUR_PANEL_HEAP, 255);
     }
     draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
+    draw_held(c);
     draw_y_axis(c, 1);
     int ym = y_of(c, main_top);
     if (ym > c->y0) {
@@ -567,10 +604,11 @@ typedef struct {
 } legend_box;
 
 /* Rows after the bands' for resident memory: the RSS line, its file-backed
- * part (when drawn) and the tint of the gap. */
+ * part (when drawn), the tint of the gap, and what the program's allocator
+ * holds freed (with its account). */
 static int legend_rss_rows(const chart *c)
 {
-    return c->rss.n ? 2 + (c->rss.show_file ? 1 : 0) : 0;
+    return c->rss.n ? 2 + (c->rss.show_file ? 1 : 0) + (c->rss.show_held ? 1 : 0) : 0;
 }
 
 /* A row for heap outside the samples, with the exact outline. */
@@ -774,6 +812,7 @@ static void draw_legend(chart *c, legend_box lb)
         int out_row = legend_outside_rows(c) && r == (int)d->n_bands + 1;
         int rss_row = r - (int)d->n_bands - 1 - legend_outside_rows(c);   /* >= 0: RSS */
         const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
+        char held_label[128];
         if (out_row) {
             label = "above the samples (exact outline; no tree saw it)";
             outside_numbers(c, v);
@@ -789,6 +828,14 @@ static void draw_legend(chart *c, legend_box lb)
             v[0] = v[1] = rq->file_B;
             vis_canvas_fill(c->cv, cx, cy + sw / 2 - 1, cx + sw / 2 - 1, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
             vis_canvas_fill(c->cv, cx + sw / 2 + 2, cy + sw / 2 - 1, cx + sw, cy + sw / 2 + 1, COLOUR_RSS_FILE, 255);
+        } else if (rss_row == legend_rss_rows(c) - 1 && c->rss.show_held) {
+            snprintf(held_label, sizeof held_label, "%s holds freed (%s)", c->rss.held_name,
+                     c->rss.held_noun);
+            label = held_label;
+            v[0] = rq->has_held ? rq->held_B : 0;
+            v[1] = c->rss.max_held_B;
+            vis_canvas_fill(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_HELD, 255);
+            vis_canvas_frame(c->cv, cx, cy, cx + sw, cy + sw, 0x000000, 40);
         } else if (rss_row >= 1) {
             label = "RSS above the heap, at the RSS peak";
             v[0] = v[1] = rq->total_B > rq->heap_B ? rq->total_B - rq->heap_B : 0;
@@ -858,6 +905,8 @@ static void draw_legend(chart *c, legend_box lb)
  *   layout rsspeak X Y      : the RSS peak's ring (with resident memory)
  *   layout panel X0 Y0 X1 Y1 : the RSS panel's data area, when drawn
  *   layout panely YMAX      : bytes at its row Y0 (RSS and heap, one scale)
+ *   layout held RRGGBB LABEL : the band of what the program's allocator
+ *                             holds freed, when drawn, and its legend label
  * Returns a newly allocated string, NULL when out of memory. */
 static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_box lb)
 {
@@ -901,6 +950,9 @@ static char *describe_layout(chart *c, const annot *a, size_t n_annot, legend_bo
         fprintf(f, "layout rsspeak %d %d\n", rx, y_of(c, (double)q->total_B));
         if (c->panel)
             swap_axis(c);
+        if (c->rss.show_held)
+            fprintf(f, "layout held %06X %s holds freed (%s)\n", (unsigned)COLOUR_HELD,
+                    c->rss.held_name, c->rss.held_noun);
     }
     if (fclose(f) != 0) {
         free(buf);
@@ -1137,6 +1189,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         draw_panel(c);
     } else {
         draw_rss(c, 1, 0, COLOUR_RSS, 0, 0);
+        draw_held(c);
         draw_y_axis(c, 1);
         if (c->rss.show_file)
             draw_rss(c, 0, 1, COLOUR_RSS_FILE, px(c, 2), 1);

@@ -167,9 +167,17 @@ static void put_col_line(FILE *f, const char *name, const col_line *l, double t0
                          double tdiv, double ydiv)
 {
     fprintf(f, "\n$%s << EOD\n", name);
+    int broke = 1;
     for (size_t k = 0; k < l->ncol; k++) {
-        if (!l->c[k].has)
+        if (!l->c[k].has) {
+            /* A blank line ends the curve: a filled curve must not
+             * bridge columns that have nothing. */
+            if (!broke)
+                fputc('\n', f);
+            broke = 1;
             continue;
+        }
+        broke = 0;
         double e[2];
         col_edges(t0, t1, l->ncol, k, e);
         for (int i = 0; i < 2; i++)
@@ -184,6 +192,23 @@ static void put_col_line(FILE *f, const char *name, const col_line *l, double t0
  * over it with the gap tinted, one scale for both, a dashed line where the
  * main plot's scale ends (main_top_B), the RSS peak labelled, a caption
  * above. The script is in multiplot mode; this ends it. */
+/* What the program's allocator holds freed ($heldcols: the heap's top and
+ * that plus the held bytes, per column), a titled band. */
+static void put_held(FILE *f, const vis_rss_series *rss)
+{
+    const vis_rss_point *q = &rss->pts[rss->peak];
+    char buf[256], at[32], top[32];
+    vis_fmt_bytes(at, sizeof at, q->has_held ? q->held_B : 0);
+    vis_fmt_bytes(top, sizeof top, rss->max_held_B);
+    snprintf(buf, sizeof buf, "%s holds freed (%s)  [%s at the RSS peak, largest %s]",
+             rss->held_name, rss->held_noun, at, top);
+    if (strlen(buf) > 70)   /* the key's column: the numbers before the noun */
+        snprintf(buf, sizeof buf, "%s holds freed  [%s at the RSS peak, largest %s]",
+                 rss->held_name, at, top);
+    fprintf(f, "  $heldcols using 1:2:3 with filledcurves fc rgb \"#e8a0bf\" title ");
+    put_str(f, buf);
+}
+
 static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss, size_t nb,
                         uint64_t heap_top_B, uint64_t rp_B, vis_scale ys, vis_scale yr,
                         vis_scale ts, const char *ttitle, double main_top_B)
@@ -236,6 +261,10 @@ static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss
     fprintf(f, ", \\\n  $cols using ($1/tdiv):($%zu/ydiv) with filledcurves y1=0 fc rgb \"#b8c4d0\" title ",
             nb + 5);
     put_str(f, buf);
+    if (rss->show_held) {
+        fprintf(f, ", \\\n");
+        put_held(f, rss);
+    }
     if (rss->show_file) {
         vis_fmt_bytes(bytes, sizeof bytes, q->file_B);
         snprintf(buf, sizeof buf, "file-backed part of the RSS  [%s at the RSS peak]", bytes);
@@ -251,7 +280,7 @@ static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss
 
 static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                          const vis_rss_series *rss, const vis_chart_cols *cols,
-                         const col_line *rcols, const col_line *fcols,
+                         const col_line *rcols, const col_line *fcols, const col_line *hcols,
                          const vis_chart_opts *o, const char *default_out)
 {
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
@@ -438,6 +467,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         put_col_line(f, "rsscols", rcols, tfirst, tlast, ts.div, yr.div);
     if (fcols)
         put_col_line(f, "filecols", fcols, tfirst, tlast, ts.div, yr.div);
+    if (hcols)
+        put_col_line(f, "heldcols", hcols, tfirst, tlast, ts.div, yr.div);
     if (panel)      /* the main plot above the panel, its time axis there */
         fprintf(f, "\nset multiplot\nset bmargin at screen %.3f\nset format x \"\"\n"
                    "set xlabel \"\"\n", PANEL_MAIN_B);
@@ -450,6 +481,10 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                    "fs transparent solid 0.19 noborder title ");
         put_str(f, buf);
         fprintf(f, ", \\\n");
+        if (rss->show_held && hcols) {
+            put_held(f, rss);
+            fprintf(f, ", \\\n");
+        }
     }
     size_t key_chars = chars_fitting(o->width, 1 - KEY_L - 0.01, 9) - 4;
     for (size_t b = 0; b < nb; b++) {
@@ -508,7 +543,7 @@ typedef struct {
     const vis_chart_data *d;
     const vis_rss_series *rss;
     const vis_chart_cols *cols;
-    const col_line *rcols, *fcols;
+    const col_line *rcols, *fcols, *hcols;
     const vis_chart_opts *o;
     const char *default_out;
 } script;
@@ -518,7 +553,7 @@ static int write_script_to(FILE *f, void *ctx, char *err, size_t errsz)
     const script *s = ctx;
     (void)err;
     (void)errsz;
-    write_script(f, s->p, s->d, s->rss, s->cols, s->rcols, s->fcols, s->o, s->default_out);
+    write_script(f, s->p, s->d, s->rss, s->cols, s->rcols, s->fcols, s->hcols, s->o, s->default_out);
     return 0;
 }
 
@@ -559,14 +594,21 @@ static int write_script_file(const vis_profile *p, const vis_chart_opts *o,
         }
         free(pc);
     }
+    /* What the program's allocator holds freed, on the heap's top. */
+    col_line held = { ncol, NULL, 0 };
+    if (ok && rss.show_held) {
+        held.c = calloc(ncol, sizeof *held.c);
+        ok = held.c && vis_held_cols(p, &rss, cols, t0, t1, lines[0].c, held.c) == 0;
+    }
     int rc = -1;
     if (!ok) {
         snprintf(err, errsz, "out of memory");
     } else {
         script s = { p, d, &rss, cols, rss.n ? &lines[0] : NULL,
-                     rss.n && rss.show_file ? &lines[1] : NULL, o, default_out };
+                     rss.n && rss.show_file ? &lines[1] : NULL, held.c ? &held : NULL, o, default_out };
         rc = vis_out_write(path, "w", write_script_to, &s, err, errsz);
     }
+    free(held.c);
     free(lines[0].c);
     free(lines[1].c);
     vis_chart_cols_free(cols);

@@ -35,7 +35,9 @@
  * "rss_max", "panel"}. "max" is the highest the main plot holds: the
  * heap's and, unless "panel" is 1, the RSS's; with "panel" (chart_data.h,
  * vis_chart_rss_panel) the RSS goes in a panel below, on one scale with
- * the heap up to "rss_max". */
+ * the heap up to "rss_max". "held": with the program's own allocator's
+ * account (rss_series.h, vis_held_cols), [[heap top, heap top + what it
+ * holds freed] or 0, ...], else null; "held_label" names it. */
 static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d)
 {
     double t0, t1;
@@ -97,6 +99,25 @@ static int columns_json(FILE *out, const vis_profile *p, const vis_chart_data *d
     int panel = rss.n && vis_chart_rss_panel(c->max_B, rss_max);
     if (!panel && rss_max > max)
         max = rss_max;
+    fputs(",\n\"held\": ", out);
+    vis_col *hc = rc && rss.show_held ? calloc(ncol, sizeof *hc) : NULL;
+    if (hc && vis_held_cols(p, &rss, c, t0, t1, rc, hc) == 0) {
+        fputc('[', out);
+        for (size_t k = 0; k < ncol; k++) {
+            fputs(k ? (k % 8 ? "," : ",\n") : "", out);
+            if (hc[k].has)
+                fprintf(out, "[%" PRIu64 ",%" PRIu64 "]", hc[k].min_B, hc[k].max_B);
+            else
+                fputc('0', out);
+        }
+        fputs("], \"held_label\": ", out);
+        char label[128];
+        snprintf(label, sizeof label, "%s holds freed (%s)", rss.held_name, rss.held_noun);
+        vis_json_string(out, label);
+    } else {
+        fputs("null, \"held_label\": null", out);
+    }
+    free(hc);
     fprintf(out, ",\n\"max\": %" PRIu64 ", \"rss_max\": %" PRIu64 ", \"panel\": %d}\n", max, rss_max,
             panel);
     free(rc);

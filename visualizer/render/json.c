@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/utf8.h"
+#include "model/alloc_account.h"
 #include "model/chart_data.h"
 #include "model/groups.h"
 #include "model/names.h"
@@ -179,7 +180,9 @@ static void rss_json(FILE *out, const vis_profile *p)
 
 /* "allocator": null unless memtime ran the program's own allocator and read
  * its statistics (--allocator=program), else its name and every reading,
- * with the keys it gave, as "<key>_bytes". */
+ * with the keys it gave, as "<key>_bytes", and "rss_split": the last RSS
+ * reading split by the allocator's account (model/alloc_account.h), the
+ * summary's line, or null when no reading goes with one. */
 static void allocator_json(FILE *out, const vis_profile *p)
 {
     const vis_allocator *a = &p->allocator;
@@ -199,7 +202,17 @@ static void allocator_json(FILE *out, const vis_profile *p)
                 fprintf(out, ", \"%s_bytes\": %" PRIu64, vis_alloc_stat_keys[k], r->v[k]);
         fputc('}', out);
     }
-    fputs(a->n ? "\n  ]}" : "]}", out);
+    fputs(a->n ? "\n  ]" : "]", out);
+    size_t snap = 0;
+    vis_alloc_split sp;
+    const vis_alloc_stats *r = vis_alloc_stats_last(p, &snap);
+    if (r && vis_alloc_split_of(r, vis_rss_total(&p->rss[snap]), &sp) == 0)
+        fprintf(out, ",\n   \"rss_split\": {\"time\": %" PRIu64 ", \"snapshot\": %zu, \"stats_time\": %" PRIu64
+                     ", \"rss_bytes\": %" PRIu64 ", \"heap_bytes\": %" PRIu64 ", \"held_bytes\": %" PRIu64
+                     ", \"outside_bytes\": %" PRIu64 "}}",
+                p->snaps[snap].time, snap, r->time, sp.rss_B, sp.heap_B, sp.held_B, sp.outside_B);
+    else
+        fputs(", \"rss_split\": null}", out);
 }
 
 /* The exact outline (memtime's companion): its spans as the reader

@@ -89,6 +89,23 @@
     return t;
   }
 
+  /* What the allocator holds freed, by its names, from its reading at t:
+   * jemalloc's dirty and muzzy pages and retained address space, glibc's
+   * free chunks (those at the top and in holes). */
+  function heldParts(A, t) {
+    var r = null;
+    A.stats.forEach(function (x) { if (x.time === t) r = x; });
+    if (!r) return "";
+    if ("resident_bytes" in r)
+      return "; " + A.name + " holds freed: dirty pages " + fmtB(r.dirty_bytes || 0) + ", muzzy pages " +
+        fmtB(r.muzzy_bytes || 0) + ", partly used pages " +
+        fmtB(Math.max(0, (r.active_bytes || 0) - (r.allocated_bytes || 0))) + ", metadata " + fmtB(r.metadata_bytes || 0) + "; retained (unmapped) " +
+        fmtB(r.retained_bytes || 0);
+    var fr = r.free_bytes || 0, top = r.top_releasable_bytes || 0;
+    return "; " + A.name + " holds freed: free chunks " + fmtB(fr) + ", " + fmtB(top) +
+      " of them at the top (trimmable), " + fmtB(fr > top ? fr - top : 0) + " in holes";
+  }
+
   function draw(gi) {
   var G = GR[gi], D = G.data || D0, C = G.columns || C0;
   var S = D.timeline.snapshots, B = D.timeline.bands, SS = {};
@@ -115,6 +132,15 @@
   if (D.rss && D.rss.peak)
     rows.push(["Resident (RSS) peak", fmtB(D.rss.peak.total_bytes) + " at " + fmtT(D.rss.peak.time) +
       " (heap " + fmtB(D.rss.peak.heap_bytes) + " then)"]);
+  /* The RSS by the program's own allocator's account (json.c, rss_split):
+   * the summary's line, so a reader sees what the gap is made of. */
+  var AS = D.allocator && D.allocator.rss_split;
+  if (AS)
+    rows.push(["RSS by " + D.allocator.name + "'s account", fmtB(AS.rss_bytes) + " = heap " +
+      fmtB(AS.heap_bytes) + " + " + D.allocator.name + " holds freed " + fmtB(AS.held_bytes) +
+      " + outside " + D.allocator.name + " " + fmtB(AS.outside_bytes) + " (the RSS at " + fmtT(AS.time) +
+      ", snapshot " + AS.snapshot + ", the last reading with " + D.allocator.name + "'s statistics)" +
+      heldParts(D.allocator, AS.stats_time)]);
   var HL = D.heap_limit;
   if (HL)
     rows.push(["Heap limit", fmtB(HL.bytes) + " (--heap-limit-action=" + HL.action + "): " +
@@ -264,6 +290,14 @@
       (RP ? ": RSS peak " + fmtB(RP.total_bytes) + " at " + fmtT(RP.time) + ", heap " +
        (RP.total_bytes ? Math.round(100 * RP.heap_bytes / RP.total_bytes) : 0) + "% of it" : "")));
   }
+  /* What the program's own allocator holds freed (html.c: "held"), a band
+   * on the heap's top under the RSS line, where the RSS is drawn. */
+  if (C.held) {
+    var hd = [], YH = C.panel ? YP : Y;
+    C.held.forEach(function (h, k) { if (h) hd.push(colRect(k, YH(h[1]), YH(h[0]))); });
+    var hp = add(svg, sv("path", { "class": "held", d: hd.join(""), "shape-rendering": "crispEdges" }));
+    add(hp, sv("title", null, C.held_label + ": resident, freed by the program, kept by its allocator"));
+  }
   if (C.rss) {
     var rd = [], YR = C.panel ? YP : Y;
     C.rss.forEach(function (r, k) { if (r) rd.push(colRect(k, YR(r[1]) - 1, YR(r[0]) + 1)); });
@@ -331,6 +365,12 @@
     add(liR, el("span", null, "resident memory (RSS), each reading held until the next" +
       (C.panel ? "; in the panel below, on one scale with the heap (the RSS is over twice the heap, " +
        "so the heap has its own scale above)" : "")));
+  }
+  if (C.held) {
+    var liH = add(legend, el("li"));
+    add(liH, el("span", { "class": "swatch held-swatch" }));
+    add(liH, el("span", null, C.held_label + ": resident memory the program freed and its allocator keeps" +
+      " (its own account, each reading held until the next)"));
   }
   add(tl, el("p", { "class": "note", id: "chart-footnote" }, C.footnote.charAt(0).toUpperCase() +
     C.footnote.slice(1) + "."));

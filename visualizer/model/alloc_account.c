@@ -1,0 +1,82 @@
+/* alloc_account.c: the RSS split by the program's allocator's own account
+ * (alloc_account.h). */
+#include "model/alloc_account.h"
+
+#include <string.h>
+
+uint64_t vis_alloc_stat_or0(const vis_alloc_stats *r, vis_alloc_stat k)
+{
+    return (r->have & (1u << k)) ? r->v[k] : 0;
+}
+
+int vis_alloc_is_jemalloc_like(const vis_alloc_stats *r)
+{
+    return (r->have & (1u << VIS_AS_RESIDENT)) != 0;
+}
+
+const char *vis_alloc_held_noun(const vis_alloc_stats *r)
+{
+    return vis_alloc_is_jemalloc_like(r) ? "dirty, muzzy, partly used pages" : "free chunks";
+}
+
+const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint64_t next_t)
+{
+    const vis_allocator *a = &p->allocator;
+    size_t lo = 0, hi = a->n;
+    while (lo < hi) {                   /* the first reading at or after t */
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->stats[mid].time < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == a->n)
+        return NULL;
+    /* A reading at the same time as the next RSS reading is taken after
+     * both (it cannot tell them apart): it goes with the later one, unless
+     * the two RSS readings are at one time. */
+    if (a->stats[lo].time < next_t || next_t == t)
+        return &a->stats[lo];
+    return NULL;
+}
+
+const vis_alloc_stats *vis_alloc_stats_last(const vis_profile *p, size_t *snap)
+{
+    uint64_t next = UINT64_MAX;
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;) {
+        if (!p->rss[i].valid)
+            continue;
+        const vis_alloc_stats *r = vis_alloc_stats_at(p, p->snaps[i].time, next);
+        if (r) {
+            *snap = i;
+            return r;
+        }
+        /* The latest reading with no account after it: an earlier one's
+         * account may still lie before this reading. */
+        next = p->snaps[i].time;
+    }
+    return NULL;
+}
+
+int vis_alloc_split_of(const vis_alloc_stats *r, uint64_t rss, vis_alloc_split *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rss_B = rss;
+    out->outside_B = rss;
+    if (!(r->have & (1u << VIS_AS_ALLOCATED)))
+        return -1;
+    /* What the allocator has resident, at most the RSS: jemalloc says it
+     * (resident, "a maximum"); glibc's are its arenas and mmapped blocks. */
+    uint64_t mine = vis_alloc_is_jemalloc_like(r)
+                        ? vis_alloc_stat_or0(r, VIS_AS_RESIDENT)
+                        : vis_alloc_stat_or0(r, VIS_AS_ARENA) + vis_alloc_stat_or0(r, VIS_AS_MMAPPED);
+    if (mine > rss)
+        mine = rss;
+    uint64_t alloc = vis_alloc_stat_or0(r, VIS_AS_ALLOCATED);
+    if (alloc > mine)
+        alloc = mine;
+    out->heap_B = alloc;
+    out->held_B = mine - alloc;
+    out->outside_B = rss - mine;
+    return 0;
+}

@@ -1,0 +1,46 @@
+/* alloc_account.h: the RSS by the program's own allocator's account
+ * (memtime --allocator=program): which reading of its statistics goes with
+ * a resident-memory reading, and how the RSS then splits into the heap the
+ * allocator hands out, what it holds freed (jemalloc's dirty, muzzy and
+ * partly used pages and metadata; glibc's free chunks) and what lies outside
+ * it. The summary, the charts and the HTML report share this one rule. */
+#ifndef VIS_ALLOC_ACCOUNT_H
+#define VIS_ALLOC_ACCOUNT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "model/profile.h"
+
+typedef struct {
+    uint64_t rss_B;          /* the reading's RSS */
+    uint64_t heap_B;         /* what the allocator says the program holds */
+    uint64_t held_B;         /* what it holds freed, resident */
+    uint64_t outside_B;      /* the rest of the RSS: stacks, code, mappings */
+} vis_alloc_split;
+
+/* The reading of the allocator's statistics that goes with a resident-memory
+ * reading at time t when the next one is at next_t (UINT64_MAX: none): the
+ * first taken at or after t (the wrapper reads them at the program's next
+ * allocator call) and before next_t. NULL when there is none. */
+const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint64_t next_t);
+
+/* The last snapshot with an RSS reading that has a reading of the
+ * allocator's statistics with it; sets *snap. NULL when there is none. */
+const vis_alloc_stats *vis_alloc_stats_last(const vis_profile *p, size_t *snap);
+
+/* Splits rss by reading r. Returns 0, or -1 when r lacks the allocated
+ * bytes (*out then zero but for rss_B). */
+int vis_alloc_split_of(const vis_alloc_stats *r, uint64_t rss, vis_alloc_split *out);
+
+/* A statistic's value, 0 when the reading lacks it. */
+uint64_t vis_alloc_stat_or0(const vis_alloc_stats *r, vis_alloc_stat k);
+
+/* Does the allocator say its resident pages (jemalloc), or must they be
+ * summed from its arenas (glibc)? */
+int vis_alloc_is_jemalloc_like(const vis_alloc_stats *r);
+
+/* What the allocator holds freed is called, for legends: "dirty and muzzy
+ * pages" (jemalloc), "free chunks" (glibc). */
+const char *vis_alloc_held_noun(const vis_alloc_stats *r);
+
+#endif
