@@ -16,6 +16,8 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
   # The live view (--follow) is driven in a terminal multiplexer (t680-t682).
   pkgs="$pkgs tmux"
+  # A tokio service built offline by Debian's cargo from Debian's crate sources (t413).
+  pkgs="$pkgs cargo librust-tokio-dev"
   # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
   pkgs="$pkgs bzip2 xz-utils util-linux"
   pkgs="$pkgs debhelper dpkg-dev lintian"

@@ -17,56 +17,13 @@
 # them): up to its 8 MiB brk cap more there, allowed for.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
+. "$MT_SRC/tests/alloc-lib.sh"
 
 G=$(build_prog alloc_gap.c) || plan_skip "cannot build alloc_gap.c"
 GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with libjemalloc: $(head -c 200 "$T/build.err")"
 GR=$(je_prog rjem alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with _rjem_ jemalloc: $(head -c 200 "$T/build.err")"
 plan 37
 
-# native FILE PHASE FIELD: the native run's figure for PHASE.
-native() { sed -n "s/^phase $2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$1"; }
-# mark_time COMPANION PHASE
-mark_time() { awk -v ph="$2" '$1 == "mark:" && $3 == ph { split($2, a, "="); print a[2]; exit }' "$1"; }
-# mt_rss COMPANION PHASE: the client's RSS (kB) at the first reading at or
-# after the phase's mark.
-mt_rss() {
-  local t; t=$(mark_time "$1" "$2")
-  awk -v t="${t:-x}" '$1 == "rss:" { split($3, tm, "="); if (t == "x" || tm[2] + 0 < t + 0) next
-      split($4, x, "="); split($5, y, "="); split($6, z, "="); print int((x[2] + y[2] + z[2]) / 1024); exit }' "$1"
-}
-# mt_heap PROFILE PHASE: mem_heap_B of the first snapshot at or after the mark.
-mt_heap() {
-  local t; t=$(mark_time "$1.memtime" "$2")
-  snapshots "$1" | awk -v t="${t:-x}" 't != "x" && $2 + 0 >= t + 0 { print $3; exit }'
-}
-# mt_stat COMPANION PHASE KEY: the allocator's KEY at the first reading of its
-# statistics at or after the phase's mark.
-mt_stat() {
-  local t; t=$(mark_time "$1" "$2")
-  awk -v t="${t:-x}" -v k="$3" '$1 == "alloc-stats:" { split($2, tm, "="); if (t == "x" || tm[2] + 0 < t + 0) next
-      for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) { print kv[2]; exit } } exit }' "$1"
-}
-# rss_ok WHAT GOT_KB WANT_KB [ALLOW_KB]: within 15% of the native figure
-# (plus ALLOW).
-rss_ok() {
-  local d=$(( $2 > $3 ? $2 - $3 : $3 - $2 ))
-  if [ "$d" -le $(( $3 * 15 / 100 + ${4:-0} )) ]; then ok "$1: memtime $2 kB, native $3 kB"
-  else not_ok "$1: memtime $2 kB, native $3 kB (more than 15% apart)"; fi
-}
-heap_ok() {
-  if [ -n "$2" ] && within_pct "$2" "$3" 2; then ok "$1: memtime's heap $2 B, the program's $3 B"
-  else not_ok "$1: memtime's heap ${2:-none} B, the program's $3 B (more than 2% apart)"; fi
-}
-# gap_ok WHAT COMPANION PROFILE PHASE KEY: the allocator's KEY is RSS - heap
-# within 25%.
-gap_ok() {
-  local rss heap v gap
-  rss=$(mt_rss "$2" "$4"); heap=$(mt_heap "$3" "$4"); v=$(mt_stat "$2" "$4" "$5")
-  gap=$(( ${rss:-0} * 1024 - ${heap:-0} ))
-  if [ -n "$v" ] && [ "$gap" -gt 0 ] && within_pct "$v" "$gap" 25; then
-    ok "$1: $5 $v B names the gap RSS - heap = $gap B"
-  else not_ok "$1: $5 ${v:-none} B is not the gap RSS - heap = $gap B within 25%"; fi
-}
 # run NAME ENV BINARY MODE: natively, then under memtime.
 run() {
   env $2 "$3" "$4" >"$T/$1.native" || not_ok "$1: native run"

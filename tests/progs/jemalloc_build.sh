@@ -62,3 +62,35 @@ je_rust_prog() {
   fi
   echo "$out"
 }
+
+# je_tokio_prog: tests/progs/rust_tokio_svc (a multi-threaded tokio service)
+# built offline by cargo from Debian's crate sources
+# (/usr/share/cargo/registry: librust-tokio-dev) against the _rjem_ archive,
+# with mt_phase.c for memtime's marks. Cached per source and compiler; the
+# build's output on stderr. --target keeps the link arguments off the
+# build scripts and proc-macros cargo builds for the host.
+je_tokio_prog() {
+  local src="$MT_SRC/tests/progs/rust_tokio_svc" archive cargo rustc tag out dir
+  archive=$(je_rjem_archive) || return 1
+  rustc=$(test_rustc)
+  # The cargo that goes with that rustc: Debian's with Debian's.
+  if [ "$rustc" = /usr/bin/rustc ]; then cargo=/usr/bin/cargo
+  else cargo=$(command -v cargo || echo "$HOME/.cargo/bin/cargo"); fi
+  [ -x "$cargo" ] && [ -n "$rustc" ] || { echo "no cargo or rustc" >&2; return 1; }
+  [ -d /usr/share/cargo/registry ] || { echo "no /usr/share/cargo/registry (librust-tokio-dev)" >&2; return 1; }
+  tag=$( { "$rustc" --version; cat "$src/Cargo.toml" "$src/src/main.rs" "$src/mt_phase.c" "$MT_SRC/memtime/memtime.h"; } | md5sum | cut -c1-8)
+  out="$MT_PROGS/rust_tokio_svc-$tag"
+  if [ ! -x "$out" ] || [ "$archive" -nt "$out" ]; then
+    dir=$(mktemp -d "$MT_PROGS/tokio.XXXXXX") || return 1
+    cp -r "$src/." "$dir/" && mkdir -p "$dir/.cargo" || return 1
+    printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "/usr/share/cargo/registry"\n[net]\noffline = true\n' \
+      >"$dir/.cargo/config.toml"
+    cc -g -O1 -c -I"$MT_SRC/memtime" -o "$dir/mt_phase.o" "$src/mt_phase.c" >&2 || return 1
+    (cd "$dir" && CARGO_HOME="$dir/.cargo-home" RUSTC="$rustc" \
+       RUSTFLAGS="-C link-arg=$dir/mt_phase.o -C link-arg=$archive -C link-arg=-lm -C link-arg=-lpthread -C link-arg=-lc" \
+       "$cargo" build --release --offline -q --target x86_64-unknown-linux-gnu) >&2 \
+      && mv -f "$dir/target/x86_64-unknown-linux-gnu/release/rust_tokio_svc" "$out" || { rm -rf "$dir"; return 1; }
+    rm -rf "$dir"
+  fi
+  echo "$out"
+}
