@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/outfile.h"
+#include "base/strfmt.h"
 #include "cli.h"
 #include "exit_status.h"
 #include "follow.h"
@@ -34,6 +35,7 @@
 #include "model/profile.h"
 #include "model/when.h"
 #include "read/companion.h"
+#include "read/dumps.h"
 #include "read/massif.h"
 #include "render/chart.h"
 #include "render/csv.h"
@@ -63,6 +65,9 @@ typedef struct {
     vis_diff diff;
     vis_procs *procs;          /* several profiles */
     vis_export export;         /* the snapshot the exports show */
+    char *tmpdir;              /* heap dumps converted for this run, removed at exit */
+    char *tmp_paths[4];        /* the profiles (and companions) written there */
+    char *shown;               /* what the converted profile is called */
     char msg[2048];            /* why the run failed */
     int usage;                 /* ... and whether to point at --help */
 } run;
@@ -78,6 +83,15 @@ static void run_free(run *r)
     vis_export_free(&r->export);
     if (r->input)
         fclose(r->input);
+    for (size_t i = 0; i < sizeof r->tmp_paths / sizeof *r->tmp_paths; i++) {
+        if (r->tmp_paths[i])
+            remove(r->tmp_paths[i]);
+        free(r->tmp_paths[i]);
+    }
+    if (r->tmpdir)
+        rmdir(r->tmpdir);
+    free(r->tmpdir);
+    free(r->shown);
 }
 
 /* Records why the run failed; returns status for the caller to return. */
@@ -452,6 +466,11 @@ static int run_show(run *r, vis_options *o)
     }
     if (!o->no_companion && (rc = read_companion(r, p, o->companion)) != 0)
         return rc;
+    if (r->shown) {            /* converted heap dumps: name them, not the temporary file */
+        free(p->path);
+        p->path = r->shown;
+        r->shown = NULL;
+    }
     if (vis_profile_regroup(p, &o->group) != 0)
         return fail(r, VIS_EXIT_DATA, "out of memory");
 
@@ -636,8 +655,92 @@ static int run_follow(run *r, const vis_options *o)
     return rc;
 }
 
+/* ------------------------------------------------------------ heap dumps */
+
+/* Converts the dumps paths[0..n) (read/dumps.h) into out; the gaps it
+ * leaves are warnings. */
+static int convert_series(run *r, const vis_options *o, const char *const *paths, size_t n,
+                          const char *out)
+{
+    char warn[4096], err[2048];
+    if (vis_dumps_convert(paths, n, &o->dumps, out, warn, sizeof warn, err, sizeof err) != 0)
+        return fail(r, VIS_EXIT_DATA, "%s", err);
+    for (char *l = warn; *l;) {
+        char *nl = strchr(l, '\n');
+        fprintf(stderr, PROG ": warning: %.*s\n", (int)(nl ? nl - l : (long)strlen(l)), l);
+        l = nl ? nl + 1 : l + strlen(l);
+    }
+    return VIS_EXIT_OK;
+}
+
+/* Heap dumps given where a profile is expected are converted into a
+ * temporary profile (removed at exit) that the run then reads as any
+ * other: the main command's inputs together as one series, diff's and
+ * check's each on its own. */
+static int convert_inputs(run *r, vis_options *o)
+{
+    if (o->cmd == VIS_CMD_CONVERT)
+        return convert_series(r, o, o->inputs, (size_t)o->n_inputs, o->image);
+    int any = 0;
+    for (int i = 0; i < o->n_inputs; i++)
+        any |= vis_dumps_sniff(o->inputs[i]) != VIS_DUMP_NONE;
+    const char *base = o->cmd == VIS_CMD_CHECK ? o->baseline : NULL;
+    int base_dump = base && vis_dumps_sniff(base) != VIS_DUMP_NONE;
+    if (!any && !base_dump)
+        return VIS_EXIT_OK;
+    if (o->follow)
+        return usage_fail(r, "--follow reads a profile memtime is writing; heap dumps are "
+                          "shown whole: give them without --follow");
+    const char *tmp = getenv("TMPDIR");
+    if (!(r->tmpdir = vis_strfmt("%s/memtime-vis.XXXXXX", tmp && *tmp ? tmp : "/tmp")))
+        return fail(r, VIS_EXIT_DATA, "out of memory");
+    if (!mkdtemp(r->tmpdir)) {
+        int e = errno;
+        free(r->tmpdir);
+        r->tmpdir = NULL;
+        return fail(r, VIS_EXIT_DATA, "cannot make a temporary directory: %s", strerror(e));
+    }
+    /* One series for the main command; one per input for diff and check. */
+    size_t groups = o->cmd == VIS_CMD_SHOW ? 1 : (size_t)o->n_inputs + (base_dump ? 1 : 0);
+    for (size_t g = 0; g < groups; g++) {
+        const char **in = g < (size_t)o->n_inputs ? &o->inputs[g] : &o->baseline;
+        size_t n = o->cmd == VIS_CMD_SHOW ? (size_t)o->n_inputs : 1;
+        if (vis_dumps_sniff(*in) == VIS_DUMP_NONE) {
+            if (o->cmd == VIS_CMD_SHOW)
+                return fail(r, VIS_EXIT_DATA, "%s: not a heap dump, but given with heap dumps "
+                            "(the dumps given together are one profile)", *in);
+            continue;
+        }
+        if (o->cmd == VIS_CMD_SHOW)
+            for (size_t i = 0; i < n; i++)
+                if (vis_dumps_sniff(in[i]) == VIS_DUMP_NONE)
+                    return fail(r, VIS_EXIT_DATA, "%s: not a heap dump, but given with heap "
+                                "dumps (the dumps given together are one profile)", in[i]);
+        char *out = vis_strfmt("%s/profile%zu.out", r->tmpdir, g);
+        char *comp = out ? vis_strfmt("%s.memtime", out) : NULL;
+        if (!comp) {
+            free(out);
+            return fail(r, VIS_EXIT_DATA, "out of memory");
+        }
+        r->tmp_paths[2 * g] = comp;      /* removed first: the directory empties */
+        r->tmp_paths[2 * g + 1] = out;
+        int rc = convert_series(r, o, in, n, out);
+        if (rc != 0)
+            return rc;
+        if (o->cmd == VIS_CMD_SHOW && !r->shown)
+            r->shown = n > 1 ? vis_strfmt("%s .. %s", in[0], in[n - 1]) : vis_strfmt("%s", in[0]);
+        *in = out;
+    }
+    if (o->cmd == VIS_CMD_SHOW)
+        o->n_inputs = 1;
+    return VIS_EXIT_OK;
+}
+
 static int dispatch(run *r, vis_options *o)
 {
+    int rc;
+    if ((rc = convert_inputs(r, o)) != 0 || o->cmd == VIS_CMD_CONVERT)
+        return rc;
     if (o->follow)
         return run_follow(r, o);
     if (o->cmd == VIS_CMD_DIFF)

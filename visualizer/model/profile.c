@@ -163,6 +163,9 @@ void vis_profile_free(vis_profile *p)
     for (size_t i = 0; i < p->n_marks; i++)
         free(p->marks[i].label);
     free(p->marks);
+    for (size_t i = 0; i < p->n_sources; i++)
+        free(p->sources[i]);
+    free(p->sources);
     for (size_t i = 0; i < p->n_threads; i++) {
         free(p->threads[i].bytes);
         free(p->threads[i].name);

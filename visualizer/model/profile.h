@@ -321,6 +321,11 @@ typedef struct {
     size_t peak_tree_snap;   /* index of the snapshot peak_tree belongs to */
     size_t n_marks;
     vis_mark *marks;
+    /* Where a profile converted from heap dumps came from, its sampling
+     * and its clock (the companion's "source:" lines, read/dumps.h), for
+     * the summary to say; none for memtime's and Massif's own files. */
+    size_t n_sources;
+    char **sources;
     size_t n_threads;
     vis_thread_stack *threads;
     int truncated;           /* the file ended inside a snapshot */

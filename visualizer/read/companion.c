@@ -2,7 +2,7 @@
  *
  * Line-based text; the first line is exactly "memtime-companion: 1". Blank
  * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
- * Known keys: profile, time_unit (must match the profile's), thread, mark,
+ * Known keys: profile, time_unit (must match the profile's), source, thread, mark,
  * stacks, and the resident memory's rss, rss-peak, rss-mapping and
  * rss-mapping-frame, site (allocation counts, labels interned like the
  * trees' so they match by pointer), heap-limit, end, and who the process is:
@@ -604,6 +604,19 @@ static int do_line(vis_profile *p, char *line, cctx *c)
                 return -1;
             }
         }
+        return 0;
+    }
+    if (strncmp(line, "source:", 7) == 0) {
+        /* Free text for the summary: where a converted profile came from. */
+        char **a = vis_grow(p->sources, p->n_sources, 4, sizeof *a);
+        if (!a || !(a[p->n_sources] = strdup(text_after(line, 7) ? text_after(line, 7) : ""))) {
+            if (a)
+                p->sources = a;
+            snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+            return -1;
+        }
+        p->sources = a;
+        p->n_sources++;
         return 0;
     }
     if (strncmp(line, "mark:", 5) == 0) {

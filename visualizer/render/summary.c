@@ -221,7 +221,11 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     if (p->truncated)
         fprintf(out, "  Warning:    the file is cut short at line %zu; %zu complete "
                 "snapshots are shown\n", p->truncated_line, p->n_snaps);
-    if (p->companion)
+    /* A profile converted from heap dumps says where it came from; its
+     * companion is then a temporary file of no interest. */
+    for (size_t i = 0; i < p->n_sources; i++)
+        fprintf(out, "  %-11s %s\n", i ? "" : "Source:", p->sources[i]);
+    if (p->companion && !p->n_sources)
         fprintf(out, "  Companion:  %s\n", p->companion);
 
     fprintf(out, "\n");
