@@ -245,8 +245,6 @@ static int add_input(cli *c, vis_options *o, const char *a)
 {
     if (o->cmd == VIS_CMD_DIFF && o->n_inputs == 2)
         return usage(c, "diff: expected two files OLD NEW, got a third, '%s'", a);
-    if (o->cmd == VIS_CMD_CHECK && o->n_inputs == 1)
-        return usage(c, "check: expected one FILE, got '%s' and '%s'", o->inputs[0], a);
     const char **in = realloc(o->inputs, (size_t)(o->n_inputs + 1) * sizeof *in);
     if (!in)
         return nomem(c);
@@ -384,6 +382,12 @@ static int check_check(cli *c, vis_options *o)
     lim->has_increase = vis_cli_given(o, "max-increase");
     if (o->n_inputs == 0)
         return usage(c, "check: expected a FILE");
+    /* Several only as one series of heap dumps (main.c converts them). */
+    for (int i = 1; i < o->n_inputs; i++)
+        if (vis_dumps_sniff(o->inputs[0]) == VIS_DUMP_NONE ||
+            vis_dumps_sniff(o->inputs[i]) == VIS_DUMP_NONE)
+            return usage(c, "check: expected one FILE, got '%s' and '%s'", o->inputs[0],
+                         o->inputs[i]);
     if (!lim->has_max_peak && !o->baseline)
         return usage(c, "check: give --max-peak=SIZE, or --baseline=OLD with --max-increase=PCT");
     if (!o->baseline != !lim->has_increase || (vis_cli_given(o, "allow") && !o->baseline))

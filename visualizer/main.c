@@ -660,10 +660,11 @@ static int run_follow(run *r, const vis_options *o)
 /* Converts the dumps paths[0..n) (read/dumps.h) into out; the gaps it
  * leaves are warnings. */
 static int convert_series(run *r, const vis_options *o, const char *const *paths, size_t n,
-                          const char *out)
+                          const char *out, char *shown, size_t shownsz)
 {
     char warn[4096], err[2048];
-    if (vis_dumps_convert(paths, n, &o->dumps, out, warn, sizeof warn, err, sizeof err) != 0)
+    if (vis_dumps_convert(paths, n, &o->dumps, out, shown, shownsz, warn, sizeof warn, err,
+                          sizeof err) != 0)
         return fail(r, VIS_EXIT_DATA, "%s", err);
     for (char *l = warn; *l;) {
         char *nl = strchr(l, '\n');
@@ -680,7 +681,7 @@ static int convert_series(run *r, const vis_options *o, const char *const *paths
 static int convert_inputs(run *r, vis_options *o)
 {
     if (o->cmd == VIS_CMD_CONVERT)
-        return convert_series(r, o, o->inputs, (size_t)o->n_inputs, o->image);
+        return convert_series(r, o, o->inputs, (size_t)o->n_inputs, o->image, NULL, 0);
     int any = 0;
     for (int i = 0; i < o->n_inputs; i++)
         any |= vis_dumps_sniff(o->inputs[i]) != VIS_DUMP_NONE;
@@ -700,22 +701,23 @@ static int convert_inputs(run *r, vis_options *o)
         r->tmpdir = NULL;
         return fail(r, VIS_EXIT_DATA, "cannot make a temporary directory: %s", strerror(e));
     }
-    /* One series for the main command; one per input for diff and check. */
-    size_t groups = o->cmd == VIS_CMD_SHOW ? 1 : (size_t)o->n_inputs + (base_dump ? 1 : 0);
+    /* One series of the main command's and check's inputs; diff's each on
+     * its own; check's baseline on its own. */
+    int one = o->cmd != VIS_CMD_DIFF;
+    size_t groups = (one ? 1 : (size_t)o->n_inputs) + (base_dump ? 1 : 0);
     for (size_t g = 0; g < groups; g++) {
-        const char **in = g < (size_t)o->n_inputs ? &o->inputs[g] : &o->baseline;
-        size_t n = o->cmd == VIS_CMD_SHOW ? (size_t)o->n_inputs : 1;
-        if (vis_dumps_sniff(*in) == VIS_DUMP_NONE) {
-            if (o->cmd == VIS_CMD_SHOW)
-                return fail(r, VIS_EXIT_DATA, "%s: not a heap dump, but given with heap dumps "
-                            "(the dumps given together are one profile)", *in);
+        int is_base = base_dump && g == groups - 1;
+        const char **in = is_base ? &o->baseline : &o->inputs[g];
+        size_t n = one && !is_base ? (size_t)o->n_inputs : 1;
+        size_t dumps = 0;
+        for (size_t i = 0; i < n; i++)
+            dumps += vis_dumps_sniff(in[i]) != VIS_DUMP_NONE;
+        if (dumps == 0)
             continue;
-        }
-        if (o->cmd == VIS_CMD_SHOW)
-            for (size_t i = 0; i < n; i++)
-                if (vis_dumps_sniff(in[i]) == VIS_DUMP_NONE)
-                    return fail(r, VIS_EXIT_DATA, "%s: not a heap dump, but given with heap "
-                                "dumps (the dumps given together are one profile)", in[i]);
+        for (size_t i = 0; i < n && dumps < n; i++)
+            if (vis_dumps_sniff(in[i]) == VIS_DUMP_NONE)
+                return fail(r, VIS_EXIT_DATA, "%s: not a heap dump, but given with heap dumps "
+                            "(the dumps given together are one profile)", in[i]);
         char *out = vis_strfmt("%s/profile%zu.out", r->tmpdir, g);
         char *comp = out ? vis_strfmt("%s.memtime", out) : NULL;
         if (!comp) {
@@ -724,15 +726,16 @@ static int convert_inputs(run *r, vis_options *o)
         }
         r->tmp_paths[2 * g] = comp;      /* removed first: the directory empties */
         r->tmp_paths[2 * g + 1] = out;
-        int rc = convert_series(r, o, in, n, out);
+        char shown[8192];
+        int rc = convert_series(r, o, in, n, out, shown, sizeof shown);
         if (rc != 0)
             return rc;
         if (o->cmd == VIS_CMD_SHOW && !r->shown)
-            r->shown = n > 1 ? vis_strfmt("%s .. %s", in[0], in[n - 1]) : vis_strfmt("%s", in[0]);
+            r->shown = vis_strfmt("%s", shown);
         *in = out;
+        if (one && !is_base)
+            o->n_inputs = 1;
     }
-    if (o->cmd == VIS_CMD_SHOW)
-        o->n_inputs = 1;
     return VIS_EXIT_OK;
 }
 

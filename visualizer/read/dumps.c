@@ -518,7 +518,8 @@ static int write_companion(FILE *out, void *ctx, char *err, size_t errsz)
 }
 
 int vis_dumps_convert(const char *const *paths, size_t n, const vis_dumps_opts *o,
-                      const char *out, char *warn, size_t warnsz, char *err, size_t errsz)
+                      const char *out, char *shown, size_t shownsz, char *warn, size_t warnsz,
+                      char *err, size_t errsz)
 {
     series s;
     memset(&s, 0, sizeof s);
@@ -537,6 +538,9 @@ int vis_dumps_convert(const char *const *paths, size_t n, const vis_dumps_opts *
     }
     if (first_pass(&s, paths) != 0 || pick_clock(&s) != 0)
         goto done;
+    if (shownsz)
+        snprintf(shown, shownsz, n > 1 ? "%s .. %s" : "%s", s.items[0].path,
+                 s.items[n - 1].path);
     if (!(s.dtrees = tmpfile())) {
         snprintf(err, errsz, "temporary file: %s", strerror(errno));
         goto done;

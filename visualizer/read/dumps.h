@@ -36,9 +36,12 @@ int vis_clock_parse(const char *s, vis_clock *c);
 
 /* Converts the n dumps at paths into the profile out and its companion
  * out.memtime, each written whole or not at all. Gaps (objects not found,
- * addresses without a name) are listed in warn, one line each. Returns 0,
- * or -1 with a one-line err ("FILE:LINE: expected ..." for bad input). */
+ * addresses without a name) are listed in warn, one line each; shown gets
+ * what the series is called ("FIRST .. LAST", in the series' order).
+ * Returns 0, or -1 with a one-line err ("FILE:LINE: expected ..." for bad
+ * input). */
 int vis_dumps_convert(const char *const *paths, size_t n, const vis_dumps_opts *o,
-                      const char *out, char *warn, size_t warnsz, char *err, size_t errsz);
+                      const char *out, char *shown, size_t shownsz, char *warn, size_t warnsz,
+                      char *err, size_t errsz);
 
 #endif
