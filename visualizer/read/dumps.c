@@ -439,7 +439,7 @@ static int write_profile(FILE *out, void *ctx, char *err, size_t errsz)
             snprintf(err, errsz, "%s", s->err);
             return -1;
         }
-    return 0;
+    return vis_sym_verify(s->sym, err, errsz);
 }
 
 /* "512 KiB" */

@@ -15,9 +15,13 @@
  * Before an object names anything, each executable mapping of it in the
  * dump must match one of its executable PT_LOAD segments (same page-
  * aligned file offset, same size): a rebuilt or other version of the
- * object almost never does, and then the run stops with an error rather
- * than print names of another build. With a recorded build ID (pprof
- * mappings) the IDs must be equal. */
+ * object of another size never does. A rebuild of the same size is caught
+ * by the addresses themselves: every return address of a stack follows a
+ * call instruction in the object the process ran (x86-64 and AArch64 are
+ * decoded), and an object where a fifth of them or more do not is another
+ * build (vis_sym_verify). With a recorded build ID (pprof mappings) the
+ * IDs must be equal. The run stops with an error rather than print names
+ * of another build. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -58,6 +62,12 @@ typedef struct {
     checked *ok;
     size_t n_ok;
     int build_id_checked;
+    const unsigned char *raw;  /* the file's bytes (libelf's), for the calls */
+    size_t raw_size;
+    int machine;              /* e_machine */
+    size_t n_calls, n_not_calls;   /* return addresses checked, and failing */
+    uint64_t first_bad;       /* the first return address that failed */
+    char *first_bad_file;     /* the dump it was in */
 } object;
 
 typedef struct {
@@ -103,6 +113,7 @@ void vis_sym_free(vis_symbolizer *s)
         free(b->file);
         free(b->segs);
         free(b->ok);
+        free(b->first_bad_file);
     }
     for (size_t i = 0; i < s->cap; i++) {
         for (size_t k = 0; k < s->tab[i].n; k++)
@@ -163,6 +174,10 @@ static int open_object(object *b)
     size_t nph;
     if (!elf || elf_getphdrnum(elf, &nph) != 0)
         return -1;
+    GElf_Ehdr eh;
+    if (gelf_getehdr(elf, &eh))
+        b->machine = eh.e_machine;
+    b->raw = (const unsigned char *)elf_rawfile(elf, &b->raw_size);
     for (size_t i = 0; i < nph; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
@@ -250,6 +265,86 @@ static int check_build_id(object *b, const unsigned char *id, size_t n, const ch
         return -1;
     }
     b->build_id_checked = 1;
+    return 0;
+}
+
+/* Whether an x86-64 call instruction ends just before p (k bytes back at
+ * most: there are bytes from p - avail to p): "e8 rel32", or "ff /2" with
+ * any ModRM addressing (call through a register or memory), prefixes
+ * aside. */
+static int x86_call_before(const unsigned char *p, size_t avail)
+{
+    if (avail >= 5 && p[-5] == 0xe8)
+        return 1;
+    for (size_t k = 2; k <= 7 && k <= avail; k++) {
+        const unsigned char *q = p - k;
+        if (q[0] != 0xff || ((q[1] >> 3) & 7) != 2)
+            continue;
+        unsigned mod = q[1] >> 6, rm = q[1] & 7;
+        size_t len = 2;
+        if (mod != 3 && rm == 4) {
+            if (k < 3)
+                continue;
+            len++;
+            if (mod == 0 && (q[2] & 7) == 5)
+                len += 4;
+        }
+        if (mod == 0 && rm == 5)
+            len += 4;
+        else if (mod == 1)
+            len += 1;
+        else if (mod == 2)
+            len += 4;
+        if (len == k)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the instruction before p is an AArch64 BL, BLR or BLRA*. */
+static int a64_call_before(const unsigned char *p, size_t avail)
+{
+    if (avail < 4)
+        return 0;
+    uint32_t w = (uint32_t)p[-4] | (uint32_t)p[-3] << 8 | (uint32_t)p[-2] << 16 |
+                 (uint32_t)p[-1] << 24;
+    return (w & 0xfc000000u) == 0x94000000u || (w & 0xfffffc1fu) == 0xd63f0000u ||
+           (w & 0xfefff800u) == 0xd63f0800u;
+}
+
+/* Counts whether the return address at file offset foff of b follows a
+ * call (other machines are not checked). */
+static void check_call(object *b, uint64_t foff, uint64_t pc, const char *file)
+{
+    if (!b->raw || foff > b->raw_size || foff == 0)
+        return;
+    int is_call;
+    if (b->machine == EM_X86_64)
+        is_call = x86_call_before(b->raw + foff, (size_t)foff);
+    else if (b->machine == EM_AARCH64)
+        is_call = a64_call_before(b->raw + foff, (size_t)foff);
+    else
+        return;
+    b->n_calls++;
+    if (!is_call && b->n_not_calls++ == 0) {
+        b->first_bad = pc;
+        b->first_bad_file = strdup(file);
+    }
+}
+
+int vis_sym_verify(const vis_symbolizer *s, char *err, size_t errsz)
+{
+    for (size_t i = 0; i < s->n_objs; i++) {
+        const object *b = &s->objs[i];
+        if (b->n_not_calls && b->n_not_calls * 5 >= b->n_calls) {
+            snprintf(err, errsz, "%s: %s is not the object the profiled process mapped: %zu of "
+                     "the %zu return addresses in it (the first %#" PRIx64 ") follow no call "
+                     "instruction there (another build? give the right file with --binary or "
+                     "--search-path)", b->first_bad_file ? b->first_bad_file : "?", b->file, b->n_not_calls, b->n_calls,
+                     b->first_bad);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -478,6 +573,8 @@ int vis_sym_resolve(vis_symbolizer *s, const vis_maps *maps, const char *file, u
             ok[b->n_ok++] = (checked){ m->offset, m->end - m->start };
         }
         uint64_t foff = pc - m->start + m->offset;
+        if (is_return)
+            check_call(b, foff, pc, file);
         GElf_Addr a = foff - g->offset + g->vaddr + b->bias - (is_return ? 1 : 0);
         rc = frames_at(b, pc, a, e);
     }

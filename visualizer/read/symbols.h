@@ -36,6 +36,11 @@ int vis_sym_resolve(vis_symbolizer *s, const vis_maps *maps, const char *file, u
                     int is_return, const unsigned char *build_id, size_t n_build_id,
                     const char *const **frames, char *err, size_t errsz);
 
+/* After the addresses are resolved: -1 with err when, in an object, a
+ * fifth or more of the return addresses follow no call instruction: the
+ * file is another build than the process ran (its names would be wrong). */
+int vis_sym_verify(const vis_symbolizer *s, char *err, size_t errsz);
+
 /* Why the frames of the object mapped as name read "???": "not found",
  * "not readable as ELF", or "no symbol there" (found, but the address is
  * in no symbol of it: a stripped object without its debug file). */
