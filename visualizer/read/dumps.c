@@ -23,6 +23,7 @@
 #include "read/dumps.h"
 #include "read/jeheap.h"
 #include "read/maps.h"
+#include "read/pprof_in.h"
 #include "render/massif_out.h"
 
 /* The deepest path kept, in frames: jemalloc keeps at most 128 addresses,
@@ -39,7 +40,7 @@ vis_dump_kind vis_dumps_sniff(const char *path)
     fclose(f);
     if (vis_jeheap_sniff(b, n))
         return VIS_DUMP_JEMALLOC;
-    if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+    if (vis_pprof_sniff(b, n))
         return VIS_DUMP_PPROF;
     return VIS_DUMP_NONE;
 }
@@ -160,6 +161,8 @@ static int is_allocator(const char *label, const char *object)
 
 typedef struct {
     const char *path;
+    size_t given;             /* its place on the command line */
+    int64_t time_nanos;       /* pprof: when it was taken */
     vis_jh_name name;
     int named;
     long long mtime_ms;       /* the file's modification time */
@@ -170,6 +173,7 @@ typedef struct {
 
 typedef struct {
     const vis_dumps_opts *o;
+    vis_dump_kind kind;       /* every dump's */
     item *items;
     size_t n;
     size_t peak;
@@ -189,6 +193,15 @@ static int by_seq(const void *a, const void *b)
 {
     const item *x = a, *y = b;
     return x->name.seq < y->name.seq ? -1 : x->name.seq > y->name.seq;
+}
+
+/* pprof profiles by the time each was taken, then as given. */
+static int by_time(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->time_nanos != y->time_nanos)
+        return x->time_nanos < y->time_nanos ? -1 : 1;
+    return x->given < y->given ? -1 : x->given > y->given;
 }
 
 /* The heap a dump holds, as the converted tree will: each stack's estimate
@@ -231,6 +244,29 @@ static int first_pass(series *s, const char *const *paths)
             return -1;
         }
         it->mtime_ms = (long long)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+        it->given = i;
+        vis_dump_kind kind = vis_dumps_sniff(paths[i]);
+        if (i == 0)
+            s->kind = kind == VIS_DUMP_PPROF ? kind : VIS_DUMP_JEMALLOC;
+        else if ((kind == VIS_DUMP_PPROF) != (s->kind == VIS_DUMP_PPROF)) {
+            snprintf(s->err, s->errsz, "%s: a %s in a series of %s: a series is one kind", paths[i],
+                     kind == VIS_DUMP_PPROF ? "pprof profile" : "jemalloc heap dump",
+                     s->kind == VIS_DUMP_PPROF ? "pprof profiles" : "jemalloc heap dumps");
+            return -1;
+        }
+        if (s->kind == VIS_DUMP_PPROF) {
+            vis_pprof pp;
+            if (vis_pprof_read(paths[i], &pp, s->err, s->errsz) != 0)
+                return -1;
+            it->named = 0;
+            it->total = pp.total;
+            it->period = pp.p->period > 0 ? (uint64_t)pp.p->period : 0;
+            it->time_nanos = pp.p->time_nanos;
+            if (!s->cmd && pp.p->n_mapping)
+                s->cmd = strdup(vis_pprof_str(&pp, pp.p->mapping[0]->filename));
+            vis_pprof_free(&pp);
+            continue;
+        }
         vis_jeheap d;
         if (vis_jeheap_read(paths[i], &d, s->err, s->errsz) != 0)
             return -1;
@@ -241,8 +277,11 @@ static int first_pass(series *s, const char *const *paths)
         vis_jeheap_free(&d);
     }
     /* jemalloc's names order the dumps of one process: its sequence number
-     * counts every dump it wrote. Without them, the order given. */
-    if (named == s->n) {
+     * counts every dump it wrote. Without them, the order given; pprof
+     * profiles by the time each was taken. */
+    if (s->kind == VIS_DUMP_PPROF) {
+        qsort(s->items, s->n, sizeof *s->items, by_time);
+    } else if (named == s->n) {
         qsort(s->items, s->n, sizeof *s->items, by_seq);
         for (size_t i = 1; i < s->n; i++) {
             if (s->items[i].name.pid != s->items[0].name.pid) {
@@ -267,10 +306,27 @@ static int first_pass(series *s, const char *const *paths)
 static int pick_clock(series *s)
 {
     vis_clock c = s->o->clock;
-    int distinct = 1;
-    for (size_t i = 1; i < s->n; i++)
+    int distinct = 1, stamped = s->kind == VIS_DUMP_PPROF && s->items[0].time_nanos > 0;
+    for (size_t i = 1; i < s->n; i++) {
         if (s->items[i].mtime_ms <= s->items[i - 1].mtime_ms)
             distinct = 0;
+        if (s->items[i].time_nanos / 1000000 <= s->items[i - 1].time_nanos / 1000000)
+            stamped = 0;
+    }
+    /* A pprof profile says when it was taken: that is its clock. */
+    if (s->kind == VIS_DUMP_PPROF && (c == VIS_CLOCK_AUTO || c == VIS_CLOCK_MTIME) && stamped) {
+        for (size_t i = 0; i < s->n; i++)
+            s->items[i].time = (uint64_t)((s->items[i].time_nanos - s->items[0].time_nanos) /
+                                          1000000);
+        s->unit = VIS_UNIT_MS;
+        s->clock_text = "the profiles' own time_nanos, in ms since the first profile (time_unit ms)";
+        goto peak;
+    }
+    if (s->kind == VIS_DUMP_PPROF && c == VIS_CLOCK_ALLOC) {
+        snprintf(s->err, s->errsz, "--clock=alloc is for jemalloc's interval dumps, not pprof "
+                 "profiles");
+        return -1;
+    }
     if (c == VIS_CLOCK_MTIME && !distinct) {
         snprintf(s->err, s->errsz, "--clock=mtime: the dumps' modification times do not rise "
                  "with their sequence numbers (%s is not later than the dump before it; copied "
@@ -320,8 +376,12 @@ static int pick_clock(series *s)
         : c == VIS_CLOCK_ALLOC
         ? "bytes allocated: each interval dump's number plus one, times 2^lg_prof_interval "
           "(time_unit B counts bytes allocated, not freed)"
+        : s->kind == VIS_DUMP_PPROF
+        ? "the profiles' order (time_unit i counts profiles here, not instructions; their "
+          "time_nanos were not one per profile)"
         : "the dumps' sequence numbers (time_unit i counts dumps here, not instructions; the "
           "files' modification times were not one per dump)";
+peak:
     s->peak = 0;
     for (size_t i = 1; i < s->n; i++)
         if (s->items[i].total > s->items[s->peak].total)
@@ -331,98 +391,248 @@ static int pick_clock(series *s)
 
 /* ------------------------------------------------------------ the trees */
 
-/* Adds one stack of dump d (maps m) to tree t. */
-static int add_stack(series *s, const vis_jeheap *d, const vis_maps *m, const vis_jh_stack *st,
-                     vis_htree *t)
-{
+/* One stack on its way into a tree: its frames, innermost first, each
+ * with its call level; the allocator's frames at its top left out. */
+typedef struct {
     uint32_t labels[MAX_PATH], levels[MAX_PATH];
-    size_t n = 0;
-    int stripping = 1;
-    uint32_t level = 0;
-    const char *last = NULL;
-    int below_main = 0;
-    /* The first address is always in jemalloc's own backtrace code. */
-    for (size_t k = 1; k < st->n_pcs && n < MAX_PATH; k++) {
-        const char *const *frames;
-        int nf = vis_sym_resolve(s->sym, m, d->path, st->pcs[k], 1, NULL, 0, &frames, s->err,
-                                 s->errsz);
-        if (nf < 0)
-            return -1;
-        s->n_addrs++;
-        const char *obj = vis_sym_object(m, st->pcs[k]);
-        int kept = 0;
-        for (int f = 0; f < nf && n < MAX_PATH; f++) {
-            if (stripping && is_allocator(frames[f], obj)) {
-                last = frames[f];
-                continue;
-            }
-            stripping = 0;
-            int64_t id = vis_strtab_id(&s->labels, frames[f], strlen(frames[f]));
-            if (id < 0)
-                goto nomem;
-            if (!kept++)
-                level++;
-            labels[n] = (uint32_t)id;
-            levels[n++] = level;
-            /* Massif's trees end at main: what calls it (the C library's
-             * start-up) is the same in every stack. */
-            char fn[16];
-            label_function(frames[f], fn, sizeof fn);
-            if (!strcmp(fn, "main"))
-                below_main = 1;
-        }
-        if (below_main)
-            break;
-    }
-    /* A stack of nothing but allocator frames keeps its last one. */
-    if (n == 0 && last) {
-        int64_t id = vis_strtab_id(&s->labels, last, strlen(last));
-        if (id < 0)
-            goto nomem;
-        labels[n] = (uint32_t)id;
-        levels[n++] = 1;
-    }
-    if (n == 0) {
-        int64_t id = vis_strtab_id(&s->labels, "0x0: ??? (an empty stack)", 25);
-        if (id < 0)
-            goto nomem;
-        labels[n] = (uint32_t)id;
-        levels[n++] = 1;
-    }
-    if (vis_htree_add(t, labels, levels, n, (uint64_t)llround(st->bytes)) != 0)
-        goto nomem;
-    if (t->max_level > s->max_level)
-        s->max_level = t->max_level;
-    return 0;
-nomem:
+    size_t n;
+    int stripping, below_main;
+    uint32_t level;
+    const char *last;         /* the last allocator frame left out */
+} path;
+
+static int nomem_s(series *s)
+{
     snprintf(s->err, s->errsz, "out of memory");
     return -1;
 }
 
-/* Dump i's snapshot, and its tree for the companion. */
-static int write_dump(FILE *out, series *s, size_t i)
+/* Adds one call level's frames (one code address; inlined calls are
+ * several frames) of object obj to p. Returns 0, -1 when out of memory. */
+static int path_level(series *s, path *p, const char *const *frames, int nf, const char *obj)
 {
-    item *it = &s->items[i];
+    int kept = 0;
+    for (int f = 0; f < nf && p->n < MAX_PATH && !p->below_main; f++) {
+        if (p->stripping && is_allocator(frames[f], obj)) {
+            p->last = frames[f];
+            continue;
+        }
+        p->stripping = 0;
+        int64_t id = vis_strtab_id(&s->labels, frames[f], strlen(frames[f]));
+        if (id < 0)
+            return nomem_s(s);
+        if (!kept++)
+            p->level++;
+        p->labels[p->n] = (uint32_t)id;
+        p->levels[p->n++] = p->level;
+        /* Massif's trees end at main: what calls it (the C library's
+         * start-up) is the same in every stack. */
+        char fn[16];
+        label_function(frames[f], fn, sizeof fn);
+        if (!strcmp(fn, "main"))
+            p->below_main = 1;
+    }
+    return 0;
+}
+
+/* Adds the stack p holds with its bytes to tree t. */
+static int path_add(series *s, path *p, vis_htree *t, uint64_t bytes)
+{
+    /* A stack of nothing but allocator frames keeps its last one. */
+    const char *only = p->n == 0 ? (p->last ? p->last : "0x0: ??? (an empty stack)") : NULL;
+    if (only) {
+        int64_t id = vis_strtab_id(&s->labels, only, strlen(only));
+        if (id < 0)
+            return nomem_s(s);
+        p->labels[0] = (uint32_t)id;
+        p->levels[0] = 1;
+        p->n = 1;
+    }
+    if (vis_htree_add(t, p->labels, p->levels, p->n, bytes) != 0)
+        return nomem_s(s);
+    if (t->max_level > s->max_level)
+        s->max_level = t->max_level;
+    return 0;
+}
+
+static int path_done(const path *p) { return p->below_main || p->n >= MAX_PATH; }
+
+/* Adds one stack of jemalloc dump d (maps m) to tree t. */
+static int add_je_stack(series *s, const vis_jeheap *d, const vis_maps *m,
+                        const vis_jh_stack *st, vis_htree *t)
+{
+    path p;
+    p.n = 0;
+    p.stripping = 1;
+    p.below_main = 0;
+    p.level = 0;
+    p.last = NULL;
+    /* The first address is always in jemalloc's own backtrace code. */
+    for (size_t k = 1; k < st->n_pcs && !path_done(&p); k++) {
+        const char *const *frames;
+        int nf = vis_sym_resolve(s->sym, m, d->path, st->pcs[k], 1, NULL, 0, &frames, s->err,
+                                 s->errsz);
+        if (nf < 0 || path_level(s, &p, frames, nf, vis_sym_object(m, st->pcs[k])) != 0)
+            return -1;
+    }
+    return path_add(s, &p, t, (uint64_t)llround(st->bytes));
+}
+
+/* A tree from jemalloc dump it. */
+static int je_tree(series *s, const item *it, vis_htree *t)
+{
     vis_jeheap d;
     vis_maps m;
-    vis_htree t;
     if (vis_jeheap_read(it->path, &d, s->err, s->errsz) != 0)
         return -1;
     if (vis_maps_parse(&m, d.maps, d.maps_len, d.path, d.maps_line, s->err, s->errsz) != 0) {
         vis_jeheap_free(&d);
         return -1;
     }
-    int rc = vis_htree_init(&t);
+    int rc = 0;
     for (size_t k = 0; k < d.n_stacks && rc == 0; k++)
-        rc = add_stack(s, &d, &m, &d.stacks[k], &t);
+        rc = add_je_stack(s, &d, &m, &d.stacks[k], t);
     vis_maps_free(&m);
     vis_jeheap_free(&d);
+    return rc;
+}
+
+/* The process map a pprof profile's mappings describe, for the addresses
+ * of its locations that carry no names (jemalloc_pprof's). */
+static int pprof_maps(series *s, const vis_pprof *d, vis_maps *m)
+{
+    size_t cap = 1, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return nomem_s(s);
+    text[0] = '\0';
+    for (size_t i = 0; i < d->p->n_mapping; i++) {
+        const Perftools__Profiles__Mapping *mp = d->p->mapping[i];
+        if (mp->memory_limit <= mp->memory_start)
+            continue;
+        char *line = vis_strfmt("%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 0 %s\n",
+                                mp->memory_start, mp->memory_limit, mp->file_offset,
+                                vis_pprof_str(d, mp->filename));
+        if (!line) {
+            free(text);
+            return nomem_s(s);
+        }
+        /* Control characters would end the line early. */
+        for (char *c = line; *c && c[1]; c++)
+            if ((unsigned char)*c < 0x20)
+                *c = '?';
+        size_t k = strlen(line);
+        char *b = realloc(text, len + k + 1);
+        if (!b) {
+            free(line);
+            free(text);
+            return nomem_s(s);
+        }
+        text = b;
+        memcpy(text + len, line, k + 1);
+        len += k;
+        free(line);
+    }
+    int rc = vis_maps_parse(m, text, len, d->path, 1, s->err, s->errsz);
+    free(text);
+    return rc;
+}
+
+/* The bytes of a hexadecimal build ID string. */
+static size_t build_id(const char *hex, unsigned char *out, size_t max)
+{
+    size_t n = 0;
+    for (; hex[0] && hex[1] && n < max; hex += 2) {
+        unsigned v;
+        if (sscanf(hex, "%2x", &v) != 1)
+            return 0;
+        out[n++] = (unsigned char)v;
+    }
+    return hex[0] ? 0 : n;
+}
+
+/* The frames of one pprof location: its lines (a symbolized profile:
+ * innermost first), else its address named through the mappings. */
+static int pprof_location(series *s, const vis_pprof *d, const vis_maps *m,
+                          const Perftools__Profiles__Location *l, path *p)
+{
+    const Perftools__Profiles__Mapping *mp = vis_pprof_mapping(d, l->mapping_id);
+    const char *obj = mp ? vis_pprof_str(d, mp->filename) : "";
+    if (l->n_line == 0) {
+        unsigned char id[64];
+        size_t nid = mp ? build_id(vis_pprof_str(d, mp->build_id), id, sizeof id) : 0;
+        const char *const *frames;
+        int nf = vis_sym_resolve(s->sym, m, d->path, l->address, 0, nid ? id : NULL, nid,
+                                 &frames, s->err, s->errsz);
+        return nf < 0 ? -1 : path_level(s, p, frames, nf, obj);
+    }
+    char *frames[64];
+    int nf = 0, rc = 0;
+    for (size_t k = 0; k < l->n_line && nf < 64; k++) {
+        const Perftools__Profiles__Function *f = vis_pprof_function(d, l->line[k]->function_id);
+        const char *name = vis_pprof_str(d, f->name);
+        if (!*name)
+            name = vis_pprof_str(d, f->system_name);
+        const char *file = vis_pprof_str(d, f->filename);
+        int line = l->line[k]->line > 0 && l->line[k]->line < INT32_MAX ? (int)l->line[k]->line : 0;
+        if (!(frames[nf++] = vis_sym_label(l->address, *name ? name : NULL, *file ? file : NULL,
+                                           line, obj))) {
+            rc = nomem_s(s);
+            nf--;
+            break;
+        }
+    }
+    if (rc == 0)
+        rc = path_level(s, p, (const char *const *)frames, nf, obj);
+    for (int k = 0; k < nf; k++)
+        free(frames[k]);
+    return rc;
+}
+
+/* A tree from pprof profile it: its in-use bytes per stack. */
+static int pprof_tree(series *s, const item *it, vis_htree *t)
+{
+    vis_pprof d;
+    vis_maps m;
+    if (vis_pprof_read(it->path, &d, s->err, s->errsz) != 0)
+        return -1;
+    if (pprof_maps(s, &d, &m) != 0) {
+        vis_pprof_free(&d);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < d.p->n_sample && rc == 0; i++) {
+        const Perftools__Profiles__Sample *smp = d.p->sample[i];
+        if (smp->value[d.value] <= 0)
+            continue;
+        path p;
+        p.n = 0;
+        p.stripping = 1;
+        p.below_main = 0;
+        p.level = 0;
+        p.last = NULL;
+        for (size_t k = 0; k < smp->n_location_id && rc == 0 && !path_done(&p); k++)
+            rc = pprof_location(s, &d, &m, vis_pprof_location(&d, smp->location_id[k]), &p);
+        if (rc == 0)
+            rc = path_add(s, &p, t, (uint64_t)smp->value[d.value]);
+    }
+    vis_maps_free(&m);
+    vis_pprof_free(&d);
+    return rc;
+}
+
+/* Dump i's snapshot, and its tree for the companion. */
+static int write_dump(FILE *out, series *s, size_t i)
+{
+    item *it = &s->items[i];
+    vis_htree t;
+    if (vis_htree_init(&t) != 0)
+        return nomem_s(s);
+    int rc = s->kind == VIS_DUMP_PPROF ? pprof_tree(s, it, &t) : je_tree(s, it, &t);
     if (rc == 0 && (vis_massif_out_snapshot(out, i, it->time, i == s->peak, &t, &s->labels,
                                             s->o->threshold) != 0 ||
-                    vis_massif_out_dtree(s->dtrees, i, it->time, &t) != 0)) {
-        snprintf(s->err, s->errsz, "out of memory");
-        rc = -1;
-    }
+                    vis_massif_out_dtree(s->dtrees, i, it->time, &t) != 0))
+        rc = nomem_s(s);
     vis_htree_free(&t);
     return rc;
 }
@@ -431,8 +641,12 @@ static int write_profile(FILE *out, void *ctx, char *err, size_t errsz)
 {
     series *s = ctx;
     char desc[256];
-    snprintf(desc, sizeof desc, "jemalloc heap dumps (heap_v2/%" PRIu64 "), %zu, converted by "
-             "memtime-vis", s->items[0].period, s->n);
+    if (s->kind == VIS_DUMP_PPROF)
+        snprintf(desc, sizeof desc, "pprof heap profiles (inuse_space), %zu, converted by "
+                 "memtime-vis", s->n);
+    else
+        snprintf(desc, sizeof desc, "jemalloc heap dumps (heap_v2/%" PRIu64 "), %zu, converted "
+                 "by memtime-vis", s->items[0].period, s->n);
     vis_massif_out_header(out, desc, s->cmd, s->unit);
     for (size_t i = 0; i < s->n; i++)
         if (write_dump(out, s, i) != 0) {
@@ -464,27 +678,45 @@ static int write_companion(FILE *out, void *ctx, char *err, size_t errsz)
     fputs("memtime-companion: 1\n", out);
     static const char *const units[] = { "i", "ms", "B" };
     fprintf(out, "time_unit: %s\n", units[s->unit]);
-    if (a->named)
-        fprintf(out, "source: %zu jemalloc heap dump%s of process %" PRIu64 ", sequence "
-                "numbers %" PRIu64 " to %" PRIu64 "\n", s->n, s->n == 1 ? "" : "s", a->name.pid,
-                a->name.seq, z->name.seq);
-    else
-        fprintf(out, "source: %zu jemalloc heap dump%s, in the order given\n", s->n,
-                s->n == 1 ? "" : "s");
-    int lg = 0;
-    while (lg < 63 && (1ULL << lg) < a->period)
-        lg++;
-    fprintf(out, "source: sampling: one sample per %s allocated on average; counts unsampled "
-            "as jeprof does; a site's bytes are an estimate within about 1/sqrt(bytes/%s): "
-            "+-100%% for a %s site, +-32%% at %s, +-10%% at %s\n", fmt_size(r1, sizeof r1, R),
-            r1, r1, fmt_size(r10, sizeof r10, 10 * R), fmt_size(r100, sizeof r100, 100 * R));
-    if ((1ULL << lg) == a->period)
-        fprintf(out, "source: lg_prof_sample: %d\n", lg);
+    if (s->kind == VIS_DUMP_PPROF) {
+        fprintf(out, "source: %zu pprof heap profile%s (inuse_space), ordered by time_nanos\n",
+                s->n, s->n == 1 ? "" : "s");
+        if (a->period == 1)
+            fprintf(out, "source: sampling: every allocation recorded (period 1): the values "
+                    "are exact\n");
+        else if (a->period > 1)
+            fprintf(out, "source: sampling: one sample per %s allocated on average (the "
+                    "profile's period); its values are already estimates (the writer unsampled "
+                    "them); a site's bytes are within about 1/sqrt(bytes/%s): +-100%% for a %s "
+                    "site, +-32%% at %s, +-10%% at %s\n", fmt_size(r1, sizeof r1, R), r1, r1,
+                    fmt_size(r10, sizeof r10, 10 * R), fmt_size(r100, sizeof r100, 100 * R));
+        else
+            fprintf(out, "source: sampling: the profiles state no period; their values are "
+                    "taken as written\n");
+    } else {
+        if (a->named)
+            fprintf(out, "source: %zu jemalloc heap dump%s of process %" PRIu64 ", sequence "
+                    "numbers %" PRIu64 " to %" PRIu64 "\n", s->n, s->n == 1 ? "" : "s",
+                    a->name.pid, a->name.seq, z->name.seq);
+        else
+            fprintf(out, "source: %zu jemalloc heap dump%s, in the order given\n", s->n,
+                    s->n == 1 ? "" : "s");
+        int lg = 0;
+        while (lg < 63 && (1ULL << lg) < a->period)
+            lg++;
+        fprintf(out, "source: sampling: one sample per %s allocated on average; counts "
+                "unsampled as jeprof does; a site's bytes are an estimate within about "
+                "1/sqrt(bytes/%s): +-100%% for a %s site, +-32%% at %s, +-10%% at %s\n",
+                fmt_size(r1, sizeof r1, R), r1, r1, fmt_size(r10, sizeof r10, 10 * R),
+                fmt_size(r100, sizeof r100, 100 * R));
+        if ((1ULL << lg) == a->period)
+            fprintf(out, "source: lg_prof_sample: %d\n", lg);
+    }
     for (size_t i = 1; i < s->n; i++)
         if (s->items[i].period != a->period) {
             fprintf(out, "source: warning: %s was sampled every %" PRIu64 " bytes, not %" PRIu64
-                    " (prof.reset between dumps)\n", s->items[i].path, s->items[i].period,
-                    a->period);
+                    " (the sampling changed between dumps)\n", s->items[i].path,
+                    s->items[i].period, a->period);
             break;
         }
     fprintf(out, "source: clock: %s\n", s->clock_text);

@@ -360,9 +360,7 @@ static char *die_name(Dwarf_Die *die)
     return n ? strdup(n) : NULL;
 }
 
-/* "0x<pc>: fn (file:line)", "0x<pc>: fn (in obj)", "0x<pc>: ??? (in obj)",
- * with fn demangled when it is a mangled name. */
-static char *label(uint64_t pc, const char *fn, const char *src, int line, const char *obj)
+char *vis_sym_label(uint64_t pc, const char *fn, const char *src, int line, const char *obj)
 {
     char *l;
     if (fn && src && line > 0)
@@ -435,7 +433,7 @@ static int frames_at(object *b, uint64_t pc, GElf_Addr a, entry *e)
         if (tag != DW_TAG_inlined_subroutine)
             continue;
         char *fn = die_name(&scopes[i]);
-        rc = push(e, label(pc, fn, src, lineno, b->name));
+        rc = push(e, vis_sym_label(pc, fn, src, lineno, b->name));
         free(fn);
         /* The next frame's line is where this one was inlined. */
         Dwarf_Attribute at;
@@ -450,7 +448,7 @@ static int frames_at(object *b, uint64_t pc, GElf_Addr a, entry *e)
     }
     free(scopes);
     if (rc == 0)
-        rc = push(e, label(pc, sname, src, lineno, b->name));
+        rc = push(e, vis_sym_label(pc, sname, src, lineno, b->name));
     return rc;
 }
 
@@ -547,9 +545,9 @@ int vis_sym_resolve(vis_symbolizer *s, const vis_maps *maps, const char *file, u
         char obj[64] = "";
         if (m && m->path_len)
             snprintf(obj, sizeof obj, "%.*s", (int)(m->path_len < 60 ? m->path_len : 60), m->path);
-        rc = push(e, label(pc, NULL, NULL, 0, obj));
+        rc = push(e, vis_sym_label(pc, NULL, NULL, 0, obj));
     } else if (b->state != OBJ_OK || !m->exec) {
-        rc = push(e, label(pc, NULL, NULL, 0, b->name));
+        rc = push(e, vis_sym_label(pc, NULL, NULL, 0, b->name));
     } else {
         if (n_build_id && !b->build_id_checked &&
             check_build_id(b, build_id, n_build_id, file, err, errsz) != 0)

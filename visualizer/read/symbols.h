@@ -36,6 +36,12 @@ int vis_sym_resolve(vis_symbolizer *s, const vis_maps *maps, const char *file, u
                     int is_return, const unsigned char *build_id, size_t n_build_id,
                     const char *const **frames, char *err, size_t errsz);
 
+/* A frame's label as Massif writes it: "0x<pc>: fn (file:line)" (the
+ * file's base name), "0x<pc>: fn (in obj)" without a line, "0x<pc>: ???
+ * (in obj)" without a name, fn demangled when it is a mangled name and
+ * control characters made '?'. NULL when out of memory. */
+char *vis_sym_label(uint64_t pc, const char *fn, const char *src, int line, const char *obj);
+
 /* After the addresses are resolved: -1 with err when, in an object, a
  * fifth or more of the return addresses follow no call instruction: the
  * file is another build than the process ran (its names would be wrong). */
