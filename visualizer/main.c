@@ -649,7 +649,7 @@ static int run_follow(run *r, const vis_options *o)
     int grouped = vis_cli_given(o, "group-by") || vis_cli_given(o, "namespace-depth") ||
                   vis_cli_given(o, "keep-wrappers") || vis_cli_given(o, "threshold");
     vis_follow_opts fo = { o->inputs[0], o->companion, o->no_companion, o->top,
-                           grouped ? &o->group : NULL };
+                           grouped ? &o->group : NULL, &o->dumps };
     int rc = vis_follow_run(&fo, r->msg, sizeof r->msg);
     r->usage = rc == VIS_EXIT_USAGE;
     return rc;

@@ -9,10 +9,15 @@
  *               second thread at round BURST_AT and freed BURST_HOLD rounds
  *               later: the heap's peak, gone again;
  * and 64 KiB allocated and freed every round (churn), so that the
- * allocation counter behind lg_prof_interval's dumps moves steadily. */
+ * allocation counter behind lg_prof_interval's dumps moves steadily.
+ * With an argument DIR, it waits before the burst until DIR/go exists, so
+ * that a test can look at the dumps of a process that still runs. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define ROUNDS 400
 #define BLOCK (32 * 1024)
@@ -56,9 +61,21 @@ static void churn(void)
     free((void *)t);
 }
 
-int main(void)
+/* Waits until the file dir/go exists. */
+static void wait_go(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/go", dir);
+    struct timespec ms10 = { 0, 10 * 1000 * 1000 };
+    while (access(path, F_OK) != 0)
+        nanosleep(&ms10, NULL);
+}
+
+int main(int argc, char **argv)
 {
     for (int i = 0; i < ROUNDS; i++) {
+        if (i == BURST_AT && argc > 1)
+            wait_go(argv[1]);
         keep[i] = leak_site();
         cache_put(i);
         churn();

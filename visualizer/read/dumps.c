@@ -8,6 +8,7 @@
  * unpruned trees (kept in a temporary file meanwhile, since the
  * companion's frame table must precede them). Addresses are resolved once
  * per run (symbols.h), so the second read costs the parse only. */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "base/grow.h"
 #include "base/outfile.h"
 #include "base/strfmt.h"
 #include "base/units.h"
@@ -745,7 +747,10 @@ static int write_companion(FILE *out, void *ctx, char *err, size_t errsz)
         snprintf(err, errsz, "temporary file: read error");
         return -1;
     }
-    fputs(a->named && z->name.kind == 'f' ? "end: exit\n" : "", out);
+    /* jemalloc's exit dump (prof_final) means the process ended; without
+     * it, it may still run. */
+    if (s->kind == VIS_DUMP_JEMALLOC)
+        fputs(a->named && z->name.kind == 'f' ? "end: exit\n" : "end: none\n", out);
     return 0;
 }
 
@@ -807,4 +812,97 @@ done:
     free(s.cmd);
     free(s.items);
     return rc;
+}
+
+/* ------------------------------------------------------------ a directory */
+
+typedef struct {
+    char *path;
+    vis_jh_name name;
+    int named;
+    vis_dump_kind kind;
+    long long mtime_ns;
+    long long size;
+} entry_t;
+
+int vis_dumps_scan_dir(const char *dir, char ***paths, size_t *n, char **sig, char *err,
+                       size_t errsz)
+{
+    *paths = NULL;
+    *n = 0;
+    *sig = NULL;
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errsz, "%s: cannot open: %s", dir, strerror(errno));
+        return -1;
+    }
+    entry_t *e = NULL;
+    size_t ne = 0;
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *p = vis_strfmt("%s/%s", dir, de->d_name);
+        struct stat st;
+        if (!p) {
+            rc = -1;
+            break;
+        }
+        vis_dump_kind k = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? vis_dumps_sniff(p)
+                                                                   : VIS_DUMP_NONE;
+        if (k == VIS_DUMP_NONE) {
+            free(p);
+            continue;
+        }
+        entry_t *a = vis_grow(e, ne, 64, sizeof *a);
+        if (!a) {
+            free(p);
+            rc = -1;
+            break;
+        }
+        e = a;
+        e[ne] = (entry_t){ p, { 0, 0, 0, 0 }, 0, k,
+                           (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+                           (long long)st.st_size };
+        e[ne].named = k == VIS_DUMP_JEMALLOC && vis_jeheap_parse_name(p, &e[ne].name) == 0;
+        ne++;
+    }
+    closedir(d);
+    /* The newest jemalloc dump names the process followed. */
+    size_t newest = SIZE_MAX;
+    for (size_t i = 0; i < ne; i++)
+        if (e[i].named && (newest == SIZE_MAX || e[i].mtime_ns > e[newest].mtime_ns))
+            newest = i;
+    size_t len = 0;
+    FILE *m = rc == 0 ? open_memstream(sig, &len) : NULL;
+    char **out = rc == 0 ? malloc((ne ? ne : 1) * sizeof *out) : NULL;
+    if (!m || !out)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < ne; i++) {
+        int take = newest != SIZE_MAX ? e[i].named && e[i].name.pid == e[newest].name.pid
+                                      : e[i].kind == VIS_DUMP_PPROF;
+        if (!take)
+            continue;
+        fprintf(m, "%s %lld %lld\n", e[i].path, e[i].mtime_ns, e[i].size);
+        out[(*n)++] = e[i].path;
+        e[i].path = NULL;
+    }
+    if (m && fclose(m) != 0)
+        rc = -1;
+    for (size_t i = 0; i < ne; i++)
+        free(e[i].path);
+    free(e);
+    if (rc != 0) {
+        for (size_t i = 0; out && i < *n; i++)
+            free(out[i]);
+        free(out);
+        free(*sig);
+        *sig = NULL;
+        *n = 0;
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    *paths = out;
+    return 0;
 }

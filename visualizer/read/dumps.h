@@ -44,4 +44,12 @@ int vis_dumps_convert(const char *const *paths, size_t n, const vis_dumps_opts *
                       const char *out, char *shown, size_t shownsz, char *warn, size_t warnsz,
                       char *err, size_t errsz);
 
+/* The newest series of heap dumps in directory dir: the jemalloc dumps of
+ * the process that wrote the latest one (a service restarted under a new
+ * pid starts a new series), else every pprof profile. *paths (n of them,
+ * malloc'd, free each) and *sig, a text that changes whenever one of them
+ * is added, grows or is rewritten. Returns 0 (n may be 0), or -1 with err. */
+int vis_dumps_scan_dir(const char *dir, char ***paths, size_t *n, char **sig, char *err,
+                       size_t errsz);
+
 #endif
