@@ -293,8 +293,7 @@ static int read_body(vis_jeheap *d, FILE *f, jctx *c)
             [HEADER_T] = "'  t*: <objects>: <bytes> [<objects>: <bytes>]'",
             [THREADS] = "the stacks, a blank line and 'MAPPED_LIBRARIES:' (the dump is cut short)",
             [STACK_T] = "the stack's '  t*:' counts (the dump is cut short)",
-            [STACK_THREADS] = "more stacks, a blank line and 'MAPPED_LIBRARIES:' (the dump is cut "
-                              "short)",
+            [STACK_THREADS] = "more stacks, a blank line and 'MAPPED_LIBRARIES:' (cut short)",
             [BLANK] = "'MAPPED_LIBRARIES:' (the dump is cut short)",
             [MAPS] = "",
         };
