@@ -499,45 +499,44 @@ static int je_tree(series *s, const item *it, vis_htree *t)
     return rc;
 }
 
-/* The process map a pprof profile's mappings describe, for the addresses
- * of its locations that carry no names (jemalloc_pprof's). */
-static int pprof_maps(series *s, const vis_pprof *d, vis_maps *m)
+/* Each mapping of a pprof profile as a process map of its own (maps[i]
+ * for mapping i), since a location names its mapping: jemalloc_pprof's
+ * mappings all span the whole address space (its addresses are file
+ * offsets already), so they cannot be told apart by address. */
+static int pprof_maps(series *s, const vis_pprof *d, vis_maps **out)
 {
-    size_t cap = 1, len = 0;
-    char *text = malloc(cap);
-    if (!text)
+    size_t n = d->p->n_mapping;
+    vis_maps *m = calloc(n ? n : 1, sizeof *m);
+    if (!m)
         return nomem_s(s);
-    text[0] = '\0';
-    for (size_t i = 0; i < d->p->n_mapping; i++) {
+    for (size_t i = 0; i < n; i++) {
         const Perftools__Profiles__Mapping *mp = d->p->mapping[i];
         if (mp->memory_limit <= mp->memory_start)
-            continue;
-        char *line = vis_strfmt("%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 0 %s\n",
+            continue;   /* no range: its locations name no address */
+        char *line = vis_strfmt("%" PRIx64 "-%" PRIx64 " r-xp %" PRIx64 " 00:00 0 %s",
                                 mp->memory_start, mp->memory_limit, mp->file_offset,
                                 vis_pprof_str(d, mp->filename));
         if (!line) {
-            free(text);
+            for (size_t k = 0; k < i; k++)
+                vis_maps_free(&m[k]);
+            free(m);
             return nomem_s(s);
         }
         /* Control characters would end the line early. */
-        for (char *c = line; *c && c[1]; c++)
+        for (char *c = line; *c; c++)
             if ((unsigned char)*c < 0x20)
                 *c = '?';
-        size_t k = strlen(line);
-        char *b = realloc(text, len + k + 1);
-        if (!b) {
-            free(line);
-            free(text);
-            return nomem_s(s);
-        }
-        text = b;
-        memcpy(text + len, line, k + 1);
-        len += k;
+        int rc = vis_maps_parse(&m[i], line, strlen(line), d->path, 1, s->err, s->errsz);
         free(line);
+        if (rc != 0) {
+            for (size_t k = 0; k < i; k++)
+                vis_maps_free(&m[k]);
+            free(m);
+            return -1;
+        }
     }
-    int rc = vis_maps_parse(m, text, len, d->path, 1, s->err, s->errsz);
-    free(text);
-    return rc;
+    *out = m;
+    return 0;
 }
 
 /* The bytes of a hexadecimal build ID string. */
@@ -555,11 +554,16 @@ static size_t build_id(const char *hex, unsigned char *out, size_t max)
 
 /* The frames of one pprof location: its lines (a symbolized profile:
  * innermost first), else its address named through the mappings. */
-static int pprof_location(series *s, const vis_pprof *d, const vis_maps *m,
+static int pprof_location(series *s, const vis_pprof *d, const vis_maps *maps,
                           const Perftools__Profiles__Location *l, path *p)
 {
     const Perftools__Profiles__Mapping *mp = vis_pprof_mapping(d, l->mapping_id);
     const char *obj = mp ? vis_pprof_str(d, mp->filename) : "";
+    static const vis_maps none = { NULL, 0, NULL };
+    const vis_maps *m = &none;
+    for (size_t i = 0; mp && i < d->p->n_mapping; i++)
+        if (d->p->mapping[i] == mp)
+            m = &maps[i];
     if (l->n_line == 0) {
         unsigned char id[64];
         size_t nid = mp ? build_id(vis_pprof_str(d, mp->build_id), id, sizeof id) : 0;
@@ -595,7 +599,7 @@ static int pprof_location(series *s, const vis_pprof *d, const vis_maps *m,
 static int pprof_tree(series *s, const item *it, vis_htree *t)
 {
     vis_pprof d;
-    vis_maps m;
+    vis_maps *m;
     if (vis_pprof_read(it->path, &d, s->err, s->errsz) != 0)
         return -1;
     if (pprof_maps(s, &d, &m) != 0) {
@@ -614,11 +618,13 @@ static int pprof_tree(series *s, const item *it, vis_htree *t)
         p.level = 0;
         p.last = NULL;
         for (size_t k = 0; k < smp->n_location_id && rc == 0 && !path_done(&p); k++)
-            rc = pprof_location(s, &d, &m, vis_pprof_location(&d, smp->location_id[k]), &p);
+            rc = pprof_location(s, &d, m, vis_pprof_location(&d, smp->location_id[k]), &p);
         if (rc == 0)
             rc = path_add(s, &p, t, (uint64_t)smp->value[d.value]);
     }
-    vis_maps_free(&m);
+    for (size_t i = 0; i < d.p->n_mapping; i++)
+        vis_maps_free(&m[i]);
+    free(m);
     vis_pprof_free(&d);
     return rc;
 }

@@ -556,6 +556,22 @@ int vis_sym_resolve(vis_symbolizer *s, const vis_maps *maps, const char *file, u
         for (size_t i = 0; i < b->n_ok && !g; i++)
             if (b->ok[i].offset == m->offset && b->ok[i].size == m->end - m->start)
                 g = fit(b, m);
+        /* A mapping over the whole address space (jemalloc_pprof's: its
+         * addresses are file offsets) says nothing of the layout: the
+         * segment is the one holding the offset. */
+        int synthetic = m->end - m->start > ((uint64_t)1 << 48);
+        uint64_t so = pc - m->start + m->offset;
+        for (size_t i = 0; synthetic && !g && i < b->n_segs; i++)
+            if (b->segs[i].exec && so >= b->segs[i].offset &&
+                so - b->segs[i].offset < b->segs[i].filesz)
+                g = &b->segs[i];
+        if (synthetic && !g) {
+            rc = push(e, vis_sym_label(pc, NULL, NULL, 0, b->name));
+            if (rc != 0)
+                return nomem(err, errsz);
+            *frames = (const char *const *)e->frames;
+            return (int)e->n;
+        }
         if (!g) {
             if (!(g = fit(b, m))) {
                 snprintf(err, errsz, "%s: %s is not the object the profiled process mapped: its "
