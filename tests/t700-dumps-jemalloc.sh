@@ -115,10 +115,12 @@ is "$err" "memtime-vis: ${dumps[n-1]}: --clock=alloc takes interval dumps only (
 vis -o "$T/c.png" --clock=seq "${dumps[@]}" 2>/dev/null
 is "$("$pngcheck" "$T/c.png" size 2>&1)" "1600 900" "the PNG chart"
 vis --json --clock=seq "${dumps[@]}" 2>/dev/null >"$T/p.json"
-check "the JSON report parses and names the burst" python3 -c "
+check "the JSON report parses, names the burst and states the sampling and clock" python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert 'burst_site' in json.dumps(d)" "$T/p.json"
+assert 'burst_site' in json.dumps(d)
+assert any(s.startswith('sampling: one sample per 64 KiB') for s in d['source'])
+assert any(s.startswith('clock: the dumps') for s in d['source'])" "$T/p.json"
 vis --pprof="$T/p.pb.gz" --clock=seq "${dumps[@]}" 2>/dev/null
 check "the pprof export of the peak: go tool pprof lists burst_site" \
   sh -c "go tool pprof -top '$T/p.pb.gz' 2>/dev/null | grep -q burst_site"

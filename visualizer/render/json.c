@@ -256,6 +256,14 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
     key(out, "profile");
     vis_json_string(out, p->path);
     fprintf(out, ",\n  \"time_unit\": \"%s\",\n", units[p->unit]);
+    /* A profile converted from heap dumps: where from, sampling, clock. */
+    fputs("  \"source\": [", out);
+    for (size_t i = 0; i < p->n_sources; i++) {
+        if (i)
+            fputs(", ", out);
+        vis_json_string(out, p->sources[i]);
+    }
+    fputs("],\n", out);
     fprintf(out, "  \"duration\": %" PRIu64 ",\n  \"snapshots\": %zu,\n"
                  "  \"detailed_snapshots\": %zu,\n",
             p->snaps[p->n_snaps - 1].time, p->n_snaps, p->n_detailed);
