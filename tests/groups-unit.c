@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/groups.h"
+#include "model/wrappers.h"
 
 static int n_test, n_fail;
 
@@ -45,7 +46,7 @@ int main(void)
     expect("object: so version", vis_key_object("0x1: f (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"), "libLLVM-14.so");
     expect("object: libc", vis_key_object("0x1: malloc (in /usr/lib/x86_64-linux-gnu/libc.so.6)"), "libc.so");
     expect("object: executable", vis_key_object("0x1: my_malloc (in /usr/sbin/mariadbd)"), "mariadbd");
-    expect("object: source line only", vis_key_object("0x1: main (prog.c:3)"), "(debug info: no object)");
+    expect("object: source line only", vis_key_object("0x1: main (prog.c:3)"), "(in prog.c)");
     expect("object: nothing", vis_key_object("0x1: main"), "(\?\?\?)");
     /* file */
     expect("file", vis_key_file("0x1: main (prog.c:3)"), "prog.c");
@@ -102,7 +103,7 @@ int main(void)
            vis_key_namespace("0x1: app::net::Conn::read() (conn.cc:5)", 9), "app::net::Conn");
     expect("namespace: anonymous",
            vis_key_namespace("0x1: (anonymous namespace)::Parser::parse() (p.cc:5)", 1), "(anonymous namespace)");
-    expect("namespace: C function", vis_key_namespace("0x1: main (prog.c:3)", 1), "(debug info: no object)");
+    expect("namespace: C function", vis_key_namespace("0x1: main (prog.c:3)", 1), "(in prog.c)");
     expect("namespace: operator new", vis_key_namespace("0x1: operator new(unsigned long) (in /usr/lib/libstdc++.so.6.0.30)", 1),
            "(in libstdc++.so)");
     expect("namespace: Rust impl",

@@ -28,10 +28,10 @@ print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["site
                and not s["site"].endswith(" (no symbols)")))'
 }
 is "$(groups ns.out --group-by=namespace)" \
-   "(anonymous namespace)=60000 (debug info: no object)=40000 net=200000 std=512 store=500000" \
+   "(anonymous namespace)=60000 (in ns_layers.cc)=40000 net=200000 std=512 store=500000" \
    "namespace depth 1: store 500000, net 200000, the anonymous namespace, a C function by its object"
 is "$(groups ns.out --group-by=namespace --namespace-depth=2)" \
-   "(anonymous namespace)=60000 (debug info: no object)=40000 net::http=120000 net::tls=80000 std::__new_allocator=512 store::cache=200000 store::disk=300000" \
+   "(anonymous namespace)=60000 (in ns_layers.cc)=40000 net::http=120000 net::tls=80000 std::__new_allocator=512 store::cache=200000 store::disk=300000" \
    "namespace depth 2: store::disk 300000, store::cache 200000, net::http 120000, net::tls 80000"
 
 vis --group-by=namespace --collapsed=ns.folded ns.out
@@ -44,7 +44,7 @@ for l in open("ns.folded"):
     acc[g] = acc.get(g, 0) + int(b)
 print(" ".join("%s=%d" % kv for kv in sorted(acc.items())
                if not kv[0].startswith("in ") and not kv[0].startswith("(in ") and not kv[0].endswith(" (no symbols)")))')" \
-   "(anonymous namespace)=60000 (debug info: no object)=40000 net=200000 store=500000" \
+   "(anonymous namespace)=60000 (in ns_layers.cc)=40000 net=200000 store=500000" \
    "--collapsed: each stack under its namespace as the outermost frame, the same bytes"
 
 # The Rust program.

@@ -76,8 +76,8 @@ PY
 vis --summary-only --group-by=site --threshold=0 --top=30 a.out >sum.txt
 check "summary: no two lines of the peak list read the same" bash -c \
   "sed -n '/^Top allocation sites/,/^Allocation/p' sum.txt | grep -E '^ +[0-9]+\\.' | sed -E 's/^ +[0-9]+\\. +[^ ]+ [^ ]+ +[^ ]+ +//' | sort | uniq -d | grep -q . && exit 1 || exit 0"
-check "summary: pool_take found by its shape, 8 callers, its callers the sites" \
-  grep -qE '^ +[0-9.]+ KiB  pool_take \(ns_wrapped\.cc:[0-9]+\): 8 callers, by its shape; its callers are the sites' sum.txt
+check "summary: pool_take found by its shape, 8 distinct calling functions, the largest 22%, its callers the sites" \
+  grep -qE '^ +[0-9.]+ KiB  pool_take \(ns_wrapped\.cc:[0-9]+\): by its shape: 8 distinct calling functions, the largest 22% of its bytes; its callers are the sites' sum.txt
 check "summary: the hint gives memtime's --alloc-fn=pool_take" \
   bash -c "grep -A1 \"profile with memtime's --alloc-fn\" sum.txt | grep -qx '      --alloc-fn=pool_take'"
 
@@ -97,7 +97,7 @@ print(" ".join("%s=%d" % (x["site"].split("(")[0] if not x["site"].startswith("(
 # Without memtime's list, memtime-vis splits my_malloc by its name.
 memtime -q --known-alloc-fns=no --memtime-out-file=b.out "$P" 2>err.b
 vis --summary-only b.out >sum.b
-is "$(($(in_tree b.out my_malloc) > 0)) $(grep -cE 'my_malloc \(ns_wrapped\.cc:[0-9]+\): 4 callers, known by name; its callers are the sites' sum.b)" "1 1" \
+is "$(($(in_tree b.out my_malloc) > 0)) $(grep -cE 'my_malloc \(ns_wrapped\.cc:[0-9]+\): known by name, 4 distinct calling functions; its callers are the sites' sum.b)" "1 1" \
    "--known-alloc-fns=no: my_malloc in the file; memtime-vis splits it by name, 4 callers"
 is "$(groups b.out)" "(anonymous namespace)=80000 db=820000 net=220000" \
    "--known-alloc-fns=no: the default view is still by namespace, with the same bytes"

@@ -232,9 +232,14 @@ typedef struct {
 /* An allocation wrapper found in the profile (groups.h): a function that
  * allocates on behalf of many callers. */
 typedef struct {
-    const char *label;       /* interned: the site's verbatim label */
+    const char *label;       /* interned: the verbatim label of its frame
+                                holding the most at the peak's tree */
+    const char *fn;          /* interned: the function (vis_caller_key) */
     uint64_t bytes;          /* what it held at the peak's tree */
-    size_t n_callers;        /* callers the detail shows at that tree */
+    uint64_t bytes_split;    /* of them, what went to its callers there */
+    size_t n_callers;        /* distinct calling functions, where it held
+                                the most (where its shape was judged) */
+    double largest_share;    /* the largest caller's percent of it there */
     int by_name;             /* known by its name (else by its shape) */
     int split;               /* its callers became the sites */
 } vis_wrapper;

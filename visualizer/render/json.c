@@ -7,6 +7,7 @@
 #include "base/utf8.h"
 #include "model/chart_data.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/names.h"
 #include "model/sites.h"
 #include "model/pruned_tree.h"
@@ -392,9 +393,13 @@ static void grouping(FILE *out, const vis_profile *p)
         else
             fputs("null", out);
         free(fn);
-        fprintf(out, ", \"bytes\": %" PRIu64 ", \"callers\": %zu, \"by_name\": %s, "
-                     "\"callers_are_sites\": %s}", w->bytes, w->n_callers,
-                w->by_name ? "true" : "false", w->split ? "true" : "false");
+        /* Why it was taken, and which of its bytes went to its callers. */
+        fprintf(out, ", \"bytes\": %" PRIu64 ", \"bytes_to_callers\": %" PRIu64
+                     ", \"callers\": %zu, \"largest_caller_percent\": %.1f, \"by_name\": %s, "
+                     "\"reason\": \"%s\", \"callers_are_sites\": %s}",
+                w->bytes, w->bytes_split, w->n_callers, w->largest_share,
+                w->by_name ? "true" : "false", w->by_name ? "known name" : "shape",
+                w->split ? "true" : "false");
     }
     fprintf(out, "%s]},\n", gr->n_wrappers ? "\n  " : "");
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/units.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/sites.h"
 #include "render/growth_text.h"
 #include "render/summary.h"
@@ -364,32 +365,41 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
     char a[32];
     if (!gr->n_wrappers)
         return;
-    fprintf(out, "Allocation wrappers found (a known name, or at least %d callers, none above "
-            "%d%%, nothing of their own):\n", VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
+    fprintf(out, "Allocation wrappers found (a known name, or at least %d distinct calling "
+            "functions, none above %d%% of it, nothing of its own), what each held at the peak:\n",
+            VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
     uint64_t rest = 0;
     for (size_t k = 8; k < gr->n_wrappers; k++)
         rest += gr->wrappers[k].bytes;
     for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
         char *name = vis_wrapper_display_name(p, w->label);
-        char callers[48];
-        if (w->n_callers)
-            snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
+        char why[96], did[160];
+        /* Why it was taken: its name, or its shape where it held the most. */
+        if (w->by_name)
+            snprintf(why, sizeof why, "known by name, %zu distinct calling function%s", w->n_callers,
                      w->n_callers == 1 ? "" : "s");
-        else if (w->split && w->bytes)
-            snprintf(callers, sizeof callers, "its callers not in the detail");
         else
-            snprintf(callers, sizeof callers, "its callers not in the file");
-        fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
-                name ? name : vis_site_name(w->label), callers,
-                w->by_name ? "known by name" : "by its shape",
-                w->split && !w->n_callers && w->bytes
-                ? "kept as a site: its callers are below the detail's depth (memtime's "
-                  "--detail-depth or --alloc-fn reaches them)"
-                : w->split ? "its callers are the sites (--keep-wrappers keeps it)"
-                : p->detail.present ? "kept (--keep-wrappers)"
-                : "kept: the profile has no detail of its callers (memtime's companion has it; "
-                  "or profile with --alloc-fn=NAME)");
+            snprintf(why, sizeof why, "by its shape: %zu distinct calling functions, the largest "
+                     "%.0f%% of its bytes", w->n_callers, w->largest_share);
+        if (!w->n_callers && !w->split && !p->detail.present)
+            snprintf(why, sizeof why, "known by name, its callers not in the file");
+        /* What the rewrite did with its bytes. */
+        if (w->split && w->bytes && !w->bytes_split)
+            snprintf(did, sizeof did, "kept as a site: its callers are below the detail's depth "
+                     "(memtime's --detail-depth or --alloc-fn reaches them)");
+        else if (w->split && w->bytes_split < w->bytes)
+            snprintf(did, sizeof did, "its callers are the sites (%s of it; the rest, its own, stays "
+                     "with it; --keep-wrappers keeps it)", vis_fmt_bytes(a, sizeof a, w->bytes_split));
+        else if (w->split)
+            snprintf(did, sizeof did, "its callers are the sites (--keep-wrappers keeps it)");
+        else if (p->detail.present)
+            snprintf(did, sizeof did, "kept (--keep-wrappers)");
+        else
+            snprintf(did, sizeof did, "kept: the profile has no detail of its callers (memtime's "
+                     "companion has it; or profile with --alloc-fn=NAME)");
+        fprintf(out, "      %10s  %s: %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
+                name ? name : vis_site_name(w->label), why, did);
         free(name);
     }
     if (gr->n_wrappers > 8)
