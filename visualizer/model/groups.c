@@ -57,6 +57,9 @@ typedef struct {
     vis_ptrmap canon;        /* a frame's text without its address -> the
                                 frame of that text at the lowest address */
     int canon_built;
+    const char *descend;     /* interned: the group whose code is grouped by
+                                function instead (descend), or NULL */
+    vis_ptrmap descended;    /* function key of the descent -> non-NULL */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -213,10 +216,24 @@ static const char *key_of(rg *g, const char *label)
         return NULL;
     if (!*slot) {
         char *k = vis_group_key(label, g->by, g->o->ns_depth);
-        if (!k)
-            return NULL;
-        *slot = (void *)vis_profile_intern(g->p, k, strlen(k));
+        const char *in = k ? vis_profile_intern(g->p, k, strlen(k)) : NULL;
         free(k);
+        if (in && in == g->descend) {
+            /* The group the default view descends into: its functions. */
+            k = vis_key_function(label);
+            in = k ? vis_profile_intern(g->p, k, strlen(k)) : NULL;
+            free(k);
+            void **d = in ? vis_ptrmap_slot(&g->descended, in) : NULL;
+            if (!d)
+                return NULL;
+            *d = (void *)g->descend;
+        }
+        if (!in)
+            return NULL;
+        /* The map may have grown meanwhile (keyed again above). */
+        if (!(slot = vis_ptrmap_slot(&g->keys, label)))
+            return NULL;
+        *slot = (void *)in;
     }
     return *slot;
 }
@@ -460,6 +477,18 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     size_t n, *first;   /* group k's entries in es: first[k] .. first[k + 1] */
     if (merge_entries(g, es, &out, &n, &first) != 0)
         return -1;
+    free(s->groups_all);
+    s->groups_all = NULL;
+    s->n_groups_all = 0;
+    if (g->by != VIS_GROUP_SITE) {
+        if (!(s->groups_all = malloc((n + 1) * sizeof *s->groups_all))) {
+            free(out);
+            free(first);
+            return -1;
+        }
+        memcpy(s->groups_all, out, n * sizeof *out);
+        s->n_groups_all = n;
+    }
     double cut = g->threshold / 100.0 * (double)s->heap_B;
     vis_group_by fb2 = vis_group_fallback2(g->by, g->fallback);
     vis_cut *c = calloc(n + 1, sizeof *c);
@@ -472,7 +501,14 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         goto out;
     for (size_t k = 0; k < n; k++) {
         c[k] = (vis_cut){ out[k].label, out[k].bytes, out[k].is_below_threshold, { NULL, NULL }, 0 };
-        if (g->fallback != VIS_GROUP_AUTO && !out[k].is_below_threshold && (double)out[k].bytes < cut) {
+        void *in_descent = NULL;
+        if (g->descend && !out[k].is_below_threshold && (double)out[k].bytes < cut &&
+            vis_ptrmap_get(&g->descended, out[k].label, &in_descent) && in_descent) {
+            /* A small function of the group descended into: "other
+             * functions in CRATE". */
+            c[k].coarse[0] = g->descend;
+        } else if (g->fallback != VIS_GROUP_AUTO && !out[k].is_below_threshold &&
+                   (double)out[k].bytes < cut) {
             const char *origin = es->e[first[k]].origin;
             if (!(c[k].coarse[0] = coarse_key(g, origin, g->fallback)) ||
                 (fb2 != VIS_GROUP_AUTO && !(c[k].coarse[1] = coarse_key(g, origin, fb2))))
@@ -552,6 +588,42 @@ static int snapshot_entries(rg *g, size_t i, entries *es)
             e = push(es, s->sites[k].label, s->sites[k].bytes, s->sites[k].is_below_threshold);
     }
     return e;
+}
+
+/* The default view never ends with one group holding most of the heap: a
+ * crate (or namespace) that holds more than VIS_DESCEND_SHARE percent of
+ * the peak's tree is told apart by its functions, the other groups stay
+ * (a Rust service whose heap is in its own crate reads "rustnode 99.9%" by
+ * crate, and names run_batch, BlockCache::import and the leak in add_peer
+ * by this). Sets g->descend and the grouping's record of it. */
+static int choose_descent(rg *g)
+{
+    vis_profile *p = g->p;
+    size_t snap = p->peak_tree_snap;
+    if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY || !p->snaps[snap].heap_B)
+        return 0;
+    entries es = { NULL, 0 };
+    vis_site *out = NULL;
+    size_t n = 0;
+    int e = snapshot_entries(g, snap, &es);
+    if (e == 0)
+        e = merge_entries(g, &es, &out, &n, NULL);
+    free(es.e);
+    if (e != 0)
+        return -1;
+    const vis_site *top = NULL;
+    for (size_t k = 0; k < n; k++)
+        if (!out[k].is_below_threshold && (!top || out[k].bytes > top->bytes))
+            top = &out[k];
+    uint64_t heap = p->snaps[snap].heap_B;
+    if (top && (double)top->bytes * 100.0 > VIS_DESCEND_SHARE * (double)heap) {
+        g->descend = top->label;
+        p->grouping.descend = top->label;
+        p->grouping.descend_share = 100.0 * (double)top->bytes / (double)heap;
+        vis_ptrmap_clear(&g->keys);   /* keyed before the descent */
+    }
+    free(out);
+    return 0;
 }
 
 /* The view's threshold when --threshold was not given, for groupings other
@@ -768,13 +840,16 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, o->threshold, VIS_GROUP_OBJECT,
-             VIS_PTRMAP_INIT, VIS_GROUP_AUTO, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, 0 };
+             VIS_PTRMAP_INIT, VIS_GROUP_AUTO, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, 0, NULL,
+             VIS_PTRMAP_INIT };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
     gr->threshold_adapted = 0;
     gr->fallback = VIS_GROUP_AUTO;
+    gr->descend = NULL;
+    gr->descend_share = 0;
     gr->from_detail = p->detail.present && p->detail.n_trees > 0;
     if (!(g.wrapper = calloc(p->detail.n_frames + 1, 1)))
         return -1;
@@ -799,6 +874,15 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {
         rc = 0;   /* the file's own sites, as Massif kept them */
         goto out;
+    }
+    if (gr->from_detail && (g.by == VIS_GROUP_CRATE || g.by == VIS_GROUP_NAMESPACE)) {
+        if (o->descend) {   /* the descent of another profile's view (diff) */
+            g.descend = gr->descend = vis_profile_intern(p, o->descend, strlen(o->descend));
+            if (!g.descend)
+                goto out;
+        } else if (gr->by_auto && choose_descent(&g) != 0) {
+            goto out;
+        }
     }
     if (g.by != VIS_GROUP_SITE && g.fallback == VIS_GROUP_AUTO && !o->threshold_given &&
         g.threshold > 0) {
@@ -830,5 +914,6 @@ out:
     vis_ptrmap_clear(&g.rest_keys);
     vis_ptrmap_clear(&g.level2_keys);
     vis_ptrmap_clear(&g.canon);
+    vis_ptrmap_clear(&g.descended);
     return rc;
 }

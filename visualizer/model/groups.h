@@ -59,7 +59,14 @@ typedef struct {
     double threshold;        /* percent: smaller groups merge */
     int threshold_given;     /* --threshold was given */
     int keep_wrappers;       /* --keep-wrappers */
+    const char *descend;     /* crate or namespace grouping: this group's
+                                code by function (the default view of
+                                another profile, for diff); NULL: none */
 } vis_group_opts;
+
+/* The default view descends into a crate or namespace holding more than
+ * this percent of the peak's tree: its functions become groups. */
+#define VIS_DESCEND_SHARE 50.0
 
 /* The view's threshold without --threshold (adapt_threshold in groups.c):
  * lowered from 1% until the remainder holds at most VIS_ADAPT_REST% of the

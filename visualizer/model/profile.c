@@ -150,8 +150,10 @@ void vis_profile_free(vis_profile *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->n_snaps; i++)
+    for (size_t i = 0; i < p->n_snaps; i++) {
         free(p->snaps[i].sites);
+        free(p->snaps[i].groups_all);
+    }
     for (size_t i = 0; i < p->n_site_info; i++) {
         free(p->site_info[i].name);
         free(p->site_info[i].full_name);

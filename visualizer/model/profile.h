@@ -100,6 +100,10 @@ typedef struct {
     size_t n_sites;          /* detailed/peak only: the root's children */
     vis_site *sites;
     vis_rest_by rest_by;     /* what its remainder line holds (regrouped) */
+    size_t n_groups_all;     /* regrouped by a key (not site): every group */
+    vis_site *groups_all;    /* before the view's cut, for the growth analysis
+                                (growth.h): a small group that grows is a line
+                                of its own, never in and out of a remainder */
 } vis_snapshot;
 
 /* memtime's phase marks (MEMTIME_MARK), from the companion file. */
@@ -259,6 +263,10 @@ typedef struct {
     vis_group_by fallback;   /* function and file groups below the threshold
                                 fall back to this grouping's (groups.h);
                                 VIS_GROUP_AUTO: they do not */
+    const char *descend;     /* interned: the crate or namespace whose code
+                                is grouped by function (groups.h), or NULL */
+    double descend_share;    /* its percent of the peak's tree by by's keys
+                                (0 when another profile's view chose it) */
 } vis_grouping;
 
 /* How a process ended: an exit status, a signal, or not known. */

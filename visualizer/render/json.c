@@ -376,6 +376,15 @@ static void grouping(FILE *out, const vis_profile *p)
     } else {
         fputs("null", out);
     }
+    /* The default view's descent into one group's functions (groups.h). */
+    fputs(", \"descended\": ", out);
+    if (gr->applied && gr->descend) {
+        fputs("{\"group\": ", out);
+        vis_json_string(out, gr->descend);
+        fprintf(out, ", \"by\": \"function\", \"percent\": %.1f}", gr->descend_share);
+    } else {
+        fputs("null", out);
+    }
     fputs(", \"wrappers\": [", out);
     for (size_t k = 0; k < gr->n_wrappers; k++) {
         const vis_wrapper *w = &gr->wrappers[k];

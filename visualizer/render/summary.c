@@ -233,10 +233,19 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         uint64_t total = vis_snap_total(t);
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[192];
-        if (groups && gr->by_auto)
+        char what[640];
+        if (groups && gr->by_auto && gr->descend)
+            snprintf(what, sizeof what, "groups by %s, %s by function (the default for this "
+                     "program%s%s; %s held %.1f%% of the heap by %s, more than half; --group-by)",
+                     vis_group_by_name(gr->by), gr->descend, gr->why ? ": " : "",
+                     gr->why ? gr->why : "", gr->descend, gr->descend_share,
+                     vis_group_by_name(gr->by));
+        else if (groups && gr->by_auto)
             snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
                      vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+        else if (groups && gr->descend)
+            snprintf(what, sizeof what, "groups by %s, %s by function", vis_group_by_name(gr->by),
+                     gr->descend);
         else if (groups)
             snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
@@ -252,7 +261,16 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     vis_group_by_name(gr->fallback), fb2 != VIS_GROUP_AUTO ? ", then their " : "",
                     fb2 != VIS_GROUP_AUTO ? vis_group_by_name(fb2) : "",
                     gr->by == VIS_GROUP_FILE ? "files" : "functions");
-        } else if (gr->applied)
+        } else if (gr->applied && gr->descend)
+            fprintf(out, "Grouping:   by %s, %s by function, %s; %s's functions below %.2f%% "
+                    "of a snapshot's heap fall back to \"other functions in %s\", other groups "
+                    "below it merge (%s)\n", vis_group_by_name(gr->by), gr->descend,
+                    gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
+                    gr->descend, gr->threshold, gr->descend,
+                    gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
+                                            "5% of the peak; --threshold sets it"
+                                          : "--threshold");
+        else if (gr->applied)
             fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
                     "merge (%s)\n", groups ? "by " : "by site",
                     groups ? vis_group_by_name(gr->by) : "",
