@@ -36,10 +36,13 @@ pub mod cache {
             BlockCache { slots: [None, None, None, None], next: 0 }
         }
 
+        /// The oldest block is dropped before the new one is allocated, so
+        /// the cache never holds more than KEEP blocks.
         #[inline(never)]
         pub fn import(&mut self, id: u8) {
-            let block = vec![id | 1; BLOCK];
-            self.slots[self.next % KEEP] = Some(block);
+            let slot = &mut self.slots[self.next % KEEP];
+            drop(slot.take());
+            *slot = Some(vec![id | 1; BLOCK]);
             self.next += 1;
         }
 
