@@ -74,7 +74,7 @@ lines = [re.sub(r'^ +[0-9]+\. +[^ ]+ [^ ]+ +[0-9.]+% +', '', l) for l in top.spl
 names = sorted(bare(l) for l in lines if ours(l))
 if names != sorted(want):
     bad.append('summary peak list: got %s' % names)
-if '@0x' in top:
+if any('@0x' in l for l in lines if ours(l)):
     bad.append('summary peak list: a site told apart by its address')
 for b in bad:
     print(b)

@@ -1,17 +1,16 @@
 // wrap_rawvec.rs (t662): eight functions each fill a Vec<u64> that grows
 // through RawVec's grow (Vec::reserve_exact from empty: RawVec::grow_exact,
 // finish_grow; one block of exactly k * 8000 bytes, no reallocation), all
-// held until the end: a true allocation wrapper with eight callers. The
+// held until the end: Rust's allocation plumbing with eight callers. The
 // k of each function is its place in this file (load_index 1 .. hash_rows
 // 8); main's own Vec of them holds 8 * 24 bytes.
-use std::hint::black_box;
 
 #[inline(never)]
 fn load_index(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(1000);
     v.extend((0..1000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -19,7 +18,7 @@ fn read_blocks(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(2000);
     v.extend((0..2000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -27,7 +26,7 @@ fn parse_headers(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(3000);
     v.extend((0..3000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -35,7 +34,7 @@ fn build_trie(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(4000);
     v.extend((0..4000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -43,7 +42,7 @@ fn decode_frames(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(5000);
     v.extend((0..5000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -51,7 +50,7 @@ fn merge_runs(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(6000);
     v.extend((0..6000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -59,7 +58,7 @@ fn sort_keys(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(7000);
     v.extend((0..7000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 #[inline(never)]
@@ -67,7 +66,7 @@ fn hash_rows(keep: &mut Vec<Vec<u64>>) {
     let mut v: Vec<u64> = Vec::new();
     v.reserve_exact(8000);
     v.extend((0..8000u64).map(|x| x | 1));
-    keep.push(black_box(v));
+    keep.push(v);
 }
 
 fn main() {
