@@ -8,6 +8,7 @@
 # tags its band; --json says the same. Then the README's CI recipe: two
 # --time-unit=i runs diff to no change and pass both gates.
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 14
 d=$T/ex; mkdir -p "$d"
 cc -g -O1 -Wall -I"$MT_SRC/memtime" -DMEMTIME_EXAMPLE_MARKS -o "$d/node_sim" "$MT_SRC/examples/node_sim.c" \

@@ -11,6 +11,7 @@
 # Groups named by an object ("(in libc.so)", "libstdc++.so (no symbols)":
 # the C library's and libstdc++'s own start-up blocks) are left out.
 . "$(dirname "$0")/lib.sh"
+need c++ python3 rustc
 plan 8
 cd "$T" || exit 1
 
