@@ -12,7 +12,8 @@
  *                          the page map; memtime's calloc clears the block);
  *                          natively glibc's calloc leaves fresh pages alone,
  *                          and the pages read count or not as the kernel
- *                          decides (most map the shared zero page there).
+ *                          decides (most map the shared zero page there),
+ *                          as docs/guide.md says.
  *   rss_phases retain N    allocates N MiB in 1 KiB blocks, then frees them all.
  *                          Built with -DJE_PREFIX=<p> and a jemalloc whose API
  *                          is renamed <p>malloc, ..., the blocks come from that
