@@ -273,9 +273,12 @@ _mt_strays() {
 # runs, a failure path's leftovers or a program it lost track of, and says
 # which on stderr; then the at_exit commands; then removes $T. The exit
 # status stays the script's. (The 500 rounds only bound a process that
-# cannot die.)
+# cannot die.) A process killed stops showing its environment as soon as
+# its memory is released, before it is dead: the at_exit commands wait
+# until each one killed is gone or a zombie, which on a loaded machine
+# can be a while later.
 _mt_exit() {
-  local rc=$? pid round c said=
+  local rc=$? pid round c said= killed=
   _mt_unfinished "$rc"
   for round in $(seq 500); do
     _mt_strays
@@ -288,7 +291,14 @@ _mt_exit() {
     fi
     for pid in $_mt_pids; do kill -KILL "$pid" 2>/dev/null; done
     for pid in $_mt_pids; do wait "$pid" 2>/dev/null; done
+    killed="$killed$_mt_pids"
     sleep 0.02
+  done
+  for pid in $killed; do
+    for round in $(seq 500); do
+      grep -q '^[0-9]* (.*) [ZX] ' "/proc/$pid/stat" 2>/dev/null || [ ! -e "/proc/$pid" ] && break
+      sleep 0.02
+    done
   done
   for c in ${_mt_at_exit[@]+"${_mt_at_exit[@]}"}; do eval "$c"; done
   rm -rf "$T"
