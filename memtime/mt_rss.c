@@ -549,6 +549,11 @@ void mt_rss_init(void)
    start_ns = now_ns();
 }
 
+ULong mt_rss_n_readings(void)
+{
+   return n_readings;
+}
+
 Bool mt_rss_any(void)
 {
    return any_reading;

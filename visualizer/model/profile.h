@@ -145,6 +145,41 @@ typedef struct {
     vis_rss_mapping *maps;   /* largest first */
 } vis_rss_peak;
 
+/* The allocator's own account (memtime --allocator=program), from the
+ * companion's "allocator:" and "alloc-stats:" lines: what jemalloc's mallctl
+ * or glibc's mallinfo2 said, read inside the program after resident-memory
+ * readings. Each reading has the keys its allocator gives (the bit of each
+ * key in 'have'); vis_alloc_stat_keys names them as the companion does. */
+typedef enum {
+    VIS_AS_ALLOCATED,        /* both: bytes the program holds             */
+    VIS_AS_ACTIVE,           /* jemalloc: pages of active extents          */
+    VIS_AS_RESIDENT,         /* jemalloc: its resident pages (at most)     */
+    VIS_AS_MAPPED,           /* jemalloc: its mapped extents               */
+    VIS_AS_RETAINED,         /* jemalloc: unmapped, address space kept     */
+    VIS_AS_METADATA,         /* jemalloc: its own bookkeeping              */
+    VIS_AS_DIRTY,            /* jemalloc: freed pages not yet purged       */
+    VIS_AS_MUZZY,            /* jemalloc: freed pages MADV_FREE'd          */
+    VIS_AS_ARENA,            /* glibc: the arenas' size (sbrk and mmap)    */
+    VIS_AS_MMAPPED,          /* glibc: blocks in their own mappings        */
+    VIS_AS_FREE,             /* glibc: free chunks in the arenas           */
+    VIS_AS_TOP_RELEASABLE,   /* glibc: free at the top, trimmable          */
+    VIS_AS_ARENA_IN_USE,     /* glibc: chunks in use in the arenas         */
+    VIS_AS_N
+} vis_alloc_stat;
+extern const char *const vis_alloc_stat_keys[VIS_AS_N];
+
+typedef struct {
+    uint64_t time;           /* in the profile's unit */
+    uint32_t have;           /* bit k: v[k] was read */
+    uint64_t v[VIS_AS_N];
+} vis_alloc_stats;
+
+typedef struct {
+    char name[16];           /* "jemalloc", "glibc"; "" without the records */
+    size_t n;
+    vis_alloc_stats *stats;  /* in time order */
+} vis_allocator;
+
 static inline uint64_t vis_rss_total(const vis_rss *r)
 {
     return r->anon_B + r->file_B + r->shmem_B;
@@ -335,6 +370,7 @@ typedef struct {
     vis_rss *rss;            /* n_snaps entries, or NULL when none was read */
     size_t n_rss;            /* snapshots with a reading */
     vis_rss_peak rss_peak;
+    vis_allocator allocator; /* --allocator=program's statistics */
     /* From the companion (the counts growth.h reads): */
     size_t n_counts;
     vis_site_counts *counts; /* NULL when the companion has no "site:" line */

@@ -177,6 +177,31 @@ static void rss_json(FILE *out, const vis_profile *p)
     fputs(n ? "\n    ]}" : "]}", out);
 }
 
+/* "allocator": null unless memtime ran the program's own allocator and read
+ * its statistics (--allocator=program), else its name and every reading,
+ * with the keys it gave, as "<key>_bytes". */
+static void allocator_json(FILE *out, const vis_profile *p)
+{
+    const vis_allocator *a = &p->allocator;
+    fputs(",\n  \"allocator\": ", out);
+    if (!a->name[0]) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"name\": ", out);
+    vis_json_string(out, a->name);
+    fputs(", \"stats\": [", out);
+    for (size_t i = 0; i < a->n; i++) {
+        const vis_alloc_stats *r = &a->stats[i];
+        fprintf(out, "%s\n    {\"time\": %" PRIu64, i ? "," : "", r->time);
+        for (int k = 0; k < VIS_AS_N; k++)
+            if (r->have & (1u << k))
+                fprintf(out, ", \"%s_bytes\": %" PRIu64, vis_alloc_stat_keys[k], r->v[k]);
+        fputc('}', out);
+    }
+    fputs(a->n ? "\n  ]}" : "]}", out);
+}
+
 /* The exact outline (memtime's companion): its spans as the reader
  * expanded them (filled ones included, flagged), the resident memory per
  * bucket, its true maximum and the bursts found on it. Empty arrays and
@@ -343,6 +368,7 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         fputs(n ? "\n  ]" : "]", out);
     }
     rss_json(out, p);
+    allocator_json(out, p);
     outline_json(out, p, an);
     fputs(",\n  \"marks\": [", out);
     for (size_t i = 0; i < p->n_marks; i++) {

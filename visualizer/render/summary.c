@@ -129,6 +129,89 @@ static void summary_rss(FILE *out, const vis_profile *p)
                 k->n_maps - shown, k->n_maps - shown == 1 ? "" : "s");
 }
 
+/* The last RSS reading with a reading of the allocator's statistics that
+ * goes with it: the first taken at or after it (the wrapper reads them at
+ * the program's next allocator call) and before the next RSS reading.
+ * Sets *snap; NULL when there is none (a program that made no allocator
+ * call after any reading). */
+static const vis_alloc_stats *stats_for(const vis_profile *p, size_t *snap)
+{
+    const vis_allocator *a = &p->allocator;
+    uint64_t next_rss = UINT64_MAX;
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;) {
+        if (!p->rss[i].valid)
+            continue;
+        for (size_t k = 0; k < a->n; k++)
+            if (a->stats[k].time >= p->snaps[i].time) {
+                if (a->stats[k].time < next_rss || next_rss == p->snaps[i].time) {
+                    *snap = i;
+                    return &a->stats[k];
+                }
+                break;
+            }
+        next_rss = p->snaps[i].time;
+    }
+    return NULL;
+}
+
+static uint64_t stat_or0(const vis_alloc_stats *r, vis_alloc_stat k)
+{
+    return (r->have & (1u << k)) ? r->v[k] : 0;
+}
+
+/* The RSS of the last reading the allocator's own account goes with
+ * (memtime --allocator=program): the bytes the program holds, what the
+ * allocator holds freed (by its names), and what lies outside it; the
+ * three add up to the RSS. */
+static void summary_allocator(FILE *out, const vis_profile *p)
+{
+    char a[64], b[64], c[64], d[64], e[64], f[64];
+    size_t last = 0;
+    if (!p->allocator.name[0])
+        return;
+    const vis_alloc_stats *r = stats_for(p, &last);
+    if (!r || !(r->have & (1u << VIS_AS_ALLOCATED)))
+        return;
+    const char *name = p->allocator.name;
+    int je = (r->have & (1u << VIS_AS_RESIDENT)) != 0;
+    uint64_t rss = vis_rss_total(&p->rss[last]);
+    uint64_t alloc = stat_or0(r, VIS_AS_ALLOCATED);
+    /* What the allocator has resident, at most the RSS: jemalloc says
+     * (resident, "a maximum"); glibc's arenas and mmapped blocks. */
+    uint64_t mine = je ? stat_or0(r, VIS_AS_RESIDENT)
+                       : stat_or0(r, VIS_AS_ARENA) + stat_or0(r, VIS_AS_MMAPPED);
+    if (mine > rss)
+        mine = rss;
+    if (alloc > mine)
+        alloc = mine;
+    const vis_snapshot *s = &p->snaps[last];
+    fprintf(out, "\nThe RSS by the allocator's own account (%s, read at %s):\n", name,
+            vis_fmt_time(a, sizeof a, p->unit, r->time));
+    fprintf(out, "  RSS %s = heap %s + %s holds freed %s + outside %s %s\n",
+            vis_fmt_bytes(a, sizeof a, rss), vis_fmt_bytes(b, sizeof b, alloc), name,
+            vis_fmt_bytes(c, sizeof c, mine - alloc), name,
+            vis_fmt_bytes(d, sizeof d, rss - mine));
+    fprintf(out, "  (the RSS of snapshot %zu at %s; memtime's heap there %s, with extra %s)\n",
+            last, vis_fmt_time(e, sizeof e, p->unit, s->time), vis_fmt_bytes(f, sizeof f, s->heap_B),
+            vis_fmt_bytes(a, sizeof a, s->heap_B + s->heap_extra_B));
+    if (je) {
+        uint64_t act = stat_or0(r, VIS_AS_ACTIVE), al = stat_or0(r, VIS_AS_ALLOCATED);
+        fprintf(out, "  %s holds freed: dirty pages %s, muzzy pages %s, partly used pages %s, "
+                     "metadata %s; retained (unmapped) %s\n",
+                name, vis_fmt_bytes(a, sizeof a, stat_or0(r, VIS_AS_DIRTY)),
+                vis_fmt_bytes(b, sizeof b, stat_or0(r, VIS_AS_MUZZY)),
+                vis_fmt_bytes(c, sizeof c, act > al ? act - al : 0),
+                vis_fmt_bytes(d, sizeof d, stat_or0(r, VIS_AS_METADATA)),
+                vis_fmt_bytes(e, sizeof e, stat_or0(r, VIS_AS_RETAINED)));
+    } else {
+        uint64_t fr = stat_or0(r, VIS_AS_FREE), top = stat_or0(r, VIS_AS_TOP_RELEASABLE);
+        fprintf(out, "  %s holds freed: free chunks %s in its arenas, %s of them at the top "
+                     "(trimmable), %s in holes (malloc_trim returns their whole pages)\n",
+                name, vis_fmt_bytes(a, sizeof a, fr), vis_fmt_bytes(b, sizeof b, top),
+                vis_fmt_bytes(c, sizeof c, fr > top ? fr - top : 0));
+    }
+}
+
 /* The largest bursts of the exact outline (at most 5): when the top was,
  * how far above the level before it rose, how long it stayed above half
  * that, and the top site of a tree taken during it, if any. */
@@ -320,6 +403,7 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     }
     summary_limit(out, p);
     summary_rss(out, p);
+    summary_allocator(out, p);
 
     if (p->n_marks) {
         fprintf(out, "\nPhase marks:\n");
