@@ -6,7 +6,7 @@
 # (profiles with their companions: the exact outline), so each crasher the fuzzer found stays fixed under the very
 # sanitizers that found it (clang's UBSan flags more than gcc's).
 . "$(dirname "$0")/lib.sh"
-command -v clang >/dev/null || plan_skip "clang is not installed (scripts/deps.sh --test)"
+need clang
 plan 2
 v="$MT_SRC/visualizer"
 if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \

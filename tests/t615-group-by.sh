@@ -20,6 +20,7 @@
 #    alike (the growth rows' bytes are the crates' as constructed);
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 37
 cd "$T" || exit 1
 B=$MT_BUILD

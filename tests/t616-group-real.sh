@@ -12,6 +12,7 @@
 # the C library's and libstdc++'s own start-up blocks) are left out; the
 # program's C function, which has debug info, is "(in ns_layers.cc)".
 . "$(dirname "$0")/lib.sh"
+need c++ python3 rustc
 plan 8
 cd "$T" || exit 1
 

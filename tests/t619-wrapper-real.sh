@@ -15,6 +15,7 @@
 #    --alloc-fn option; with it, the file and the allocation counts name
 #    the callers; --known-alloc-fns=no leaves my_malloc to memtime-vis.
 . "$(dirname "$0")/lib.sh"
+need c++ python3
 plan 16
 cd "$T" || exit 1
 
