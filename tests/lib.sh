@@ -195,6 +195,7 @@ _mt_package() {
     xz) echo xz-utils ;;
     flock) echo util-linux ;;
     ms_print|vgdb) echo valgrind ;;
+    redis-cli) echo redis-tools ;;
     *) echo "$1" ;;
   esac
 }

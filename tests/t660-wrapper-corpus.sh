@@ -17,6 +17,7 @@
 #    program's bytes, and the summary and the JSON say why each was taken.
 # tests/wrapcheck.py compares the outputs with the answer.
 . "$(dirname "$0")/lib.sh"
+need c++ python3
 plan 13
 cd "$T" || exit 1
 

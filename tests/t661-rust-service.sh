@@ -11,8 +11,8 @@
 # thing still live at exit; the JSON and the summary say why the view
 # descended; --group-by=crate still gives the crate whole.
 . "$(dirname "$0")/lib.sh"
+need rustc python3
 RUSTC=$(test_rustc)
-[ -n "$RUSTC" ] || plan_skip "no rustc (scripts/deps.sh --test installs it)"
 plan 8
 cd "$T" || exit 1
 src=$MT_SRC/tests/progs/rust_service

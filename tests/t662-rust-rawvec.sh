@@ -8,8 +8,8 @@
 # summary, the JSON's peak and growth and the chart's CSV
 # (tests/wrapcheck.py), and no wrapper is left for memtime-vis to list.
 . "$(dirname "$0")/lib.sh"
+need rustc python3
 RUSTC=$(test_rustc)
-[ -n "$RUSTC" ] || plan_skip "no rustc (scripts/deps.sh --test installs it)"
 plan 5
 cd "$T" || exit 1
 "$RUSTC" --edition 2021 -g -C opt-level=0 -o rawvec "$MT_SRC/tests/progs/wrap_rawvec.rs" 2>rustc.err
