@@ -31,7 +31,7 @@
 #include "model/sites.h"
 #include "model/outline.h"
 #include "read/companion.h"
-#include "read/massif.h"
+#include "read/load.h"
 
 /* Polls with an unchanged profile after which a companion newer than it is
  * taken as the pair's final state (see the file comment). */
@@ -256,58 +256,29 @@ static int set_error(vis_live *l, const char *msg)
     return 1;
 }
 
-/* Reads both files. Returns 1 with a new good read in l, 0 when the
- * profile moved while it was read (try again), -1 with err. */
+/* Reads both files through the one loader (read/load.h). Returns 1 with
+ * a new good read in l (a file cut short is one, with its warnings), 0
+ * when the profile moved while it was read (try again), -1 with err. */
 static int read_pair(vis_live *l, vis_file_sig *psig, char *err, size_t errsz)
 {
     struct stat st;
-    memset(psig, 0, sizeof *psig);
-    /* Never open a FIFO or a device: it could block the loop. */
-    if (stat(l->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* The companion is read when it exists: the live view waits for it. */
+    vis_load_opts lo = { .companion = l->companion_path, .no_companion = !l->companion_path,
+                         .companion_optional = 1, .st = &st };
+    vis_profile *p = vis_load_profile(l->path, &lo, err, errsz);
+    if (st.st_mode)
         sig_of_stat(psig, &st);
-        snprintf(err, errsz, "%s: expected a regular file, found %s", l->path,
-                 S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
-        return -1;
-    }
-    FILE *in = fopen(l->path, "r");
-    if (!in) {
-        snprintf(err, errsz, "%s: cannot open: %s", l->path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fileno(in), &st) != 0) {
-        snprintf(err, errsz, "%s: cannot read: %s", l->path, strerror(errno));
-        fclose(in);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errsz, "%s: expected a regular file, found %s", l->path,
-                 S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
-        fclose(in);
-        return -1;
-    }
-    sig_of_stat(psig, &st);
-    vis_profile *p = vis_massif_read(in, l->path, err, errsz);
-    fclose(in);
+    else
+        memset(psig, 0, sizeof *psig);
     vis_file_sig now;
     sig_of(l->path, &now);
-    if (now.exists && now.dev == psig->dev && now.ino == psig->ino && !sig_eq(&now, psig)) {
+    if (psig->exists && now.exists && now.dev == psig->dev && now.ino == psig->ino &&
+        !sig_eq(&now, psig)) {
         vis_profile_free(p);     /* written in place while we read it */
         return 0;
     }
     if (!p)
         return -1;
-    if (p->truncated) {
-        const char *rest = strstr(p->truncated_msg, ": expected ");
-        int head = rest ? (int)(rest - p->truncated_msg) : 0;
-        snprintf(err, errsz, "%.*s: the file is cut short (%s)", head, p->truncated_msg,
-                 rest ? rest + 2 : p->truncated_msg);
-        vis_profile_free(p);
-        return -1;
-    }
-    if (l->companion_path && vis_companion_read(p, l->companion_path, err, errsz) < 0) {
-        vis_profile_free(p);
-        return -1;
-    }
     /* Each read is a new profile: grouped again, as the last one was. */
     if (l->grouped && vis_profile_regroup(p, &l->group) != 0) {
         snprintf(err, errsz, "%s: out of memory", l->path);
@@ -317,6 +288,11 @@ static int read_pair(vis_live *l, vis_file_sig *psig, char *err, size_t errsz)
     vis_profile_free(l->p);
     l->p = p;
     l->p_mtime = st.st_mtim;
+    l->n_warnings = 0;
+    while (l->n_warnings < VIS_LIVE_MAX_WARNINGS &&
+           vis_load_warning(p, l->n_warnings, l->warnings[l->n_warnings],
+                            sizeof l->warnings[0]))
+        l->n_warnings++;
     return 1;
 }
 
@@ -541,21 +517,6 @@ void vis_live_dir_free(vis_live_dir *d)
     free(d);
 }
 
-/* Whether the file at path is a profile: a regular file whose first line
- * begins "desc:" (as processes.c picks them). */
-static int looks_like_profile(const char *path)
-{
-    struct stat st;
-    char head[6] = "";
-    FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
-    if (!f)
-        return 0;
-    size_t got = fread(head, 1, 5, f);
-    head[got] = '\0';
-    fclose(f);
-    return !strcmp(head, "desc:");
-}
-
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const vis_live_entry *)a)->name, ((const vis_live_entry *)b)->name);
@@ -591,7 +552,7 @@ static int scan(vis_live_dir *d)
         if (!path)
             break;
         snprintf(path, pn, "%s/%s", d->dir, de->d_name);
-        vis_live_entry *a = looks_like_profile(path) ? realloc(d->e, (d->n + 1) * sizeof *a)
+        vis_live_entry *a = vis_load_is_profile(path) ? realloc(d->e, (d->n + 1) * sizeof *a)
                                                      : NULL;
         vis_live *l = a ? vis_live_new(path, NULL, 0) : NULL;
         char *name = l ? dup_text(de->d_name) : NULL;

@@ -56,6 +56,9 @@ typedef struct {
     int64_t growth_B;        /* since the first tree of the file */
 } vis_live_site;
 
+/* A profile and its companion: at most one warning each. */
+#define VIS_LIVE_MAX_WARNINGS 2
+
 typedef struct {
     char *path;              /* the profile */
     char *companion_path;    /* NULL with --no-companion */
@@ -64,6 +67,10 @@ typedef struct {
     struct timespec p_mtime; /* that read's profile mtime (when memtime wrote it) */
     unsigned generation;     /* counts good reads */
     char error[1024];        /* why the last read failed; "" after a good one */
+    size_t n_warnings;       /* the last good read's files cut short ... */
+    char warnings[VIS_LIVE_MAX_WARNINGS][2048];  /* ... their warnings
+                                (vis_load_warning): shown, as by every
+                                command, with what was read */
     int missing;             /* the profile does not exist (yet, or any more) */
     /* Derived from p at each good read: */
     size_t latest_tree, first_tree; /* the latest and first detailed snapshots,

@@ -788,6 +788,27 @@ nomem:
     return -1;
 }
 
+/* The message of an unfinished line, in the readers' one shape. */
+static void cut_msg(char *msg, size_t n, const cctx *c, const char *line, size_t len,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vis_expected(msg, n, c->path, c->lineno, line, len, 1, fmt, ap);
+    va_end(ap);
+}
+
+/* Notes that the companion's line c->lineno stops before its newline. */
+static int companion_cut(vis_profile *p, cctx *c, const char *line, size_t len)
+{
+    char msg[1024];
+    cut_msg(msg, sizeof msg, c, line, len, "a whole record, ending in a newline");
+    p->companion_cut_line = c->lineno;
+    if (!(p->companion_cut_msg = strdup(msg)))
+        return nomem(c);
+    return 0;
+}
+
 int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz)
 {
     FILE *f = fopen(path, "r");
@@ -813,8 +834,13 @@ int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *e
     while (rc == 0 && (n = getline(&buf, &cap, f)) >= 0) {
         c.lineno++;
         size_t len = (size_t)n;
-        if (buf[len - 1] != '\n')
-            break;   /* an unfinished last line: the writer renames whole files */
+        if (buf[len - 1] != '\n') {
+            /* An unfinished last line: memtime renames whole files, so the
+             * file was cut short (a copy stopped early, a disk filled). The
+             * records before it are used; the loader warns (read/load.h). */
+            rc = companion_cut(p, &c, buf, len);
+            break;
+        }
         buf[--len] = '\0';
         if (len > 0 && buf[len - 1] == '\r')
             buf[--len] = '\0';

@@ -125,6 +125,16 @@ static void wrapped(frame *f, const char *head, const char *msg, const char *tai
     }
 }
 
+/* The rows wrapped() takes for msg in cols columns (an estimate by bytes,
+ * with room for the head and tail), at most its four. */
+static int wrapped_rows(const char *msg, int cols)
+{
+    if (cols <= 0)
+        cols = 80;
+    int n = (int)((strlen(msg) + 32 + (size_t)cols - 1) / (size_t)cols);
+    return n < 4 ? n : 4;
+}
+
 static const char *bytes(char *buf, size_t n, uint64_t b)
 {
     return vis_fmt_bytes(buf, n, b);
@@ -276,11 +286,10 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         /* What is left goes to the sites, then the marks (the last few),
          * keeping a line for the state and one for a problem. */
         int reserve = 1;
-        if (l->error[0]) {
-            int cols = lay->cols > 0 ? lay->cols : 80;
-            int n = (int)((strlen(l->error) + 32 + (size_t)cols - 1) / (size_t)cols);
-            reserve += n < 4 ? n : 4;
-        }
+        if (l->error[0])
+            reserve += wrapped_rows(l->error, lay->cols);
+        for (size_t k = 0; k < l->n_warnings; k++)
+            reserve += wrapped_rows(l->warnings[k], lay->cols);
         int room = f.rows_left < 0 ? 1 << 20 : f.rows_left - reserve;
         int want_marks = p->n_marks ? 1 + (int)(p->n_marks < 3 ? p->n_marks : 3) : 0;
         int sites = (int)l->n_sites < lay->top ? (int)l->n_sites : lay->top;
@@ -317,6 +326,8 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
                      p->marks[k].label);
         }
         state_line(&f, l);
+        for (size_t k = 0; k < l->n_warnings; k++)
+            wrapped(&f, "! ", l->warnings[k], "");
         if (l->error[0])
             wrapped(&f, "! ", l->error, " (showing the last good read)");
     }
@@ -336,6 +347,10 @@ void vis_follow_line(FILE *out, const vis_live *l, int with_time)
              p && l->error[0] ? " (the last good read stands)" : "");
         return;
     }
+    /* A file cut short: its warnings first, one line each, then what was
+     * read of it. */
+    for (size_t k = 0; k < l->n_warnings; k++)
+        line(&f, "! %s", l->warnings[k]);
     const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_live_peak(l)];
     char rss[80] = "";
     if (l->rss_now != SIZE_MAX)
@@ -388,7 +403,7 @@ static void dir_lines(frame *f, const vis_live_dir *d, int header)
      * server's newest workers are, and a line for those left out. */
     size_t first = 0, bad = 0;
     for (size_t i = 0; i < d->n; i++)
-        bad += !d->e[i].live->p || d->e[i].live->error[0];
+        bad += !d->e[i].live->p ? 1 : (d->e[i].live->error[0] != 0) + d->e[i].live->n_warnings;
     if (f->rows_left >= 0 && d->procs.n + bad > (size_t)f->rows_left) {
         size_t room = (size_t)f->rows_left > bad + 1 ? (size_t)f->rows_left - bad - 1 : 0;
         first = d->procs.n - room;
@@ -397,10 +412,14 @@ static void dir_lines(frame *f, const vis_live_dir *d, int header)
     for (size_t i = first; i < d->procs.n; i++)
         proc_line(f, d, &d->procs.procs[i]);
     for (size_t i = 0; i < d->n; i++)
-        if (!d->e[i].live->p)
+        if (!d->e[i].live->p) {
             line(f, "%8s %s", "!", d->e[i].live->error[0] ? d->e[i].live->error : "reading");
-        else if (d->e[i].live->error[0])
-            line(f, "%8s %s", "!", d->e[i].live->error);
+        } else {
+            for (size_t k = 0; k < d->e[i].live->n_warnings; k++)
+                line(f, "%8s %s", "!", d->e[i].live->warnings[k]);
+            if (d->e[i].live->error[0])
+                line(f, "%8s %s", "!", d->e[i].live->error);
+        }
 }
 
 void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_layout *lay)
