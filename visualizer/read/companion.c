@@ -59,6 +59,8 @@ typedef struct {
     uint64_t d_max_frame;    /* the largest frame id a "dtree:" used ... */
     size_t d_max_line;       /* ... and its line */
     uint64_t d_frames_said;  /* "detail: frames=" */
+    uint64_t d_trees_said;   /* "detail: snapshots=" */
+    uint64_t d_trees_seen;   /* "dtree:" lines read, matched or not */
 } cctx;
 
 static int cfail(cctx *c, const char *fmt, ...)
@@ -440,6 +442,7 @@ static int detail_line(vis_profile *p, const char *v, cctx *c)
     p->detail.present = 1;
     p->detail.depth = (unsigned)d;
     c->d_frames_said = nf;
+    c->d_trees_said = ns;
     return 0;
 }
 
@@ -481,6 +484,7 @@ static int dtree_line(vis_profile *p, const char *v, cctx *c)
     static const char *const want = "'dtree: snapshot=<n> time=<n> <depth>.<frame>.<bytes> ...'";
     if (!d->present)
         return cfail(c, "'detail:' before 'dtree:'");
+    c->d_trees_seen++;
     if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
         return cfail(c, want);
     vis_dtree tr = { (size_t)n, 0, NULL };
@@ -798,11 +802,20 @@ static void cut_msg(char *msg, size_t n, const cctx *c, const char *line, size_t
     va_end(ap);
 }
 
-/* Notes that the companion's line c->lineno stops before its newline. */
+/* Notes that the companion is cut short at line c->lineno: its last line
+ * stops before its newline (line, len), or (line NULL) the file ends
+ * before the detail's lines that its "detail:" line counts. */
 static int companion_cut(vis_profile *p, cctx *c, const char *line, size_t len)
 {
     char msg[1024];
-    cut_msg(msg, sizeof msg, c, line, len, "a whole record, ending in a newline");
+    if (line)
+        cut_msg(msg, sizeof msg, c, line, len, "a whole record, ending in a newline");
+    else if (p->detail.n_frames < c->d_frames_said)
+        cut_msg(msg, sizeof msg, c, NULL, 0, "%" PRIu64 " 'frame:' lines, as 'detail:' says",
+                c->d_frames_said);
+    else
+        cut_msg(msg, sizeof msg, c, NULL, 0, "%" PRIu64 " 'dtree:' lines, as 'detail:' says",
+                c->d_trees_said);
     p->companion_cut_line = c->lineno;
     if (!(p->companion_cut_msg = strdup(msg)))
         return nomem(c);
@@ -826,7 +839,7 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
 int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *err,
                               size_t errsz)
 {
-    cctx c = { path, 0, "", err, errsz, 0, 0, 0, 0, 0, 0, 0 };
+    cctx c = { path, 0, "", err, errsz, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     char *buf = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -854,6 +867,13 @@ int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *e
         } else if (buf[strspn(buf, " \t")] != '\0' && buf[strspn(buf, " \t")] != '#') {
             rc = do_line(p, buf, &c);
         }
+    }
+    /* Cut between two whole lines of the detail, which 'detail:' counts
+     * (elsewhere a cut between records cannot be told from fewer). */
+    if (rc == 0 && !p->companion_cut_line && p->detail.present &&
+        (p->detail.n_frames < c.d_frames_said || c.d_trees_seen < c.d_trees_said)) {
+        c.lineno++;
+        rc = companion_cut(p, &c, NULL, 0);
     }
     if (rc == 0 && outline_finish(&p->outline, &c) != 0)
         rc = -1;

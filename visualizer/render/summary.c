@@ -223,6 +223,9 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                 "snapshots are shown\n", p->truncated_line, p->n_snaps);
     if (p->companion)
         fprintf(out, "  Companion:  %s\n", p->companion);
+    if (p->companion && p->companion_cut_line)
+        fprintf(out, "  Warning:    the companion is cut short at line %zu; its records "
+                "before the cut are used\n", p->companion_cut_line);
 
     fprintf(out, "\n");
     if (p->peak_tree_snap == SIZE_MAX) {
