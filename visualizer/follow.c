@@ -1,5 +1,5 @@
 /* follow.c: memtime-vis --follow (follow.h): the loop that polls the
- * followed files (model/live.c), and the terminal it keeps current.
+ * followed files (model/follow_state.c), and the terminal it keeps current.
  *
  * This is the one module besides main.c that writes to stdout: a live view
  * has to redraw the terminal while it runs and read the keyboard, which
@@ -33,7 +33,7 @@
 
 #include "exit_status.h"
 #include "follow.h"
-#include "model/live.h"
+#include "model/follow_state.h"
 #include "render/follow_view.h"
 
 /* How often the files are looked at (one stat of each per poll). */
@@ -60,8 +60,8 @@ static void on_signal(int sig)
 /* The loop's state: the followed thing, the terminal, the last output. */
 typedef struct {
     const vis_follow_opts *o;
-    vis_live *live;          /* FILE */
-    vis_live_dir *dir;       /* DIR */
+    vis_follow_file *live;          /* FILE */
+    vis_follow_dir *dir;       /* DIR */
     int tty, keys, utf8;
     struct termios saved;
     int termios_saved;
@@ -243,12 +243,12 @@ static int suspend(follow *f);
 
 static int poll_files(follow *f)
 {
-    return f->dir ? vis_live_dir_poll(f->dir) : vis_live_poll(f->live);
+    return f->dir ? vis_follow_dir_poll(f->dir) : vis_follow_file_poll(f->live);
 }
 
 static int over(const follow *f)
 {
-    return !f->dir && vis_live_over(f->live);
+    return !f->dir && vis_follow_file_over(f->live);
 }
 
 /* Reads the keys waiting on stdin: 1 when one asks to quit. */
@@ -382,11 +382,11 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
                      o->path);
             return VIS_EXIT_USAGE;
         }
-        f.dir = vis_live_dir_new(o->path);
+        f.dir = vis_follow_dir_new(o->path);
     } else {
-        f.live = vis_live_new(o->path, o->companion, o->no_companion);
+        f.live = vis_follow_file_new(o->path, o->companion, o->no_companion);
         if (f.live && o->group)
-            vis_live_set_grouping(f.live, o->group);
+            vis_follow_file_set_grouping(f.live, o->group);
     }
     if (!f.dir && !f.live) {
         snprintf(err, errsz, "out of memory");
@@ -424,7 +424,7 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
         wake_pipe[0] = wake_pipe[1] = -1;
     }
     free(f.last);
-    vis_live_free(f.live);
-    vis_live_dir_free(f.dir);
+    vis_follow_file_free(f.live);
+    vis_follow_dir_free(f.dir);
     return rc == 0 ? VIS_EXIT_OK : VIS_EXIT_DATA;
 }

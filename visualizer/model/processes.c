@@ -23,9 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 
 #include "model/processes.h"
+#include "read/follow_watch.h"
 #include "read/load.h"
 
 
@@ -185,47 +185,27 @@ const char *vis_proc_name(const vis_proc *q)
     return r->command ? r->command : q->profile->cmd;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int vis_procs_add_directory(vis_procs *ps, const char *dir, const vis_load_opts *lo, char *err,
                             size_t errsz)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, errsz, "%s: cannot open: %s", dir, strerror(errno));
+    char **names;
+    size_t n;
+    if (vis_dir_names(dir, &names, &n, err, errsz) != 0)
         return -1;
-    }
-    char **names = NULL;
-    size_t n = 0;
     int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || (len > 8 && !strcmp(e->d_name + len - 8, ".memtime")))
-            continue;
-        char **a = realloc(names, (n + 1) * sizeof *a);
-        if (a)
-            names = a;
-        size_t pn = strlen(dir) + len + 2;
-        char *path = a ? malloc(pn) : NULL;
-        if (!path) {
+    for (size_t i = 0; i < n; i++) {
+        size_t pn = strlen(dir) + strlen(names[i]) + 2;
+        char *path = rc == 0 ? malloc(pn) : NULL;
+        if (rc == 0 && !path) {
             snprintf(err, errsz, "out of memory");
             rc = -1;
-            break;
         }
-        snprintf(path, pn, "%s/%s", dir, e->d_name);
-        names[n++] = path;
-    }
-    closedir(d);
-    if (rc == 0 && n > 1)   /* (qsort of NULL, 0 is undefined) */
-        qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
-        if (rc == 0 && vis_load_is_profile(names[i]) &&
-            vis_procs_add(ps, names[i], lo, err, errsz) != 0)
-            rc = -1;
+        if (path) {
+            snprintf(path, pn, "%s/%s", dir, names[i]);
+            if (vis_load_is_profile(path) && vis_procs_add(ps, path, lo, err, errsz) != 0)
+                rc = -1;
+        }
+        free(path);
         free(names[i]);
     }
     free(names);
