@@ -1,7 +1,8 @@
 # bench/b-defaults.sh: memtime against Massif as users run them, each in its
 # default mode (memtime: --time-unit=ms with samples and rewrites; Massif:
 # --time-unit=i, its fastest), with --tool=none, the floor of any Valgrind
-# tool, alongside. Issue 13's targets, each checked in this one run:
+# tool, alongside. The targets of memtime as users run it, each checked in
+# this one run:
 #   - memtime <= 0.9x Massif on every workload (time and CPU);
 #   - peak RSS no higher than Massif's;
 #   - start-up (/bin/true): memtime's CPU at most 20 ms above Massif's;
@@ -92,7 +93,7 @@ bench_defaults() {
 
   # The start-up of a large executable (40,000 functions, no debug info),
   # where every interception of the preload costs a walk over the symbol
-  # table. Not among issue 13's workloads: its ratios are a note, no target.
+  # table. Not among the targeted workloads: its ratios are a note, no target.
   group_begin defaults "startup, 40,000 functions"
   group_heap_tools "" "$PROGS/symbols40k"
   group_run

@@ -4,8 +4,8 @@
 # memtime with its defaults. Workloads: the 2000-site program (a wide tree in
 # every detailed snapshot, rewritten about once a second), alloc_heavy, and
 # Debian's rustc compiling tests/progs/rust_inlined.rs (thousands of sites in
-# libraries, the case of issue 28), when /usr/bin/rustc is there.
-# Targets (issue 28): CPU <= 1.10x the reference; profile + companion <= 10x
+# libraries without symbols, the case the detail is for), when /usr/bin/rustc is there.
+# Targets: CPU <= 1.10x the reference; profile + companion <= 10x
 # the reference's (sizes from the last repetition of each).
 _detail_sizes() {   # FILE: bytes of FILE plus its companion
   local s=0 f

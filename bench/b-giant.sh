@@ -1,4 +1,4 @@
-# bench/b-giant.sh: giant heaps (issue 27). progs/giant_heap.c keeps 10
+# bench/b-giant.sh: giant heaps of small blocks. progs/giant_heap.c keeps 10
 # million small blocks (16-47 bytes) alive and replaces half of them; the
 # program alone (native, the reference), --tool=none, Massif, memtime as it
 # comes (ms: the compact heap) and memtime --compact-heap=no (Valgrind's

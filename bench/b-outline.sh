@@ -3,7 +3,7 @@
 # change) costs. Reference: memtime --outline=no (a debugging option: the
 # same tool without the outline); against it, memtime with its defaults, on
 # the allocation-heavy workloads (progs/malloc_loop.c: nothing but
-# malloc/free; progs/alloc_heavy.c). Target (issue 26): CPU <= 1.01x the
+# malloc/free; progs/alloc_heavy.c). Target: CPU <= 1.01x the
 # reference. --burst-threshold=100 on both: the burst trees are snapshots,
 # counted by the schedule's own figures, not the outline's.
 bench_outline() {

@@ -1,4 +1,4 @@
-# bench/b-rust.sh: Rust at full speed (issue 27): Debian's rustc (LLVM
+# bench/b-rust.sh: Rust at full speed: Debian's rustc (LLVM
 # inside: deep stacks of long, mangled, inlined Rust and C++ names, and
 # about a million allocations) compiling the small crate progs/rust_crate
 # (main.rs, words.rs, stats.rs) at opt-level=2, under Massif (the
@@ -24,7 +24,7 @@ bench_rust() {
   _rust_named_notes
 }
 
-# Issue 28, every byte named: memtime's last profile of rustc grouped by
+# Every byte named: memtime's last profile of rustc grouped by
 # crate and by function; a note per grouping gives the peak's top groups and
 # the shares of the peak in remainders ("in N groups below the view's
 # threshold", groups past --top) and in code without symbols ("OBJECT (no

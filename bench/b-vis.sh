@@ -2,7 +2,7 @@
 # files from gen-big-profile of 50 and 100 MB (20 and 40 MB with --quick),
 # one after the other in the same run: the text report (default, and
 # --ms-print-only, the part ms_print also prints) and the PNG chart.
-# Targets (issue 13): the text report at least 50x faster than ms_print, in
+# Targets: the text report at least 50x faster than ms_print, in
 # wall time and in CPU (ratio <= 0.02) on both files; bounded memory: max RSS
 # at most ms_print's (it streams the file in about 6.5 MB), and no more than
 # 10% higher on the larger file than on the smaller one (report and chart);
@@ -97,7 +97,7 @@ bench_vis_growth() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' vis "both profiles" "$1" "$value" "<= 1.10" "$result" >>"$BENCH_TARGETS"
 }
 
-# The HTML report of the same file (issue 11's bounds: under 10 MB, drawn in
+# The HTML report of the same file (the HTML report's bounds: under 10 MB, drawn in
 # under 2 s): its size, and the time headless Chromium takes from the start
 # of navigation until the page's script has drawn everything (the page
 # writes performance.now() into <html data-drawn-ms>, read back with

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # bench/mariadb.sh: Debian's MariaDB server (mariadbd, stripped to its
 # exported symbols) under memtime with default options and a mixed
-# mariadb-slap load (issue 28), never in the test suite (it needs
+# mariadb-slap load (a stripped C++ server's allocation wrappers seen
+# through), never in the test suite (it needs
 # mariadb-server and mariadb-client, and the figures depend on the build).
 # Prints the peak, the top sites with their shares, the namespace and
-# function groupings, the wrappers found, and a verdict on the issue's
+# function groupings, the wrappers found, and a verdict on its
 # goals: no MariaDB allocation wrapper (my_malloc, my_multi_malloc_large,
 # alloc_root, ...) is a site, in the peak list or the allocation counts; no
 # two sites share a label in the text summary or in --json.

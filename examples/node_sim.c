@@ -8,8 +8,8 @@
  *   5. serve:    steady state, computing until exit.
  * Through every phase it also keeps a record of peer activity that nothing
  * ever trims: a slow leak, about 1 KiB now and then, that the growth views
- * (memtime-vis --growth, the summary's "Growing") single out; the README's
- * "Finding a leak" walks through it.
+ * (memtime-vis --growth, the summary's "Growing") single out; the user
+ * guide's "Finding a leak" (docs/guide.md) walks through it.
  * Build: cc -g -O1 -o node_sim node_sim.c   Run: node_sim [scale]  (default 1) */
 #include <stdint.h>
 #include <stdio.h>

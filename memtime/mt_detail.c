@@ -37,7 +37,7 @@
    named callers a reader could only pool it by object. Named paths, the
    common case, cost nothing more. On rustc (bench/b-rust.sh) the
    companion grows from about 4 MB to about 10 MB, memtime's CPU time by
-   about 1.6% (README, Performance). */
+   about 1.6% (bench/README.md, detail and rust). */
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"

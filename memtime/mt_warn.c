@@ -348,7 +348,8 @@ static void judge(Bool at_exit)
              "anonymous memory but its heap never exceeded %lu KiB: its "
              "allocator is probably invisible to memtime (linked into a "
              "stripped executable, or under a name or prefix memtime does "
-             "not intercept; see the README's Rust and jemalloc section)\n",
+             "not intercept; see memtime(1), ALLOCATION TREES, and the user "
+             "guide's Rust and jemalloc)\n",
              at_exit ? "ended with" : "has held", usable >> 20,
              heap_max_szB >> 10);
 }

@@ -5,7 +5,7 @@
 # dpkg-buildpackage (debhelper) builds memtime_VERSION-REV_amd64.deb there.
 #   scripts/build-deb.sh TARBALL [OUTDIR]     (OUTDIR: the current directory)
 # Prints the .deb's path on the last line. The release check after it:
-#   lintian memtime_*.deb; dpkg -i memtime_*.deb   (README: "Releases and the Debian package")
+#   lintian memtime_*.deb; dpkg -i memtime_*.deb   (docs/building.md: "Releases and the Debian package")
 # The Debian files live in the tarball, not only in the clone, so that the
 # package is always built from the files of the release it packages.
 set -eu

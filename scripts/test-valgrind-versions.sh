@@ -3,7 +3,7 @@
 # PREFIXes given (a source build's --prefix, or /usr for a distribution's)
 # and runs the version-sensitive tests (tests/versions-lib.sh) on each with
 # that release's own core, vgdb and Massif, then prints one line per
-# release for the README's table of versions.
+# release for docs/building.md's table of versions.
 #   scripts/test-valgrind-versions.sh PREFIX...
 # Needs the main test build first (scripts/check.sh builds it: the
 # visualizer and the test programs do not depend on the release).

@@ -3,7 +3,7 @@
 file it was made from, reading the file independently (its own small parser,
 not memtime-vis's). Prints one line per broken rule and exits 1 if any.
 
-Rules (issue 17): one row per snapshot in file order with its number, time and
+Rules (the chart's series must tell the truth): one row per snapshot in file order with its number, time and
 total; the parts (every column after total) add up to total; at a snapshot
 with a tree each drawn site's value is its bytes in that tree and unattributed
 is 0; at a snapshot without one a site's value never exceeds the larger of its

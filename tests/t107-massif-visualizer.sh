@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t107-massif-visualizer: massif-visualizer itself (Debian's package) reads
-# memtime's profiles unchanged, as the README says. It runs headless under
+# memtime's profiles unchanged, as the README promises. It runs headless under
 # xvfb-run with four profiles (the default ms unit; --stacks=yes with
 # --time-unit=B from C++; --pages-as-heap=yes; a profile left by a program
 # killed with SIGKILL) and one profile cut short as a control. For each file

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t303: the chart's series tell the truth (issue 17). The fixture
+# t303: the chart's series tell the truth. The fixture
 # tests/data/phases.massif (made by tests/data/gen/phases.py, valid for
 # ms_print) has trees at only 3 of 90 snapshots (25, 45, and 80, the peak):
 # load_index holds 4 MiB until 290 ms, then build_cache ramps to 5 MiB, then

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t304: the gnuplot SVG/PDF keep the PNG's layout with long names (issue 17):
+# t304: the gnuplot SVG/PDF keep the PNG's layout with long names (a chart
+# that tells the truth, in every format):
 # a profile whose sites have 60-character names and whose command line has
 # 120 characters (made from tests/data/phases.massif) is drawn as SVG; the
 # SVG is parsed with an XML parser (python3 xml.etree): the plot (the extent

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t306-chart-rss-panel: the heap stays readable beside a large RSS (issue 28).
+# t306-chart-rss-panel: the heap stays readable beside a large RSS.
 # When the RSS's highest is more than twice the heap's (chart_data.h,
 # vis_chart_rss_panel), every chart draws the heap on its own scale in the
 # main plot and the RSS in a panel below, heap and RSS on one scale.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t307-chart-group-by: the charts follow --group-by (issue 28). A crafted
+# t307-chart-group-by: the charts follow --group-by (every byte
+# named at a level a person can act on, on the chart too). A crafted
 # profile (written here) holds three sites in two files: a_table (alpha.c)
 # 4 MiB, a_index (alpha.c) 2 MiB, b_log (beta.c) 2 MiB, at the peak. By
 # construction: --group-by=file draws two bands, alpha.c (6 MiB) and beta.c

@@ -27,7 +27,8 @@ for levels in 100 200 300 400; do
 done
 main=$(printf '%s\n' $line | sed -n 's/^1=//p')
 check "main thread: ${main:-none} bytes within 10% of 50 x 1.04 KB (+ start-up frames)" within_pct "${main:-0}" $((50 * 1040 + 2000)) 10
-# The chart's series of a --stacks=yes run (issue 17): memtime-vis -o CSV
+# The chart's series of a --stacks=yes run (the chart
+# tells the truth): memtime-vis -o CSV
 # against the file's trees and numbers (tests/csvcheck.py): parts add up to
 # the total, stacks are each snapshot's own, sites exact at trees and never
 # invented between them.

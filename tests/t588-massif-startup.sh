@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t588-massif-startup: the two documented start-up differences from Massif
-# (memtime.1, "Differences from Massif at start-up"; the README's table).
+# (memtime.1, "Differences from Massif at start-up"; the README's comparison with Massif).
 # 1. --time-unit=i: every time after snapshot 0 is later than Massif's by
 #    the instructions the dynamic loader spends on memtime's preload, which
 #    is bigger than Massif's. With LD_BIND_NOW=1 (every symbol bound before

@@ -13,8 +13,9 @@
 #   stays; both within 10% of the native VmRSS, the gap in the summary.
 # - a jemalloc that really runs (renamed API, blocks reported to memtime)
 #   with purging off: its retained pages show as RSS far above the heap.
-# - the differences the README states: a page only read (the kernel's zero
-#   page) and a calloc'd block never touched are resident under memtime only.
+# - the differences the user guide states (docs/guide.md, its RSS section): a
+#   page only read (the kernel's zero page) and a calloc'd block never
+#   touched are resident under memtime only.
 # - --rss=no records nothing; the Massif file never holds any of it.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
@@ -117,7 +118,7 @@ else
   for i in 1 2 3 4; do not_ok "jemalloc: libjemalloc_pic.a missing (scripts/deps.sh --test installs libjemalloc-dev)"; done
 fi
 
-# --- the known differences the README states ---------------------------------
+# --- the known differences the user guide states ------------------------------
 "$P" untouched $N >"$T/un.native"
 memtime -q --time-unit=i --memtime-out-file="$T/un.out" "$P" untouched $N >/dev/null 2>"$T/un.err"
 read -r a0 f s <<<"$(mt_at "$T/un.out.memtime" start)"

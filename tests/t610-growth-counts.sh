@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# t610-growth-counts: issue 9's counts and views on a program whose answers
-# are known by construction (tests/progs/grow_kinds.c: a leak, a bounded
+# t610-growth-counts: the counts and views that find a leak (growth kinds,
+# what is live at exit, allocations, temporaries), on a program whose
+# answers are known by construction (tests/progs/grow_kinds.c: a leak, a bounded
 # cache, a burst, temporaries), run with --time-unit=i so the profile is
 # repeatable. The companion's site: lines carry the exact allocation,
 # temporary and live counts; memtime-vis --json (parsed with python3's json)

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# t613-example-leak: the README's "Finding a leak" on the bundled example
-# (examples/node_sim.c, built as scripts/quickstart.sh builds it): the
-# summary's Growing section and --growth (whole run, and --from prune --to
-# end) rank note_peer_activity first as steady; it holds exactly 388 blocks
-# at exit (288 sync + 40 mempool + 20 verify + 40 serve records, by
-# construction); the mempool's receive_tx has 20000 allocations; --growth -o
-# tags its band; --json says the same. Then the README's CI recipe: two
-# --time-unit=i runs diff to no change and pass both gates.
+# t613-example-leak: the user guide's "Finding a leak" (docs/guide.md) on
+# the bundled example (examples/node_sim.c, built as scripts/quickstart.sh
+# builds it): the summary's Growing section and --growth (whole run, and
+# --from prune --to end) rank note_peer_activity first as steady; it holds
+# exactly 388 blocks at exit (288 sync + 40 mempool + 20 verify + 40 serve
+# records, by construction); the mempool's receive_tx has 20000
+# allocations; --growth -o tags its band; --json says the same. Then the
+# guide's CI recipe: two --time-unit=i runs diff to no change and pass both
+# gates. Last, every memtime-vis command of the guide's examples that reads
+# these three profiles (node.out, base.out, pr.out) runs as written and
+# succeeds, so the guide cannot drift from the options.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 d=$T/ex; mkdir -p "$d"
 cc -g -O1 -Wall -I"$MT_SRC/memtime" -DMEMTIME_EXAMPLE_MARKS -o "$d/node_sim" "$MT_SRC/examples/node_sim.c" \
   || { not_ok "build examples/node_sim.c"; exit 1; }
@@ -48,4 +51,20 @@ vis check --baseline "$d/base.out" --max-increase 5 --allow 256KiB "$d/pr.out" >
 is "$? $(cat "$T/c.txt")" "0 " "check --baseline ... --max-increase 5 --allow 256KiB: exit 0, silent"
 vis check --max-peak 512MiB "$d/pr.out" >/dev/null; is "$?" 0 "check --max-peak 512MiB: exit 0"
 vis check --max-peak 1MiB "$d/pr.out" >/dev/null; is "$?" 3 "check --max-peak 1MiB: exit 3"
+
+# The guide's commands, as written: the lines of its fenced blocks that run
+# memtime-vis on these profiles, the trailing comment dropped, run from the
+# directory that holds them with memtime-vis the build tree's (a sample
+# of output that starts like a command, "memtime-vis summary of", is not one).
+mkdir -p "$T/bin"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$MT_VIS" >"$T/bin/memtime-vis"; chmod +x "$T/bin/memtime-vis"
+awk '/^```/ {f = !f; next} f && /^memtime-vis / && !/^memtime-vis summary of / && / (node|base|pr)\.out/' "$MT_SRC/docs/guide.md" \
+  | sed -E 's/[[:space:]]+#[[:space:]].*$//' >"$T/guide-cmds.txt"
+n=0; failed=
+while IFS= read -r cmd; do
+  n=$((n + 1))
+  (cd "$d" && PATH="$T/bin:$PATH" bash -c "$cmd" </dev/null >"$T/guide-out.txt" 2>&1) || failed="$failed [$cmd]"
+done <"$T/guide-cmds.txt"
+check "the guide's $n memtime-vis commands on node.out, base.out and pr.out succeed${failed:+:$failed}" \
+  test "$n" -ge 20 -a -z "$failed"
 finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t617-site-names: names a person can read, and never two sites printed
-# alike (issue 28). tests/data/gen/names.py writes a profile of the hard
+# alike. tests/data/gen/names.py writes a profile of the hard
 # cases of big Rust and C++ programs (Rust legacy and v0 hashes, a mangled
 # name that leaked through, deep generics, libstdc++'s vector internals, a
 # qualified path, libraries with build hashes, five stripped sites in

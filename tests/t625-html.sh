@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t625-html: memtime-vis -o report.html (issue 11) opened in a real browser,
+# t625-html: memtime-vis -o report.html (one self-contained,
+# interactive page for the ticket) opened in a real browser,
 # Debian's chromium headless. Four profiles: memtime's with phase marks
 # (mark_client.c), Massif's own (tests/data/massif-cxx.out), one whose
 # program was killed (kill_grow.c, SIGKILL once two detailed snapshots are

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# t627-html-group-by: the HTML report's grouping selector (issue 28), in
+# t627-html-group-by: the HTML report's grouping selector (every byte
+# named at a level a person can act on, in the browser too), in
 # Debian's headless chromium driven over the DevTools protocol
 # (tests/cdp-groups.py clicks each grouping's radio button as a user
 # would). The profile is tests/detail-gen.py's, whose bytes per group at

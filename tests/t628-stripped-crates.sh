@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t628: groups of a heap allocated in stripped code (issue 28: every byte
+# t628: groups of a heap allocated in stripped code (every byte
 # named at a level a person can act on). tests/progs/stripped_layers.cc: a
 # C++ library stripped to its exported symbols, whose malloc is three
 # unnamed static functions below the exported store::fill (300000 B at the

@@ -1,4 +1,5 @@
-/* grow_kinds.c: the three shapes issue 9 names, with answers known by
+/* grow_kinds.c: the three shapes a leak hunt must tell
+ * apart (steady growth, a plateau, a burst), with answers known by
  * construction, for the growth, leak and count views (tests/t610-*.sh).
  * Each tick (TICKS in all, a sleep-free loop so --time-unit=i is repeatable):
  *   leak_tick:   one 24 KiB block kept forever (a leak: steady growth);

@@ -10,7 +10,7 @@
  *                          then callocs N MiB and leaves it alone: natively
  *                          neither is resident; under memtime both are (the
  *                          zero page shows in the page map; memtime's calloc
- *                          clears the block), the limits README states.
+ *                          clears the block), the limits docs/guide.md states.
  *   rss_phases retain N    allocates N MiB in 1 KiB blocks, then frees them all.
  *                          Built with -DJE_PREFIX=<p> and a jemalloc whose API
  *                          is renamed <p>malloc, ..., the blocks come from that
