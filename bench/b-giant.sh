@@ -2,7 +2,8 @@
 # million small blocks (16-47 bytes) alive and replaces half of them; the
 # program alone (native, the reference), --tool=none, Massif, memtime as it
 # comes (ms: the compact heap) and memtime --compact-heap=no (Valgrind's
-# allocator, as with i and B) run interleaved in one group, all in their
+# allocator, as with i and B) and memtime --allocator=program (the
+# program's glibc malloc, wrapped) run interleaved in one group, all in their
 # default time units. Targets, for memtime's default: max RSS at
 # most 0.7x Massif's and 1.5x native; time at most 0.8x Massif's. Then the
 # cost per allocation above --tool=none on progs/malloc_loop.c:
@@ -17,6 +18,7 @@ bench_giant() {
   group_tool massif "valgrind -q --tool=massif --massif-out-file=$BENCH_WORK/massif.prof $PROGS/giant_heap $blocks"
   if [ -n "$MEMTIME_NA" ]; then
     group_tool memtime "" "$MEMTIME_NA"; group_tool memtime-arena "" "$MEMTIME_NA"
+    group_tool memtime-program "" "$MEMTIME_NA"
   else
     group_tool memtime "$MEMTIME --memtime-out-file=$BENCH_WORK/memtime.prof $PROGS/giant_heap $blocks"
     if memtime_option --compact-heap=; then
@@ -24,12 +26,19 @@ bench_giant() {
     else
       group_tool memtime-arena "" "--compact-heap is not implemented"
     fi
+    if memtime_option --allocator=; then
+      group_tool memtime-program "$MEMTIME --allocator=program --memtime-out-file=$BENCH_WORK/memtime-p.prof $PROGS/giant_heap $blocks"
+    else
+      group_tool memtime-program "" "--allocator is not implemented"
+    fi
   fi
   group_run
   group_target "memtime/massif maxRSS" memtime massif 0.70 rss
   group_target "memtime/native maxRSS" memtime native 1.50 rss
   group_target "memtime/massif time" memtime massif 0.80
   group_target "memtime-arena/massif maxRSS (--compact-heap=no, no target)" memtime-arena massif 99 rss
+  group_target "memtime-program/massif time (--allocator=program, no target)" memtime-program massif 99
+  group_target "memtime-program/massif maxRSS (--allocator=program, no target)" memtime-program massif 99 rss
   # The tool's own memory per block at the high, from one extra run each.
   if [ -z "$MEMTIME_NA" ]; then
     for v in no yes; do

@@ -25,14 +25,20 @@ group_tool() {
   if [ -z "$2" ]; then G_STATUS[$1]="not available: ${3:-unknown}"; else G_STATUS[$1]=ok; fi
 }
 
-# group_heap_tools SETTINGS COMMAND: the three tools of a heap comparison,
-# Massif (the reference), memtime and --tool=none, each running COMMAND with
-# the tool options SETTINGS (none gets no options) and writing its profile
-# into $BENCH_WORK.
+# group_heap_tools SETTINGS COMMAND: the four tools of a heap comparison,
+# Massif (the reference), memtime in its default mode and with
+# --allocator=program (the program's own allocator, wrapped), and
+# --tool=none, each running COMMAND with the tool options SETTINGS (none gets
+# no options) and writing its profile into $BENCH_WORK.
 group_heap_tools() {
   group_tool massif "valgrind -q --tool=massif $1 --massif-out-file=$BENCH_WORK/massif.prof $2"
-  if [ -n "$MEMTIME_NA" ]; then group_tool memtime "" "$MEMTIME_NA"
-  else group_tool memtime "$MEMTIME $1 --memtime-out-file=$BENCH_WORK/memtime.prof $2"; fi
+  if [ -n "$MEMTIME_NA" ]; then
+    group_tool memtime "" "$MEMTIME_NA"
+    group_tool memtime-program "" "$MEMTIME_NA"
+  else
+    group_tool memtime "$MEMTIME $1 --memtime-out-file=$BENCH_WORK/memtime.prof $2"
+    group_tool memtime-program "$MEMTIME $1 --allocator=program --memtime-out-file=$BENCH_WORK/memtime-program.prof $2"
+  fi
   group_tool none "valgrind -q --tool=none $2"
 }
 

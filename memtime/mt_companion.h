@@ -47,6 +47,9 @@ typedef enum {
    MtRecRssMapping,      /* rss-mapping: anon=<B> file=<B> shmem=<B>
                             mappings=<n> <name>                       mt_rss */
    MtRecRssMappingFrame, /* rss-mapping-frame: <frame>                mt_rss */
+   MtRecAllocator,       /* allocator: name=jemalloc|glibc   mt_allocstats */
+   MtRecAllocStats,      /* alloc-stats: time=<T> <key>=<B> ...
+                                                           mt_allocstats */
    MtRecOutline,         /* outline: width=<W> end=<T>            mt_outline */
    MtRecOutlineBucket,   /* o: <start> <min> <max> <last> <heap_min>
                             <heap_max> <heap_last>                mt_outline */

@@ -306,13 +306,65 @@ static void* alloc_and_record(ThreadId tid, SizeT req_szB, SizeT align,
                        exclude_first_entry, True);
 }
 
+/* The tail of a realloc: b (taken out of the table, of the block at p_old)
+   becomes the block at p_new of new_req_szB bytes, charged to the
+   realloc's stack unless the block is ignored. */
+static void move_record(ThreadId tid, MtBlockRec* bp, Addr p_old, void* p_new,
+                        SizeT new_req_szB, SizeT new_slop_szB,
+                        Bool new_in_slab, Bool ignored,
+                        Bool exclude_first_entry)
+{
+   MtBlockRec b = *bp;
+   SizeT      old_req_szB  = b.req_szB;
+   SizeT      old_slop_szB = b.slop_szB;
+   Xecu       old_where;
+
+   b.addr     = (Addr)p_new;
+   b.req_szB  = new_req_szB;
+   b.slop_szB = new_slop_szB;
+   old_where  = b.where;
+   b.where    = 0;
+   if (clo_heap) {
+      b.where = mt_tree_add(tid, new_req_szB, exclude_first_entry);
+      if (!ignored && !mt_tree_is_ignored(b.where)) {
+         mt_tree_sub(old_where, old_req_szB);
+      } else {
+         ignored = True;
+         /* A block first allocated under an ignored function stays
+            ignored, whoever reallocs it. */
+         if (!mt_tree_is_ignored(b.where) && mt_tree_is_ignored(old_where))
+            b.where = old_where;
+      }
+   }
+
+   if (clo_heap && !ignored) {
+      /* Counted as heaptrack does: a free of the old block, then an
+         allocation of the new size at the realloc's stack. */
+      mt_counts_free(old_where, b.tid, p_old, old_req_szB);
+      mt_counts_alloc(b.where, tid, (Addr)p_new, new_req_szB);
+      b.tid = tid;
+   }
+   /* A slab slot's record holds a thread id below 65536; a block moved
+      or resized by a thread beyond that is only possible out of a slab
+      (get_block checks), and in place it keeps its allocator's. */
+   if (new_in_slab && !mt_slab_tid_fits(b.tid))
+      b.tid = 1;
+   store_rec(&b, new_in_slab);
+
+   if (clo_heap && !ignored) {
+      mt_mem_update_heap((SSizeT)new_req_szB - (SSizeT)old_req_szB,
+                         (SSizeT)new_slop_szB - (SSizeT)old_slop_szB);
+      mt_snapshot_maybe(MtNormal);
+      check_limit();
+   }
+}
+
 static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
                            SizeT align, Bool exclude_first_entry)
 {
    MtBlockRec b;
    void*      p_new;
    SizeT      old_req_szB, old_slop_szB, new_slop_szB, usable;
-   Xecu       old_where;
    Bool       ignored = False, in_slab, new_in_slab;
 
    if (p_old == NULL)
@@ -365,44 +417,8 @@ static void* realloc_block(ThreadId tid, void* p_old, SizeT new_req_szB,
       new_slop_szB = usable - new_req_szB;
    }
 
-   b.addr     = (Addr)p_new;
-   b.req_szB  = new_req_szB;
-   b.slop_szB = new_slop_szB;
-   old_where  = b.where;
-   b.where    = 0;
-   if (clo_heap) {
-      b.where = mt_tree_add(tid, new_req_szB, exclude_first_entry);
-      if (!ignored && !mt_tree_is_ignored(b.where)) {
-         mt_tree_sub(old_where, old_req_szB);
-      } else {
-         ignored = True;
-         /* A block first allocated under an ignored function stays
-            ignored, whoever reallocs it. */
-         if (!mt_tree_is_ignored(b.where) && mt_tree_is_ignored(old_where))
-            b.where = old_where;
-      }
-   }
-
-   if (clo_heap && !ignored) {
-      /* Counted as heaptrack does: a free of the old block, then an
-         allocation of the new size at the realloc's stack. */
-      mt_counts_free(old_where, b.tid, (Addr)p_old, old_req_szB);
-      mt_counts_alloc(b.where, tid, (Addr)p_new, new_req_szB);
-      b.tid = tid;
-   }
-   /* A slab slot's record holds a thread id below 65536; a block moved
-      or resized by a thread beyond that is only possible out of a slab
-      (get_block checks), and in place it keeps its allocator's. */
-   if (new_in_slab && !mt_slab_tid_fits(b.tid))
-      b.tid = 1;
-   store_rec(&b, new_in_slab);
-
-   if (clo_heap && !ignored) {
-      mt_mem_update_heap((SSizeT)new_req_szB - (SSizeT)old_req_szB,
-                         (SSizeT)new_slop_szB - (SSizeT)old_slop_szB);
-      mt_snapshot_maybe(MtNormal);
-      check_limit();
-   }
+   move_record(tid, &b, (Addr)p_old, p_new, new_req_szB, new_slop_szB,
+               new_in_slab, ignored, exclude_first_entry);
    return p_new;
 }
 
@@ -572,4 +588,70 @@ void mt_heap_record(ThreadId tid, Addr a, SizeT szB, Bool maybe_snapshot)
 Bool mt_heap_unrecord(Addr a, Bool maybe_snapshot)
 {
    return unrecord_block((void*)a, maybe_snapshot);
+}
+
+/*------------------------------------------------------------*/
+/*--- --allocator=program: blocks the program's allocator made ---*/
+/*------------------------------------------------------------*/
+
+/* The extra bytes of a block the program's allocator made: its usable
+   size minus the request, where the allocator can say. */
+static SizeT observed_slop(SizeT req_szB, SizeT usable)
+{
+   return usable > req_szB ? usable - req_szB : 0;
+}
+
+Bool mt_heap_observe_refuse(Addr p_old, SizeT new_req_szB)
+{
+   MtBlockRec b;
+   Bool       in_slab;
+   if (!clo_heap)
+      return False;
+   if (p_old == 0)
+      return mt_limit_refuse(new_req_szB + admin_szB());
+   if (!find_rec(p_old, &b, &in_slab) || mt_tree_is_ignored(b.where)
+       || new_req_szB <= b.req_szB)
+      return False;
+   return mt_limit_refuse(new_req_szB - b.req_szB);
+}
+
+void mt_heap_observe_alloc(ThreadId tid, Addr p, SizeT req_szB, SizeT usable,
+                           Bool exclude_top)
+{
+   /* A live block at p: its free was not seen in time (another thread's
+      moving realloc between its two reports), so it is gone now. */
+   (void)unrecord_block((void*)p, True);
+   record_block(tid, (void*)p, req_szB, observed_slop(req_szB, usable),
+                False, exclude_top, True);
+}
+
+Bool mt_heap_observe_free(ThreadId tid, Addr p)
+{
+   return unrecord_block((void*)p, True);
+}
+
+Bool mt_heap_observe_realloc(ThreadId tid, Addr p_old, Addr p_new,
+                             SizeT new_req_szB, SizeT usable,
+                             Bool exclude_top)
+{
+   MtBlockRec b;
+   Bool       in_slab, ignored = False;
+   if (!take_rec(p_old, &b, &in_slab)) {
+      mt_heap_observe_alloc(tid, p_new, new_req_szB, usable, exclude_top);
+      return False;
+   }
+   if (p_new != p_old)
+      (void)unrecord_block((void*)p_new, True);
+   if (clo_heap) {
+      if (!mt_tree_is_ignored(b.where)) {
+         if (new_req_szB < b.req_szB)   /* effectively a deallocation */
+            mt_snapshot_maybe(MtPeak);
+      } else {
+         ignored = True;
+      }
+   }
+   move_record(tid, &b, p_old, (void*)p_new, new_req_szB,
+               observed_slop(new_req_szB, usable), False, ignored,
+               exclude_top);
+   return True;
 }

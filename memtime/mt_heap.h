@@ -43,4 +43,19 @@ void  mt_alloc_paths_add(const HChar* path_pattern);
 void  mt_heap_record(ThreadId tid, Addr a, SizeT szB, Bool maybe_snapshot);
 Bool  mt_heap_unrecord(Addr a, Bool maybe_snapshot);
 
+/* --allocator=program (mt_allocator.c): blocks the program's own allocator
+   made, recorded without touching memory. The extra bytes are usable minus
+   requested; exclude_top leaves the wrapper's frame out of the stack, as
+   for the default mode's replacements. A free or realloc of a block never
+   seen returns False and changes nothing (the realloc's new block is
+   recorded). refuse: whether --heap-limit-action=fail refuses growing
+   p_old (0: a new block) to new_req_szB. */
+Bool  mt_heap_observe_refuse(Addr p_old, SizeT new_req_szB);
+void  mt_heap_observe_alloc(ThreadId tid, Addr p, SizeT req_szB, SizeT usable,
+                            Bool exclude_top);
+Bool  mt_heap_observe_free(ThreadId tid, Addr p);
+Bool  mt_heap_observe_realloc(ThreadId tid, Addr p_old, Addr p_new,
+                              SizeT new_req_szB, SizeT usable,
+                              Bool exclude_top);
+
 #endif /* MT_HEAP_H */

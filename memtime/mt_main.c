@@ -27,6 +27,11 @@
      libc only); i and B read them as Massif does.
    What is measured
    - mt_pages.c: --pages-as-heap=yes, mapped pages as blocks.
+   - mt_allocator.c + mt_wrap.c: --allocator=program, the program's own
+     allocator wrapped (its own preload, swapped into LD_PRELOAD): each
+     outermost call reported after the original ran, a free before;
+     when a resident-memory reading was taken, the wrapper reads the
+     allocator's statistics (mallctl, mallinfo2) for mt_allocstats.c.
    - mt_alloc_api.c + mt_preload.c: allocators with their own API (jemalloc
      plain and _rjem_, tcmalloc tc_*, mimalloc mi_*): one client request
      per entry point from the preload (the other program the build makes),
@@ -78,6 +83,8 @@
    - mt_outline.c: the exact outline: the lowest, highest and last totals
      and resident-memory readings per bucket of time, kept at every
      change, never culled; outline:, o:, o-rss:.
+   - mt_allocstats.c: the allocator's statistics readings; allocator:,
+     alloc-stats:.
    - mt_rss.c: --rss=yes, the client's resident memory (anonymous, file,
      shared) read beside the heap at snapshots, and its peak; rss-peak:.
    - mt_stacks.c: --stacks=yes, per-thread low-water marks of SP kept by
@@ -126,6 +133,7 @@
 
 #include "memtime.h"
 #include "mt_alloc_api.h"
+#include "mt_allocator.h"
 #include "mt_children.h"
 #include "mt_counts.h"
 #include "mt_debuginfo.h"
@@ -162,7 +170,7 @@ static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
 {
    if (clo_pages_as_heap)
       mt_pages_new_mmap(a, len, rr, ww, xx, di_handle);
-   else
+   else if (!mt_allocator_in_call())   /* the allocator's own: not blind */
       mt_warn_new_mmap(a, len);
    if (clo_rss)
       mt_rss_new_mmap(a, len);
@@ -301,6 +309,8 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nArgs,
 
 static Bool handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
 {
+   if (mt_allocator_handle_client_request(tid, arg, ret))
+      return True;
    if (mt_alloc_api_handle_client_request(tid, arg, ret))
       return True;
    if (mt_heap_handle_client_request(tid, arg, ret))
@@ -356,6 +366,7 @@ static void mt_fini(Int exitcode)
       VG_(dmsg)("memtime: outline: %u of %d buckets used, %llu %s wide\n",
                 n_used, MT_OUTLINE_BUCKETS, width, mt_time_unit_name());
       mt_heap_print_stats();
+      mt_allocator_print_stats();
    }
    mt_rss_fini();
 }
@@ -386,6 +397,7 @@ static void mt_post_clo_init(void)
    mt_snapshot_init();
    mt_output_post_clo_init();
    mt_alloc_api_init();
+   mt_allocator_init();
    mt_warn_init();
    VG_(track_start_client_code)(on_start_client_code);
 }

@@ -20,6 +20,7 @@ Bool         clo_heap               = True;
 SSizeT       clo_heap_admin         = 8;
 Bool         clo_stacks             = False;
 Bool         clo_pages_as_heap      = False;
+Bool         clo_allocator_program  = False;
 /* Unset: decided by mt_options_check from the clock (mt_heap.c). */
 static Bool  compact_heap_set       = False;
 Bool         clo_compact_heap       = False;
@@ -182,6 +183,13 @@ Bool mt_process_cmd_line_option(const HChar* arg)
    else if VG_BOOL_CLO(arg, "--compact-heap", clo_compact_heap) {
       compact_heap_set = True;
    }
+   else if VG_XACT_CLO(arg, "--allocator=valgrind", clo_allocator_program,
+                       False) {}
+   else if VG_XACT_CLO(arg, "--allocator=program", clo_allocator_program,
+                       True) {}
+   else if (VG_(strncmp)(arg, "--allocator=", 12) == 0) {
+      VG_(fmsg_bad_option)(arg, "--allocator must be valgrind or program\n");
+   }
    else if VG_BOOL_CLO(arg, "--rss",           clo_rss) {}
    else if VG_BINT_CLO(arg, "--depth",         clo_depth, 1, MT_MAX_DEPTH) {}
    else if VG_BINT_CLO(arg, "--detail-depth",  clo_detail_depth, 0, MT_MAX_DEPTH) {}
@@ -255,6 +263,10 @@ void mt_print_usage(void)
 "    --stacks=no|yes           also measure every thread's stack [no]\n"
 "    --pages-as-heap=no|yes    count mmap/mremap/brk pages instead of\n"
 "                              malloc blocks [no]\n"
+"    --allocator=valgrind|program  whose malloc the program runs on:\n"
+"                              Valgrind's (as Massif), or its own, observed\n"
+"                              (jemalloc's or glibc's retained memory and\n"
+"                              their own statistics stay) [valgrind]\n"
 "    --compact-heap=no|yes     blocks up to 1 KB in memtime's slabs, 8 bytes\n"
 "                              of bookkeeping each (giant heaps); their extra\n"
 "                              bytes lack the 16-byte remainders Valgrind's\n"
@@ -322,6 +334,10 @@ void mt_options_check(void)
    if (clo_pages_as_heap && clo_stacks)
       mt_reject_option("--pages-as-heap=yes",
                        "Cannot be used together with --stacks=yes");
+   if (clo_pages_as_heap && clo_allocator_program)
+      mt_reject_option("--allocator=program",
+                       "Cannot be used together with --pages-as-heap=yes "
+                       "(which keeps the program's allocator already)");
    if (!clo_heap)
       clo_pages_as_heap = False;
    /* i and B are the clocks to compare with Massif: there the trees keep

@@ -19,6 +19,9 @@ extern SSizeT       clo_heap_admin;      /* --heap-admin; word-sized on purpose:
                                             it is negated in deltas */
 extern Bool         clo_stacks;          /* --stacks (module mt_stacks) */
 extern Bool         clo_pages_as_heap;   /* --pages-as-heap (module mt_pages) */
+extern Bool         clo_allocator_program; /* --allocator=program (module
+                                            mt_allocator): the program's
+                                            own malloc, observed */
 extern Bool         clo_compact_heap;    /* --compact-heap (mt_heap, mt_slab) */
 extern Bool         clo_rss;             /* --rss (module mt_rss) */
 extern Int          clo_depth;           /* --depth */

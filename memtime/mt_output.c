@@ -43,6 +43,7 @@
 #include "mt_outline.h"
 #include "mt_output.h"
 #include "mt_process.h"
+#include "mt_allocstats.h"
 #include "mt_rss.h"
 #include "mt_snapshot.h"
 #include "mt_stacks.h"
@@ -126,6 +127,7 @@ static const struct {
    { mt_limit_any,         mt_limit_companion },      /* heap-limit: */
    { NULL,                 mt_snapshot_companion },   /* stacks:, rss: */
    { mt_rss_any,           mt_rss_companion_peak },   /* rss-peak: .. */
+   { mt_allocstats_any,    mt_allocstats_companion }, /* allocator: .. */
    { mt_outline_any,       outline_companion },       /* outline: .. */
    { mt_detail_any,        mt_detail_companion },     /* detail: .. */
 };

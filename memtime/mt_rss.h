@@ -42,6 +42,10 @@ void mt_rss_fini(void);
 void mt_rss_sample(MtRss* out, Long time, ULong heap_B, Bool detailed,
                    Bool at_peak, Bool force);
 
+/* How many readings were taken so far (mt_allocator.c reads the
+   allocator's statistics after each). */
+ULong mt_rss_n_readings(void);
+
 /* True when at least one reading was taken (the companion has RSS records
    to write). */
 Bool mt_rss_any(void);

@@ -3,7 +3,7 @@
 #   scripts/deps.sh          what building, installing and the example need
 #   scripts/deps.sh --test   plus everything any test uses (C++, static libc, jemalloc,
 #                            mimalloc, tcmalloc, clang for fuzzing, gnuplot, rustc, man,
-#                            go tool pprof, python3, sqlite3, headless chromium,
+#                            go tool pprof, python3, sqlite3, memcached, redis, headless chromium,
 #                            massif-visualizer run headless under xvfb with ImageMagick,
 #                            tmux for the live view,
 #                            debhelper, dpkg-dev and lintian for the Debian package's test):
@@ -12,7 +12,7 @@ set -eu
 pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev"
 if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
-  pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached"
+  pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached redis-server redis-tools"
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
   # The live view (--follow) is driven in a terminal multiplexer (t680-t682).
   pkgs="$pkgs tmux"

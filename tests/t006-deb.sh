@@ -6,13 +6,11 @@
 # no lintian error. Installing it (dpkg -i) is the release check, not a test:
 # it needs root and changes the machine.
 . "$(dirname "$0")/lib.sh"
+need dpkg-buildpackage dh lintian
 
-for tool in dpkg-buildpackage dh lintian dpkg-deb; do
-  command -v "$tool" >/dev/null || plan_skip "$tool is missing (scripts/deps.sh --test installs debhelper, dpkg-dev and lintian)"
-done
 vg=$(dpkg -L valgrind 2>/dev/null | grep -m 1 '/bin/valgrind$')
 [ -n "$vg" ] || plan_skip "Debian's valgrind package is not installed (the package builds against it)"
-plan 17
+plan 18
 
 # --- The tarball -------------------------------------------------------
 version=$(sed -n 's/^PACKAGE_VERSION = //p' "$MT_BUILD/Makefile")
@@ -63,8 +61,8 @@ fi
 tooldir=$("$vg" -d --tool=none true 2>&1 | sed -n 's|.*launcher launching \(.*\)/none-[^/]*$|\1|p' | head -n 1)
 dpkg-deb --contents "$deb" 2>/dev/null | awk '{print $6}' | sed 's|^\./|/|' >"$T/contents"
 has() { grep -qx -- "$1" "$T/contents"; }
-check "the tool and its preload in the launcher's directory ($tooldir)" \
-  sh -c "grep -qx '$tooldir/memtime-amd64-linux' '$T/contents' && grep -qx '$tooldir/vgpreload_memtime-amd64-linux.so' '$T/contents'"
+check "the tool and its preloads in the launcher's directory ($tooldir)" \
+  sh -c "grep -qx '$tooldir/memtime-amd64-linux' '$T/contents' && grep -qx '$tooldir/vgpreload_memtime-amd64-linux.so' '$T/contents' && grep -qx '$tooldir/vgpreload_mtwrap-amd64-linux.so' '$T/contents'"
 check "memtime-vis in /usr/bin" has /usr/bin/memtime-vis
 check "both man pages" sh -c "grep -qx /usr/share/man/man1/memtime.1.gz '$T/contents' && grep -qx /usr/share/man/man1/memtime-vis.1.gz '$T/contents'"
 check "copyright and changelog" sh -c "grep -qx /usr/share/doc/memtime/copyright '$T/contents' && grep -qx /usr/share/doc/memtime/changelog.Debian.gz '$T/contents'"
@@ -89,12 +87,16 @@ check "Depends names this Valgrind exactly: valgrind (= $vgver)" \
 # packaged memtime-vis.
 mkdir -p "$T/lib"
 for f in "$tooldir"/*; do ln -s "$f" "$T/lib/"; done
-ln -sf "$T/root$tooldir/memtime-amd64-linux" "$T/root$tooldir/vgpreload_memtime-amd64-linux.so" "$T/lib/"
+ln -sf "$T/root$tooldir/memtime-amd64-linux" "$T/root$tooldir/vgpreload_memtime-amd64-linux.so" \
+  "$T/root$tooldir/vgpreload_mtwrap-amd64-linux.so" "$T/lib/"
 prog=$(build_prog heap_c.c)
 VALGRIND_LIB="$T/lib" "$vg" -q --tool=memtime --memtime-out-file="$T/pkg.out" "$prog" >/dev/null 2>"$T/pkg.err"
 check "the packaged tool profiles a program" grep -q '^heap_tree=peak' "$T/pkg.out"
 [ -s "$T/pkg.err" ] && head -5 "$T/pkg.err" | diag "$(cat)"
 check "ms_print reads the profile" sh -c "ms_print '$T/pkg.out' | grep -q 'Command: '"
+VALGRIND_LIB="$T/lib" "$vg" -q --tool=memtime --allocator=program --memtime-out-file="$T/pkgp.out" "$prog" >/dev/null 2>&1
+check "the packaged tool runs the program's own allocator (--allocator=program)" \
+  sh -c "grep -q '^heap_tree=peak' '$T/pkgp.out' && grep -q '^allocator: name=glibc' '$T/pkgp.out.memtime'"
 check "the packaged memtime-vis reads it" sh -c "'$T/root/usr/bin/memtime-vis' '$T/pkg.out' | grep -q 'Command:'"
 
 # --- lintian -------------------------------------------------------------

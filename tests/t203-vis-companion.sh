@@ -5,7 +5,7 @@
 # stacks lines that do not match the profile are ignored; a broken companion
 # is rejected with one line naming it, and --no-companion skips it.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 18
 cd "$T" || exit 1
 cp "$MT_SRC/tests/data/small.out" p.out
 printf '%s\n' 'memtime-companion: 1' '# written by hand for t203' 'profile: p.out' 'time_unit: B' \
@@ -49,6 +49,21 @@ is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'time_unit: B' as in
 printf 'memtime-companion: 1\nmark: 12 no time key\n' >p.out.memtime
 vis --summary-only p.out >/dev/null 2>err.txt
 is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'mark: time=<n> <label>', found 'mark: 12 no time key' (use --no-companion to ignore it)" "bad mark line rejected"
+# The allocator's own account (memtime --allocator=program): a reading
+# before its allocator, times that go back, a name that is not a word; keys
+# the reader does not know are skipped.
+printf 'memtime-companion: 1\nalloc-stats: time=5 allocated=1\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'allocator: name=<word>' before 'alloc-stats:', found 'alloc-stats: time=5 allocated=1' (use --no-companion to ignore it)" "alloc-stats before allocator rejected"
+printf 'memtime-companion: 1\nallocator: name=jemalloc\nalloc-stats: time=5 allocated=1\nalloc-stats: time=4 allocated=1\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:4: expected 'alloc-stats:' times in order (4 after 5), found 'alloc-stats: time=4 allocated=1' (use --no-companion to ignore it)" "alloc-stats going back in time rejected"
+printf 'memtime-companion: 1\nallocator: name=<b>\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'allocator: name=<word>' (letters, digits, '_.-', at most 15), found 'allocator: name=<b>' (use --no-companion to ignore it)" "an allocator name that is not a word rejected"
+printf 'memtime-companion: 1\nallocator: name=jemalloc\nalloc-stats: time=5 newer_key=3 allocated=7\n' >p.out.memtime
+check "unknown alloc-stats keys are skipped, the known ones kept" \
+  sh -c "'$MT_VIS' --json p.out 2>&1 | grep -q '{\"time\": 5, \"allocated_bytes\": 7}'"
 vis --summary-only --no-companion p.out >/dev/null 2>&1
 is "$?" 0 "--no-companion skips a broken companion"
 finish

@@ -8,25 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
+need rustc file:libjemalloc_pic.a objcopy
 
 RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
-[ -n "$RUSTC" ] || plan_skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
 ARCHIVE=$(je_rjem_archive 2>"$T/err") || plan_skip "no libjemalloc_pic.a to rename: $(head -c 200 "$T/err")"
 
-# The archive needs libc after it: rustc links with -nodefaultlibs and puts
-# its own -lc before link-args (rustc 1.63, Debian bookworm's).
-JE_LINK=(-C link-arg="$ARCHIVE" -C link-arg=-lm -C link-arg=-lpthread -C link-arg=-lc)
-# Binaries are cached per compiler version (a rustup and a Debian rustc differ).
-RUSTV=$("$RUSTC" --version | md5sum | cut -c1-8)
 # rust_prog OPT: tests/progs/rust_jemalloc.rs built at -C opt-level=OPT with -g.
-rust_prog() {
-  local out="$MT_PROGS/rust_jemalloc-O$1-$RUSTV" src="$MT_SRC/tests/progs/rust_jemalloc.rs"
-  if [ ! -x "$out" ] || [ "$src" -nt "$out" ] || [ "$ARCHIVE" -nt "$out" ]; then
-    "$RUSTC" -g -C opt-level="$1" -o "$out.tmp.$$" "$src" \
-      "${JE_LINK[@]}" >&2 && mv -f "$out.tmp.$$" "$out" || return 1
-  fi
-  echo "$out"
-}
+rust_prog() { je_rust_prog "$RUSTC" "$1"; }
 
 plan 13
 P0=$(rust_prog 0 2>"$T/err0") || { head -20 "$T/err0" | diag "$(cat)"; }

@@ -23,7 +23,7 @@
 # is complete (their heap_tree= lines), the last detailed snapshot's
 # mem_heap_B, which the exports' stacks must add up to.
 . "$(dirname "$0")/lib.sh"
-command -v python3 >/dev/null || plan_skip "python3 missing: run scripts/deps.sh --test"
+need python3 gnuplot
 CASES="header tree dtree site massif"
 PER_CASE=20
 plan $(( 5 * PER_CASE + 3 ))
@@ -120,14 +120,10 @@ for c in $CASES; do
   check "$c: the PNG chart: exit 0, the warning, a PNG written" \
     eval 'ran $rc err.txt "$WANT" 0 && [ "$(head -c 4 c.png | od -An -tx1 | tr -d " ")" = 89504e47 ]'
 
-  if command -v gnuplot >/dev/null; then
-    vis p.out -o c.svg 2>err.txt
-    rc=$?
-    check "$c: the SVG chart (gnuplot): exit 0, the warning, an SVG written" \
-      eval 'ran $rc err.txt "$WANT" 0 && python3 -c "import sys, xml.etree.ElementTree as E; sys.exit(not E.parse(\"c.svg\").getroot().tag.endswith(\"svg\"))"'
-  else
-    skip "gnuplot missing: run scripts/deps.sh --test"
-  fi
+  vis p.out -o c.svg 2>err.txt
+  rc=$?
+  check "$c: the SVG chart (gnuplot): exit 0, the warning, an SVG written" \
+    eval 'ran $rc err.txt "$WANT" 0 && python3 -c "import sys, xml.etree.ElementTree as E; sys.exit(not E.parse(\"c.svg\").getroot().tag.endswith(\"svg\"))"'
 
   vis p.out -o r.html 2>err.txt
   rc=$?

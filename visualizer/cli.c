@@ -388,7 +388,7 @@ int vis_cli_parse(vis_options *o, int argc, char **argv, char *err, size_t errsz
         return rc;
     o->group = (vis_group_opts){ VIS_GROUP_AUTO, o->ns_depth ? (unsigned)o->ns_depth : 1,
                                  o->rep.threshold, vis_cli_given(o, "threshold"),
-                                 o->keep_wrappers };
+                                 o->keep_wrappers, NULL };
     /* Two runs are compared group by group: a group below the threshold in
      * one and above it in the other would show as new or gone. */
     if (o->cmd != VIS_CMD_SHOW && !o->group.threshold_given)

@@ -477,7 +477,10 @@ static int load_grouped(run *r, vis_profile **pp, const char *path, const vis_op
         return rc;
     if (vis_profile_regroup(*pp, g) != 0)
         return fail(r, VIS_EXIT_DATA, "out of memory");
+    /* The next profile is grouped as this one is: its default's descent too
+     * (the profile stays loaded while the next is read). */
     g->by = (*pp)->grouping.by;
+    g->descend = (*pp)->grouping.descend;
     return VIS_EXIT_OK;
 }
 

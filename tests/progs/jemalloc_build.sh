@@ -43,3 +43,22 @@ je_prog() {
     *) echo "je_prog: unknown flavour $flavour" >&2; return 1 ;;
   esac
 }
+
+# je_rust_prog RUSTC OPT: tests/progs/rust_jemalloc.rs built with RUSTC at
+# -C opt-level=OPT with -g against the _rjem_ archive, as tikv-jemallocator
+# links it. The archive needs libc after it: rustc links with -nodefaultlibs
+# and puts its own -lc before link-args (rustc 1.63, Debian bookworm's).
+# Binaries are cached per compiler version (a rustup and a Debian rustc
+# differ).
+je_rust_prog() {
+  local rustc=$1 opt=$2 archive rustv out src="$MT_SRC/tests/progs/rust_jemalloc.rs"
+  archive=$(je_rjem_archive) || return 1
+  rustv=$("$rustc" --version | md5sum | cut -c1-8)
+  out="$MT_PROGS/rust_jemalloc-O$opt-$rustv"
+  if [ ! -x "$out" ] || [ "$src" -nt "$out" ] || [ "$archive" -nt "$out" ]; then
+    "$rustc" -g -C opt-level="$opt" -o "$out.tmp.$$" "$src" -C link-arg="$archive" \
+      -C link-arg=-lm -C link-arg=-lpthread -C link-arg=-lc >&2 \
+      && mv -f "$out.tmp.$$" "$out" || return 1
+  fi
+  echo "$out"
+}

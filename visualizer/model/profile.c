@@ -12,6 +12,11 @@
 #include "model/profile_build.h"
 #include "model/sites.h"
 
+const char *const vis_alloc_stat_keys[VIS_AS_N] = {
+    "allocated", "active", "resident", "mapped", "retained", "metadata", "dirty", "muzzy",
+    "arena", "mmapped", "free", "top_releasable", "arena_in_use",
+};
+
 /* Open-addressing hash set of NUL-terminated strings. */
 struct vis_strpool {
     char **slots;
@@ -150,8 +155,10 @@ void vis_profile_free(vis_profile *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->n_snaps; i++)
+    for (size_t i = 0; i < p->n_snaps; i++) {
         free(p->snaps[i].sites);
+        free(p->snaps[i].groups_all);
+    }
     for (size_t i = 0; i < p->n_site_info; i++) {
         free(p->site_info[i].name);
         free(p->site_info[i].full_name);
@@ -187,6 +194,7 @@ void vis_profile_free(vis_profile *p)
     free(p->truncated_msg);
     free(p->companion_cut_msg);
     free(p->rss);
+    free(p->allocator.stats);
     for (size_t i = 0; i < p->rss_peak.n_maps; i++) {
         vis_rss_mapping *m = &p->rss_peak.maps[i];
         for (size_t j = 0; j < m->n_frames; j++)

@@ -100,6 +100,10 @@ typedef struct {
     size_t n_sites;          /* detailed/peak only: the root's children */
     vis_site *sites;
     vis_rest_by rest_by;     /* what its remainder line holds (regrouped) */
+    size_t n_groups_all;     /* regrouped by a key (not site): every group */
+    vis_site *groups_all;    /* before the view's cut, for the growth analysis
+                                (growth.h): a small group that grows is a line
+                                of its own, never in and out of a remainder */
 } vis_snapshot;
 
 /* memtime's phase marks (MEMTIME_MARK), from the companion file. */
@@ -144,6 +148,41 @@ typedef struct {
     size_t n_maps;
     vis_rss_mapping *maps;   /* largest first */
 } vis_rss_peak;
+
+/* The allocator's own account (memtime --allocator=program), from the
+ * companion's "allocator:" and "alloc-stats:" lines: what jemalloc's mallctl
+ * or glibc's mallinfo2 said, read inside the program after resident-memory
+ * readings. Each reading has the keys its allocator gives (the bit of each
+ * key in 'have'); vis_alloc_stat_keys names them as the companion does. */
+typedef enum {
+    VIS_AS_ALLOCATED,        /* both: bytes the program holds             */
+    VIS_AS_ACTIVE,           /* jemalloc: pages of active extents          */
+    VIS_AS_RESIDENT,         /* jemalloc: its resident pages (at most)     */
+    VIS_AS_MAPPED,           /* jemalloc: its mapped extents               */
+    VIS_AS_RETAINED,         /* jemalloc: unmapped, address space kept     */
+    VIS_AS_METADATA,         /* jemalloc: its own bookkeeping              */
+    VIS_AS_DIRTY,            /* jemalloc: freed pages not yet purged       */
+    VIS_AS_MUZZY,            /* jemalloc: freed pages MADV_FREE'd          */
+    VIS_AS_ARENA,            /* glibc: the arenas' size (sbrk and mmap)    */
+    VIS_AS_MMAPPED,          /* glibc: blocks in their own mappings        */
+    VIS_AS_FREE,             /* glibc: free chunks in the arenas           */
+    VIS_AS_TOP_RELEASABLE,   /* glibc: free at the top, trimmable          */
+    VIS_AS_ARENA_IN_USE,     /* glibc: chunks in use in the arenas         */
+    VIS_AS_N
+} vis_alloc_stat;
+extern const char *const vis_alloc_stat_keys[VIS_AS_N];
+
+typedef struct {
+    uint64_t time;           /* in the profile's unit */
+    uint32_t have;           /* bit k: v[k] was read */
+    uint64_t v[VIS_AS_N];
+} vis_alloc_stats;
+
+typedef struct {
+    char name[16];           /* "jemalloc", "glibc"; "" without the records */
+    size_t n;
+    vis_alloc_stats *stats;  /* in time order */
+} vis_allocator;
 
 static inline uint64_t vis_rss_total(const vis_rss *r)
 {
@@ -232,9 +271,14 @@ typedef struct {
 /* An allocation wrapper found in the profile (groups.h): a function that
  * allocates on behalf of many callers. */
 typedef struct {
-    const char *label;       /* interned: the site's verbatim label */
+    const char *label;       /* interned: the verbatim label of its frame
+                                holding the most at the peak's tree */
+    const char *fn;          /* interned: the function (vis_caller_key) */
     uint64_t bytes;          /* what it held at the peak's tree */
-    size_t n_callers;        /* callers the detail shows at that tree */
+    uint64_t bytes_split;    /* of them, what went to its callers there */
+    size_t n_callers;        /* distinct calling functions, where it held
+                                the most (where its shape was judged) */
+    double largest_share;    /* the largest caller's percent of it there */
     int by_name;             /* known by its name (else by its shape) */
     int split;               /* its callers became the sites */
 } vis_wrapper;
@@ -254,6 +298,10 @@ typedef struct {
     vis_group_by fallback;   /* function and file groups below the threshold
                                 fall back to this grouping's (groups.h);
                                 VIS_GROUP_AUTO: they do not */
+    const char *descend;     /* interned: the crate or namespace whose code
+                                is grouped by function (groups.h), or NULL */
+    double descend_share;    /* its percent of the peak's tree by by's keys
+                                (0 when another profile's view chose it) */
 } vis_grouping;
 
 /* How a process ended: an exit status, a signal, or not known. */
@@ -340,6 +388,7 @@ typedef struct {
     vis_rss *rss;            /* n_snaps entries, or NULL when none was read */
     size_t n_rss;            /* snapshots with a reading */
     vis_rss_peak rss_peak;
+    vis_allocator allocator; /* --allocator=program's statistics */
     /* From the companion (the counts growth.h reads): */
     size_t n_counts;
     vis_site_counts *counts; /* NULL when the companion has no "site:" line */

@@ -4,7 +4,8 @@
  * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
  * Known keys: profile, time_unit (must match the profile's), thread, mark,
  * stacks, and the resident memory's rss, rss-peak, rss-mapping and
- * rss-mapping-frame, site (allocation counts, labels interned like the
+ * rss-mapping-frame, the allocator's own account (allocator, alloc-stats),
+ * site (allocation counts, labels interned like the
  * trees' so they match by pointer), heap-limit, end, and who the process is:
  * process, command, title, fork, child-ended, ended; and the exact outline
  * (outline, o, o-rss), expanded here into contiguous spans (profile.h); the
@@ -218,6 +219,67 @@ static int rss_mapping_line(vis_profile *p, const char *v, cctx *c)
     m->shmem_B = r.shmem_B;
     m->n_maps = n;
     k->n_maps++;
+    return 0;
+}
+
+/* "allocator: name=<word>" (one line, before its readings). */
+static int allocator_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_allocator *a = &p->allocator;
+    size_t n = strcspn(v + 5, " \t");
+    if (strncmp(v, "name=", 5) != 0 || n == 0 || n >= sizeof a->name || v[5 + n] != '\0' ||
+        strspn(v + 5, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != n)
+        return cfail(c, "'allocator: name=<word>' (letters, digits, '_.-', at most %zu)",
+                     sizeof a->name - 1);
+    if (a->name[0])
+        return cfail(c, "one 'allocator:' line");
+    memcpy(a->name, v + 5, n);
+    a->name[n] = '\0';
+    return 0;
+}
+
+/* "alloc-stats: time=<n> <key>=<B> ...": keys the reader does not know
+ * are skipped (a newer memtime may add some); each known one at most once;
+ * times never go back. */
+static int alloc_stats_line(vis_profile *p, const char *v, cctx *c)
+{
+    vis_allocator *a = &p->allocator;
+    vis_alloc_stats r;
+    memset(&r, 0, sizeof r);
+    if (!a->name[0])
+        return cfail(c, "'allocator: name=<word>' before 'alloc-stats:'");
+    if (key_num(&v, "time", &r.time) != 0)
+        return cfail(c, "'alloc-stats: time=<n> <key>=<bytes> ...'");
+    if (a->n > 0 && r.time < a->stats[a->n - 1].time)
+        return cfail(c, "'alloc-stats:' times in order (%" PRIu64 " after %" PRIu64 ")", r.time,
+                     a->stats[a->n - 1].time);
+    while (*v) {
+        size_t kl = strcspn(v, "= \t");
+        int k;
+        if (v[kl] != '=')
+            return cfail(c, "'<key>=<bytes>' pairs after 'alloc-stats: time=<n>'");
+        for (k = 0; k < VIS_AS_N; k++)
+            if (strlen(vis_alloc_stat_keys[k]) == kl && strncmp(v, vis_alloc_stat_keys[k], kl) == 0)
+                break;
+        if (k == VIS_AS_N) {
+            uint64_t skip;
+            v += kl + 1;
+            if (vis_parse_u64(&v, &skip) != 0 || (*v && *v != ' ' && *v != '\t'))
+                return cfail(c, "'<key>=<bytes>' pairs after 'alloc-stats: time=<n>'");
+            v += strspn(v, " \t");
+            continue;
+        }
+        if (r.have & (1u << k))
+            return cfail(c, "'%s=' once per 'alloc-stats:' line", vis_alloc_stat_keys[k]);
+        if (key_num(&v, vis_alloc_stat_keys[k], &r.v[k]) != 0)
+            return cfail(c, "'%s=<bytes>'", vis_alloc_stat_keys[k]);
+        r.have |= 1u << k;
+    }
+    vis_alloc_stats *g = vis_grow(a->stats, a->n, 16, sizeof *g);
+    if (!g)
+        return nomem(c);
+    a->stats = g;
+    a->stats[a->n++] = r;
     return 0;
 }
 
@@ -653,6 +715,10 @@ static int do_line(vis_profile *p, char *line, cctx *c)
         return rss_mapping_line(p, line + 12 + strspn(line + 12, " \t"), c);
     if (strncmp(line, "rss-mapping-frame:", 18) == 0)
         return rss_frame_line(p, line + 18 + strspn(line + 18, " \t"), c);
+    if (strncmp(line, "allocator:", 10) == 0)
+        return allocator_line(p, line + 10 + strspn(line + 10, " \t"), c);
+    if (strncmp(line, "alloc-stats:", 12) == 0)
+        return alloc_stats_line(p, line + 12 + strspn(line + 12, " \t"), c);
     if (strncmp(line, "site:", 5) == 0) {
         static const char *const keys[] = { "allocs", "temporary", "bytes", "live_blocks",
                                             "live_bytes" };

@@ -7,6 +7,7 @@
 #include "base/utf8.h"
 #include "model/chart_data.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/names.h"
 #include "model/sites.h"
 #include "model/pruned_tree.h"
@@ -175,6 +176,31 @@ static void rss_json(FILE *out, const vis_profile *p)
                 r->shmem_B, vis_snap_total(&p->snaps[i]));
     }
     fputs(n ? "\n    ]}" : "]}", out);
+}
+
+/* "allocator": null unless memtime ran the program's own allocator and read
+ * its statistics (--allocator=program), else its name and every reading,
+ * with the keys it gave, as "<key>_bytes". */
+static void allocator_json(FILE *out, const vis_profile *p)
+{
+    const vis_allocator *a = &p->allocator;
+    fputs(",\n  \"allocator\": ", out);
+    if (!a->name[0]) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"name\": ", out);
+    vis_json_string(out, a->name);
+    fputs(", \"stats\": [", out);
+    for (size_t i = 0; i < a->n; i++) {
+        const vis_alloc_stats *r = &a->stats[i];
+        fprintf(out, "%s\n    {\"time\": %" PRIu64, i ? "," : "", r->time);
+        for (int k = 0; k < VIS_AS_N; k++)
+            if (r->have & (1u << k))
+                fprintf(out, ", \"%s_bytes\": %" PRIu64, vis_alloc_stat_keys[k], r->v[k]);
+        fputc('}', out);
+    }
+    fputs(a->n ? "\n  ]}" : "]}", out);
 }
 
 /* The exact outline (memtime's companion): its spans as the reader
@@ -357,6 +383,7 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
         fputs(n ? "\n  ]" : "]", out);
     }
     rss_json(out, p);
+    allocator_json(out, p);
     outline_json(out, p, an);
     fputs(",\n  \"marks\": [", out);
     for (size_t i = 0; i < p->n_marks; i++) {
@@ -389,6 +416,15 @@ static void grouping(FILE *out, const vis_profile *p)
     } else {
         fputs("null", out);
     }
+    /* The default view's descent into one group's functions (groups.h). */
+    fputs(", \"descended\": ", out);
+    if (gr->applied && gr->descend) {
+        fputs("{\"group\": ", out);
+        vis_json_string(out, gr->descend);
+        fprintf(out, ", \"by\": \"function\", \"percent\": %.1f}", gr->descend_share);
+    } else {
+        fputs("null", out);
+    }
     fputs(", \"wrappers\": [", out);
     for (size_t k = 0; k < gr->n_wrappers; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
@@ -406,9 +442,13 @@ static void grouping(FILE *out, const vis_profile *p)
         else
             fputs("null", out);
         free(fn);
-        fprintf(out, ", \"bytes\": %" PRIu64 ", \"callers\": %zu, \"by_name\": %s, "
-                     "\"callers_are_sites\": %s}", w->bytes, w->n_callers,
-                w->by_name ? "true" : "false", w->split ? "true" : "false");
+        /* Why it was taken, and which of its bytes went to its callers. */
+        fprintf(out, ", \"bytes\": %" PRIu64 ", \"bytes_to_callers\": %" PRIu64
+                     ", \"callers\": %zu, \"largest_caller_percent\": %.1f, \"by_name\": %s, "
+                     "\"reason\": \"%s\", \"callers_are_sites\": %s}",
+                w->bytes, w->bytes_split, w->n_callers, w->largest_share,
+                w->by_name ? "true" : "false", w->by_name ? "known name" : "shape",
+                w->split ? "true" : "false");
     }
     fprintf(out, "%s]},\n", gr->n_wrappers ? "\n  " : "");
 }

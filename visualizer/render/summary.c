@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/units.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/sites.h"
 #include "render/growth_text.h"
 #include "render/summary.h"
@@ -129,6 +130,89 @@ static void summary_rss(FILE *out, const vis_profile *p)
                 k->n_maps - shown, k->n_maps - shown == 1 ? "" : "s");
 }
 
+/* The last RSS reading with a reading of the allocator's statistics that
+ * goes with it: the first taken at or after it (the wrapper reads them at
+ * the program's next allocator call) and before the next RSS reading.
+ * Sets *snap; NULL when there is none (a program that made no allocator
+ * call after any reading). */
+static const vis_alloc_stats *stats_for(const vis_profile *p, size_t *snap)
+{
+    const vis_allocator *a = &p->allocator;
+    uint64_t next_rss = UINT64_MAX;
+    for (size_t i = p->n_snaps; p->rss && i-- > 0;) {
+        if (!p->rss[i].valid)
+            continue;
+        for (size_t k = 0; k < a->n; k++)
+            if (a->stats[k].time >= p->snaps[i].time) {
+                if (a->stats[k].time < next_rss || next_rss == p->snaps[i].time) {
+                    *snap = i;
+                    return &a->stats[k];
+                }
+                break;
+            }
+        next_rss = p->snaps[i].time;
+    }
+    return NULL;
+}
+
+static uint64_t stat_or0(const vis_alloc_stats *r, vis_alloc_stat k)
+{
+    return (r->have & (1u << k)) ? r->v[k] : 0;
+}
+
+/* The RSS of the last reading the allocator's own account goes with
+ * (memtime --allocator=program): the bytes the program holds, what the
+ * allocator holds freed (by its names), and what lies outside it; the
+ * three add up to the RSS. */
+static void summary_allocator(FILE *out, const vis_profile *p)
+{
+    char a[64], b[64], c[64], d[64], e[64], f[64];
+    size_t last = 0;
+    if (!p->allocator.name[0])
+        return;
+    const vis_alloc_stats *r = stats_for(p, &last);
+    if (!r || !(r->have & (1u << VIS_AS_ALLOCATED)))
+        return;
+    const char *name = p->allocator.name;
+    int je = (r->have & (1u << VIS_AS_RESIDENT)) != 0;
+    uint64_t rss = vis_rss_total(&p->rss[last]);
+    uint64_t alloc = stat_or0(r, VIS_AS_ALLOCATED);
+    /* What the allocator has resident, at most the RSS: jemalloc says
+     * (resident, "a maximum"); glibc's arenas and mmapped blocks. */
+    uint64_t mine = je ? stat_or0(r, VIS_AS_RESIDENT)
+                       : stat_or0(r, VIS_AS_ARENA) + stat_or0(r, VIS_AS_MMAPPED);
+    if (mine > rss)
+        mine = rss;
+    if (alloc > mine)
+        alloc = mine;
+    const vis_snapshot *s = &p->snaps[last];
+    fprintf(out, "\nThe RSS by the allocator's own account (%s, read at %s):\n", name,
+            vis_fmt_time(a, sizeof a, p->unit, r->time));
+    fprintf(out, "  RSS %s = heap %s + %s holds freed %s + outside %s %s\n",
+            vis_fmt_bytes(a, sizeof a, rss), vis_fmt_bytes(b, sizeof b, alloc), name,
+            vis_fmt_bytes(c, sizeof c, mine - alloc), name,
+            vis_fmt_bytes(d, sizeof d, rss - mine));
+    fprintf(out, "  (the RSS of snapshot %zu at %s; memtime's heap there %s, with extra %s)\n",
+            last, vis_fmt_time(e, sizeof e, p->unit, s->time), vis_fmt_bytes(f, sizeof f, s->heap_B),
+            vis_fmt_bytes(a, sizeof a, s->heap_B + s->heap_extra_B));
+    if (je) {
+        uint64_t act = stat_or0(r, VIS_AS_ACTIVE), al = stat_or0(r, VIS_AS_ALLOCATED);
+        fprintf(out, "  %s holds freed: dirty pages %s, muzzy pages %s, partly used pages %s, "
+                     "metadata %s; retained (unmapped) %s\n",
+                name, vis_fmt_bytes(a, sizeof a, stat_or0(r, VIS_AS_DIRTY)),
+                vis_fmt_bytes(b, sizeof b, stat_or0(r, VIS_AS_MUZZY)),
+                vis_fmt_bytes(c, sizeof c, act > al ? act - al : 0),
+                vis_fmt_bytes(d, sizeof d, stat_or0(r, VIS_AS_METADATA)),
+                vis_fmt_bytes(e, sizeof e, stat_or0(r, VIS_AS_RETAINED)));
+    } else {
+        uint64_t fr = stat_or0(r, VIS_AS_FREE), top = stat_or0(r, VIS_AS_TOP_RELEASABLE);
+        fprintf(out, "  %s holds freed: free chunks %s in its arenas, %s of them at the top "
+                     "(trimmable), %s in holes (malloc_trim returns their whole pages)\n",
+                name, vis_fmt_bytes(a, sizeof a, fr), vis_fmt_bytes(b, sizeof b, top),
+                vis_fmt_bytes(c, sizeof c, fr > top ? fr - top : 0));
+    }
+}
+
 /* The largest bursts of the exact outline (at most 5): when the top was,
  * how far above the level before it rose, how long it stayed above half
  * that, and the top site of a tree taken during it, if any. */
@@ -235,10 +319,19 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         uint64_t total = vis_snap_total(t);
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[192];
-        if (groups && gr->by_auto)
+        char what[640];
+        if (groups && gr->by_auto && gr->descend)
+            snprintf(what, sizeof what, "groups by %s, %s by function (the default for this "
+                     "program%s%s; %s held %.1f%% of the heap by %s, more than half; --group-by)",
+                     vis_group_by_name(gr->by), gr->descend, gr->why ? ": " : "",
+                     gr->why ? gr->why : "", gr->descend, gr->descend_share,
+                     vis_group_by_name(gr->by));
+        else if (groups && gr->by_auto)
             snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
                      vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+        else if (groups && gr->descend)
+            snprintf(what, sizeof what, "groups by %s, %s by function", vis_group_by_name(gr->by),
+                     gr->descend);
         else if (groups)
             snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
@@ -254,7 +347,16 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     vis_group_by_name(gr->fallback), fb2 != VIS_GROUP_AUTO ? ", then their " : "",
                     fb2 != VIS_GROUP_AUTO ? vis_group_by_name(fb2) : "",
                     gr->by == VIS_GROUP_FILE ? "files" : "functions");
-        } else if (gr->applied)
+        } else if (gr->applied && gr->descend)
+            fprintf(out, "Grouping:   by %s, %s by function, %s; %s's functions below %.2f%% "
+                    "of a snapshot's heap fall back to \"other functions in %s\", other groups "
+                    "below it merge (%s)\n", vis_group_by_name(gr->by), gr->descend,
+                    gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
+                    gr->descend, gr->threshold, gr->descend,
+                    gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
+                                            "5% of the peak; --threshold sets it"
+                                          : "--threshold");
+        else if (gr->applied)
             fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
                     "merge (%s)\n", groups ? "by " : "by site",
                     groups ? vis_group_by_name(gr->by) : "",
@@ -323,6 +425,7 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     }
     summary_limit(out, p);
     summary_rss(out, p);
+    summary_allocator(out, p);
 
     if (p->n_marks) {
         fprintf(out, "\nPhase marks:\n");
@@ -367,32 +470,41 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
     char a[32];
     if (!gr->n_wrappers)
         return;
-    fprintf(out, "Allocation wrappers found (a known name, or at least %d callers, none above "
-            "%d%%, nothing of their own):\n", VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
+    fprintf(out, "Allocation wrappers found (a known name, or at least %d distinct calling "
+            "functions, none above %d%% of it, nothing of its own), what each held at the peak:\n",
+            VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
     uint64_t rest = 0;
     for (size_t k = 8; k < gr->n_wrappers; k++)
         rest += gr->wrappers[k].bytes;
     for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
         char *name = vis_wrapper_display_name(p, w->label);
-        char callers[48];
-        if (w->n_callers)
-            snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
+        char why[96], did[160];
+        /* Why it was taken: its name, or its shape where it held the most. */
+        if (w->by_name)
+            snprintf(why, sizeof why, "known by name, %zu distinct calling function%s", w->n_callers,
                      w->n_callers == 1 ? "" : "s");
-        else if (w->split && w->bytes)
-            snprintf(callers, sizeof callers, "its callers not in the detail");
         else
-            snprintf(callers, sizeof callers, "its callers not in the file");
-        fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
-                name ? name : vis_site_name(w->label), callers,
-                w->by_name ? "known by name" : "by its shape",
-                w->split && !w->n_callers && w->bytes
-                ? "kept as a site: its callers are below the detail's depth (memtime's "
-                  "--detail-depth or --alloc-fn reaches them)"
-                : w->split ? "its callers are the sites (--keep-wrappers keeps it)"
-                : p->detail.present ? "kept (--keep-wrappers)"
-                : "kept: the profile has no detail of its callers (memtime's companion has it; "
-                  "or profile with --alloc-fn=NAME)");
+            snprintf(why, sizeof why, "by its shape: %zu distinct calling functions, the largest "
+                     "%.0f%% of its bytes", w->n_callers, w->largest_share);
+        if (!w->n_callers && !w->split && !p->detail.present)
+            snprintf(why, sizeof why, "known by name, its callers not in the file");
+        /* What the rewrite did with its bytes. */
+        if (w->split && w->bytes && !w->bytes_split)
+            snprintf(did, sizeof did, "kept as a site: its callers are below the detail's depth "
+                     "(memtime's --detail-depth or --alloc-fn reaches them)");
+        else if (w->split && w->bytes_split < w->bytes)
+            snprintf(did, sizeof did, "its callers are the sites (%s of it; the rest, its own, stays "
+                     "with it; --keep-wrappers keeps it)", vis_fmt_bytes(a, sizeof a, w->bytes_split));
+        else if (w->split)
+            snprintf(did, sizeof did, "its callers are the sites (--keep-wrappers keeps it)");
+        else if (p->detail.present)
+            snprintf(did, sizeof did, "kept (--keep-wrappers)");
+        else
+            snprintf(did, sizeof did, "kept: the profile has no detail of its callers (memtime's "
+                     "companion has it; or profile with --alloc-fn=NAME)");
+        fprintf(out, "      %10s  %s: %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
+                name ? name : vis_site_name(w->label), why, did);
         free(name);
     }
     if (gr->n_wrappers > 8)

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# t411: under --allocator=program the resident memory is the program's own
+# allocator's, and its own account names the gap between RSS and heap.
+# tests/progs/alloc_gap.c builds the gap by construction (30 MiB live after a
+# 160 MiB batch is freed: jemalloc's dirty pages, in libjemalloc.so and in a
+# static _rjem_ copy; glibc's holes in the main arena and in 4 per-thread
+# arenas, then malloc_trim) and prints, natively, VmRSS and its own heap at
+# each phase: the oracle, measured in this run. At each phase memtime's
+# client RSS is within 15% of the native VmRSS, its heap within 2% of the
+# program's count; at the gap the allocator's own figure for what it holds
+# freed (jemalloc's dirty pages, glibc's free chunks) is the measured
+# difference RSS - heap within 25%. jemalloc's decay runs on wall-clock time,
+# which a program under Valgrind spends more slowly: the test brackets it
+# with dirty_decay_ms:-1 (never purge) and :0 (purge at once), where the
+# answer is known; the default (10 s) is only reported. Trimming the main
+# arena's top gives brk back to Valgrind, which keeps the pages (it zeroes
+# them): up to its 8 MiB brk cap more there, allowed for.
+. "$(dirname "$0")/lib.sh"
+. "$MT_SRC/tests/progs/jemalloc_build.sh"
+need python3 lib:jemalloc file:libjemalloc_pic.a objcopy
+
+G=$(build_prog alloc_gap.c) || plan_skip "cannot build alloc_gap.c"
+GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with libjemalloc: $(head -c 200 "$T/build.err")"
+GR=$(je_prog rjem alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with _rjem_ jemalloc: $(head -c 200 "$T/build.err")"
+plan 37
+
+# native FILE PHASE FIELD: the native run's figure for PHASE.
+native() { sed -n "s/^phase $2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$1"; }
+# mark_time COMPANION PHASE
+mark_time() { awk -v ph="$2" '$1 == "mark:" && $3 == ph { split($2, a, "="); print a[2]; exit }' "$1"; }
+# mt_rss COMPANION PHASE: the client's RSS (kB) at the first reading at or
+# after the phase's mark.
+mt_rss() {
+  local t; t=$(mark_time "$1" "$2")
+  awk -v t="${t:-x}" '$1 == "rss:" { split($3, tm, "="); if (t == "x" || tm[2] + 0 < t + 0) next
+      split($4, x, "="); split($5, y, "="); split($6, z, "="); print int((x[2] + y[2] + z[2]) / 1024); exit }' "$1"
+}
+# mt_heap PROFILE PHASE: mem_heap_B of the first snapshot at or after the mark.
+mt_heap() {
+  local t; t=$(mark_time "$1.memtime" "$2")
+  snapshots "$1" | awk -v t="${t:-x}" 't != "x" && $2 + 0 >= t + 0 { print $3; exit }'
+}
+# mt_stat COMPANION PHASE KEY: the allocator's KEY at the first reading of its
+# statistics at or after the phase's mark.
+mt_stat() {
+  local t; t=$(mark_time "$1" "$2")
+  awk -v t="${t:-x}" -v k="$3" '$1 == "alloc-stats:" { split($2, tm, "="); if (t == "x" || tm[2] + 0 < t + 0) next
+      for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) { print kv[2]; exit } } exit }' "$1"
+}
+# rss_ok WHAT GOT_KB WANT_KB [ALLOW_KB]: within 15% of the native figure
+# (plus ALLOW).
+rss_ok() {
+  local d=$(( $2 > $3 ? $2 - $3 : $3 - $2 ))
+  if [ "$d" -le $(( $3 * 15 / 100 + ${4:-0} )) ]; then ok "$1: memtime $2 kB, native $3 kB"
+  else not_ok "$1: memtime $2 kB, native $3 kB (more than 15% apart)"; fi
+}
+heap_ok() {
+  if [ -n "$2" ] && within_pct "$2" "$3" 2; then ok "$1: memtime's heap $2 B, the program's $3 B"
+  else not_ok "$1: memtime's heap ${2:-none} B, the program's $3 B (more than 2% apart)"; fi
+}
+# gap_ok WHAT COMPANION PROFILE PHASE KEY: the allocator's KEY is RSS - heap
+# within 25%.
+gap_ok() {
+  local rss heap v gap
+  rss=$(mt_rss "$2" "$4"); heap=$(mt_heap "$3" "$4"); v=$(mt_stat "$2" "$4" "$5")
+  gap=$(( ${rss:-0} * 1024 - ${heap:-0} ))
+  if [ -n "$v" ] && [ "$gap" -gt 0 ] && within_pct "$v" "$gap" 25; then
+    ok "$1: $5 $v B names the gap RSS - heap = $gap B"
+  else not_ok "$1: $5 ${v:-none} B is not the gap RSS - heap = $gap B within 25%"; fi
+}
+# run NAME ENV BINARY MODE: natively, then under memtime.
+run() {
+  env $2 "$3" "$4" >"$T/$1.native" || not_ok "$1: native run"
+  memtime_env "$2" --allocator=program --memtime-out-file="$T/$1.out" "$3" "$4" >"$T/$1.txt" 2>"$T/$1.err"
+  is "$?" 0 "$1: runs under memtime --allocator=program"
+}
+memtime_env() { local e=$1; shift; env $e VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@"; }
+
+# --- jemalloc: dirty pages after the batch is freed -------------------------
+for flavour in shared rjem; do
+  bin=$GS; [ $flavour = rjem ] && bin=$GR
+  for decay in -1 0; do
+    n=je-$flavour-$decay
+    run "$n" "MALLOC_CONF=dirty_decay_ms:$decay" "$bin" batch
+    for ph in live batch freed; do
+      rss_ok "$n, $ph: RSS" "$(mt_rss "$T/$n.out.memtime" $ph)" "$(native "$T/$n.native" $ph VmRSS)"
+    done
+    heap_ok "$n, freed: heap" "$(mt_heap "$T/$n.out" freed)" "$(native "$T/$n.native" freed heap)"
+    if [ "$decay" = -1 ]; then
+      gap_ok "$n, freed: jemalloc's dirty pages" "$T/$n.out.memtime" "$T/$n.out" freed dirty
+    fi
+  done
+done
+# The default decay: what production would see depends on the time since
+# the free, which Valgrind stretches; reported, not held to a figure.
+"$GS" batch >"$T/je-default.native"
+memtime --allocator=program --memtime-out-file="$T/je-default.out" "$GS" batch >/dev/null 2>&1
+diag "jemalloc, default decay, after the free: memtime $(mt_rss "$T/je-default.out.memtime" freed) kB, native $(native "$T/je-default.native" freed VmRSS) kB"
+
+# --- glibc: holes in the main arena, and per-thread arenas -------------------
+run holes "" "$G" holes
+for ph in allocated freed; do
+  rss_ok "holes, $ph: RSS" "$(mt_rss "$T/holes.out.memtime" $ph)" "$(native "$T/holes.native" $ph VmRSS)"
+done
+rss_ok "holes, trimmed: RSS (Valgrind keeps the brk pages trimmed, up to 8 MiB)" \
+  "$(mt_rss "$T/holes.out.memtime" trimmed)" "$(native "$T/holes.native" trimmed VmRSS)" 8192
+heap_ok "holes, freed: heap" "$(mt_heap "$T/holes.out" freed)" "$(native "$T/holes.native" freed heap)"
+gap_ok "holes, freed: glibc's free chunks" "$T/holes.out.memtime" "$T/holes.out" freed free
+
+run arenas "" "$G" arenas
+for ph in freed trimmed; do
+  rss_ok "arenas, $ph: RSS" "$(mt_rss "$T/arenas.out.memtime" $ph)" "$(native "$T/arenas.native" $ph VmRSS)"
+done
+heap_ok "arenas, freed: heap" "$(mt_heap "$T/arenas.out" freed)" "$(native "$T/arenas.native" freed heap)"
+gap_ok "arenas, freed: glibc's free chunks" "$T/arenas.out.memtime" "$T/arenas.out" freed free
+
+# --- memtime-vis: the account in the summary and in --json --------------------
+vis --summary-only "$T/je-shared--1.out" >"$T/je.sum" 2>&1
+check "summary: the RSS split by jemalloc's own account" \
+  grep -Eq '^  RSS [0-9.]+ MiB = heap [0-9.]+ MiB \+ jemalloc holds freed 1[0-9.]+ MiB \+ outside jemalloc [0-9.]+ [KM]iB$' "$T/je.sum"
+check "summary: jemalloc's parts named (dirty pages)" \
+  grep -Eq '^  jemalloc holds freed: dirty pages 1[0-9.]+ MiB, muzzy pages' "$T/je.sum"
+vis --summary-only "$T/holes.out" >"$T/holes.sum" 2>&1
+check "summary: glibc's holes named" \
+  grep -Eq '^  glibc holds freed: free chunks 1[0-9.]+ MiB in its arenas, .* in holes \(malloc_trim returns' "$T/holes.sum"
+vis --json "$T/je-shared--1.out" >"$T/je.json" 2>&1
+vis --json "$T/holes.out" >"$T/holes.json" 2>&1
+check "--json: jemalloc's readings with their keys, and glibc's with its own" python3 - "$T/je.json" "$T/holes.json" <<'PY'
+import json, sys
+je = json.load(open(sys.argv[1]))["allocator"]
+gl = json.load(open(sys.argv[2]))["allocator"]
+assert je["name"] == "jemalloc" and len(je["stats"]) > 3, je["name"]
+for k in ("time", "allocated_bytes", "active_bytes", "resident_bytes", "dirty_bytes", "retained_bytes"):
+    assert all(k in s for s in je["stats"]), k
+assert max(s["dirty_bytes"] for s in je["stats"]) >= 150 << 20
+assert gl["name"] == "glibc"
+assert all("allocated_bytes" in s and "free_bytes" in s and "dirty_bytes" not in s for s in gl["stats"])
+PY
+finish
