@@ -1,5 +1,5 @@
 /* follow.c: memtime-vis --follow (follow.h): the loop that polls the
- * followed files (model/live.c), and the terminal it keeps current.
+ * followed files (model/follow_state.c), and the terminal it keeps current.
  *
  * This is the one module besides main.c that writes to stdout: a live view
  * has to redraw the terminal while it runs and read the keyboard, which
@@ -34,7 +34,7 @@
 #include "base/strfmt.h"
 #include "exit_status.h"
 #include "follow.h"
-#include "model/live.h"
+#include "model/follow_state.h"
 #include "render/follow_view.h"
 
 /* How often the files are looked at (one stat of each per poll). */
@@ -71,8 +71,8 @@ typedef struct {
 typedef struct {
     const vis_follow_opts *o;
     dump_watch *dumps;       /* DIR of heap dumps */
-    vis_live *live;          /* FILE */
-    vis_live_dir *dir;       /* DIR */
+    vis_follow_file *live;   /* FILE */
+    vis_follow_dir *dir;     /* DIR */
     int tty, keys, utf8;
     struct termios saved;
     int termios_saved;
@@ -277,7 +277,7 @@ static int poll_files(follow *f)
 {
     if (f->dumps)
         dumps_poll(f);
-    return f->dir ? vis_live_dir_poll(f->dir) : vis_live_poll(f->live);
+    return f->dir ? vis_follow_dir_poll(f->dir) : vis_follow_file_poll(f->live);
 }
 
 /* Whether directory path holds heap dumps and no profile memtime wrote. */
@@ -329,7 +329,7 @@ static void dumps_end(dump_watch *w)
 
 static int over(const follow *f)
 {
-    return !f->dir && vis_live_over(f->live);
+    return !f->dir && vis_follow_file_over(f->live);
 }
 
 /* Reads the keys waiting on stdin: 1 when one asks to quit. */
@@ -464,20 +464,20 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
             return VIS_EXIT_DATA;
         }
         dumps_poll(&f);
-        f.live = vis_live_new(f.dumps->out, NULL, 0);
+        f.live = vis_follow_file_new(f.dumps->out, NULL, 0);
         if (f.live && o->group)
-            vis_live_set_grouping(f.live, o->group);
+            vis_follow_file_set_grouping(f.live, o->group);
     } else if (dir) {
         if (o->companion) {
             snprintf(err, errsz, "--companion names one profile's companion; %s is a directory",
                      o->path);
             return VIS_EXIT_USAGE;
         }
-        f.dir = vis_live_dir_new(o->path);
+        f.dir = vis_follow_dir_new(o->path);
     } else {
-        f.live = vis_live_new(o->path, o->companion, o->no_companion);
+        f.live = vis_follow_file_new(o->path, o->companion, o->no_companion);
         if (f.live && o->group)
-            vis_live_set_grouping(f.live, o->group);
+            vis_follow_file_set_grouping(f.live, o->group);
     }
     if (!f.dir && !f.live) {
         snprintf(err, errsz, "out of memory");
@@ -515,8 +515,8 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
         wake_pipe[0] = wake_pipe[1] = -1;
     }
     free(f.last);
-    vis_live_free(f.live);
-    vis_live_dir_free(f.dir);
+    vis_follow_file_free(f.live);
+    vis_follow_dir_free(f.dir);
     dumps_end(f.dumps);
     return rc == 0 ? VIS_EXIT_OK : VIS_EXIT_DATA;
 }

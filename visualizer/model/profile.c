@@ -195,6 +195,7 @@ void vis_profile_free(vis_profile *p)
     free(p->process.child_ends);
     free(p->process.forks);
     free(p->truncated_msg);
+    free(p->companion_cut_msg);
     free(p->rss);
     free(p->allocator.stats);
     for (size_t i = 0; i < p->rss_peak.n_maps; i++) {

@@ -382,6 +382,11 @@ typedef struct {
     size_t n_detailed;       /* snapshots with a tree (detailed or peak) */
     char *truncated_msg;     /* when truncated: "PATH:LINE: expected ...,
                                 found end of file", for the warning */
+    size_t companion_cut_line;  /* the companion's last line stopped before
+                                   its newline (0: it did not): that line */
+    char *companion_cut_msg;    /* then "PATH:LINE: expected ..., found
+                                   '...' unfinished at the end of the file",
+                                   for the warning */
     struct vis_strpool *labels; /* interned site labels: every vis_site.label
                                    points into it, so never free one alone */
     /* Resident memory (memtime --rss=yes), from the companion: */

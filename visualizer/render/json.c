@@ -296,6 +296,20 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
     fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
             p->end_record == VIS_END_RECORD_EXIT ? "\"exit\"" : p->end_record == VIS_END_RECORD_EXEC ? "\"exec\""
             : p->end_record == VIS_END_RECORD_RUNNING ? "\"none\"" : "null");
+    /* The files cut short (read/load.h): where each one ends. */
+    fputs("  \"cut_short\": [", out);
+    const char *cut_file[2] = { p->truncated ? p->path : NULL,
+                                p->companion_cut_line ? p->companion : NULL };
+    size_t cut_line[2] = { p->truncated_line, p->companion_cut_line }, n_cut = 0;
+    for (size_t k = 0; k < 2; k++) {
+        if (!cut_file[k])
+            continue;
+        fputs(n_cut++ ? ", {" : "{", out);
+        key(out, "file");
+        vis_json_string(out, cut_file[k]);
+        fprintf(out, ", \"line\": %zu}", cut_line[k]);
+    }
+    fputs("],\n", out);
     grouping(out, p);
     if (p->limit.present) {
         fprintf(out, "  \"heap_limit\": {\"bytes\": %" PRIu64 ", \"action\": \"%s\", \"time\": ",

@@ -311,6 +311,9 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         fprintf(out, "  %-11s %s\n", i ? "" : "Source:", p->sources[i]);
     if (p->companion && !p->n_sources)
         fprintf(out, "  Companion:  %s\n", p->companion);
+    if (p->companion && p->companion_cut_line)
+        fprintf(out, "  Warning:    the companion is cut short at line %zu; its records "
+                "before the cut are used\n", p->companion_cut_line);
 
     fprintf(out, "\n");
     if (p->peak_tree_snap == SIZE_MAX) {
