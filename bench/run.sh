@@ -4,7 +4,7 @@
 # the same run, the ratios against the reference, and whether the project's
 # target is met. See bench/README.md for what each benchmark measures.
 #
-#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [defaults] [heap] [stacks] [rewrite] [vis] [clock] [giant] [detail] [outline] [rust]
+#   bench/run.sh [--quick] [--reps N] [--keep] [--head] [defaults] [heap] [stacks] [rewrite] [vis] [clock] [giant] [detail] [outline] [rust] [dumps]
 #
 # Builds the tree into _build/bench (-O2 -g, no sanitizers) and runs the tool
 # from there (VALGRIND_LIB=_build/bench/memtime/inplace), never an installed copy.
@@ -32,14 +32,14 @@ while [ $# -gt 0 ]; do
     --reps=*) BENCH_REPS=${1#--reps=} ;;
     --keep) KEEP=1 ;;
     --head) HEAD=1 ;;
-    defaults|heap|stacks|rewrite|vis|clock|giant|detail|outline|rust) names+=("$1") ;;
+    defaults|heap|stacks|rewrite|vis|clock|giant|detail|outline|rust|dumps) names+=("$1") ;;
     -h|--help) usage 0 ;;
     *) echo "bench/run.sh: unknown argument '$1'" >&2; usage ;;
   esac
   shift
 done
 case $BENCH_REPS in ''|*[!0-9]*|0) echo "bench/run.sh: --reps wants a positive number" >&2; exit 2 ;; esac
-[ ${#names[@]} -gt 0 ] || names=(defaults heap stacks rewrite vis clock detail outline rust)
+[ ${#names[@]} -gt 0 ] || names=(defaults heap stacks rewrite vis clock detail outline rust dumps)
 
 # What the benchmarks need besides the project's own dependencies (strace
 # only counts rewrites; the rewrite benchmark says so if it is missing).

@@ -60,8 +60,9 @@ Bool mt_file_is_special(const HChar* path)
    SysRes sr;
    /* /dev/stdout is a symlink to a regular file when stdout is redirected:
       a rename would replace the link itself. Any symlink is written
-      through, in place, for the same reason. */
-   if (VG_(strncmp)(path, "/dev/", 5) == 0
+      through, in place, for the same reason. /dev/shm holds ordinary
+      files (a TMPDIR may be there): they are written as any other. */
+   if ((VG_(strncmp)(path, "/dev/", 5) == 0 && VG_(strncmp)(path, "/dev/shm/", 9) != 0)
        || VG_(strncmp)(path, "/proc/", 6) == 0
        || VG_(readlink)(path, link, sizeof link) >= 0)
       return True;

@@ -220,13 +220,41 @@ static ULong now_ns(void)
    return (ULong)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* Files the kernel counts as shared memory, not file pages. */
-static Bool is_shmem_file(const HChar* name)
+/* Files the kernel counts as shared memory, not file pages: memfds, SysV
+   segments, and every file on a tmpfs (/dev/shm, but also a /tmp or /run
+   mounted so, where a program's scratch files often live). The file
+   system is asked (statfs) once per device and the answer kept; the name
+   decides only when it cannot be asked (the file was removed since it was
+   mapped). */
+#define MT_TMPFS_MAGIC 0x01021994UL
+#define MT_MAX_FS_KINDS 32
+static struct { ULong dev; Bool shmem; } fs_kinds[MT_MAX_FS_KINDS];
+static UInt n_fs_kinds;
+
+static Bool is_shmem_file(NSegment const* seg, const HChar* name)
 {
-   return name != NULL
-          && (VG_(strncmp)(name, "/dev/shm/", 9) == 0
-              || VG_(strncmp)(name, "/memfd:", 7) == 0
-              || VG_(strncmp)(name, "/SYSV", 5) == 0);
+   UWord buf[32];   /* struct statfs: f_type is its first word */
+   Bool shmem;
+   UInt i;
+   SysRes sr;
+   if (name == NULL)
+      return False;
+   if (VG_(strncmp)(name, "/dev/shm/", 9) == 0 || VG_(strncmp)(name, "/memfd:", 7) == 0
+       || VG_(strncmp)(name, "/SYSV", 5) == 0)
+      return True;
+   for (i = 0; i < n_fs_kinds; i++)
+      if (fs_kinds[i].dev == seg->dev)
+         return fs_kinds[i].shmem;
+   sr = VG_(do_syscall)(__NR_statfs, (UWord)name, (UWord)buf, 0, 0, 0, 0, 0, 0);
+   if (sr_isError(sr))
+      return False;
+   shmem = buf[0] == MT_TMPFS_MAGIC;
+   if (n_fs_kinds < MT_MAX_FS_KINDS) {
+      fs_kinds[n_fs_kinds].dev = seg->dev;
+      fs_kinds[n_fs_kinds].shmem = shmem;
+      n_fs_kinds++;
+   }
+   return shmem;
 }
 
 /* A copy of s fit for one companion line: control characters (a newline
@@ -361,7 +389,7 @@ static Bool read_all(MtRss* r)
       s->anon_B = s->file_B = s->shmem_B = 0;
       if (seg->kind == SkAnonC && !is_shared_anon(seg->start)
           ? !read_private_anon(s)
-          : !read_range(fd, seg->kind, is_shmem_file(name), s)) {
+          : !read_range(fd, seg->kind, is_shmem_file(seg, name), s)) {
          VG_(close)(fd);
          return False;
       }

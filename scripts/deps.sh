@@ -9,7 +9,7 @@
 #                            debhelper, dpkg-dev and lintian for the Debian package's test):
 #                            under CI=true a test that lacks one fails instead of skipping
 set -eu
-pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev"
+pkgs="gcc make autoconf automake pkg-config valgrind libpng-dev libfreetype-dev fonts-dejavu-core zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libiberty-dev libdw-dev libelf-dev"
 if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
   pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached redis-server redis-tools"

@@ -177,13 +177,43 @@ def flame_frames(stacks, heap):
     return frames
 
 
+def external_references(tree):
+    """What in a parsed SVG would make a viewer fetch something: an href or
+    src attribute (xlink's too) that is not a fragment of the file itself, a
+    url(...) in an attribute or a style sheet pointing outside it, an
+    @import, and in a script the calls that load. Read from the markup's
+    structure, never from its text: the profile's command line and names,
+    which the SVG shows, may hold any word ("src", "href", a path)."""
+    msgs = []
+    ext_url = re.compile(r'url\(\s*["\']?(?!#)([^"\' )]*)')
+    for el in tree.iter():
+        tag = el.tag.rpartition('}')[2]
+        for name, value in el.attrib.items():
+            local = name.rpartition('}')[2]
+            if local in ('href', 'src') and not value.startswith('#'):
+                msgs.append('an external reference: <%s %s=%r>' % (tag, local, value))
+            for url in ext_url.findall(value):
+                msgs.append('an external reference: <%s %s> url(%s)' % (tag, local, url))
+        if tag == 'style':
+            css = el.text or ''
+            for url in ext_url.findall(css):
+                msgs.append('an external reference: <style> url(%s)' % url)
+            if '@import' in css:
+                msgs.append('an external reference: <style> @import')
+        if tag == 'script':
+            js = el.text or ''
+            for m in re.finditer(r'\b(fetch|XMLHttpRequest|importScripts|import)\s*\(|'
+                                 r'\.(?:src|href)\s*=|setAttribute(?:NS)?\([^)]*[\'"](?:xlink:)?(?:href|src)[\'"]', js):
+                msgs.append('an external reference: <script> %r' % m.group(0))
+    return msgs
+
+
 def check_svg(stacks, heap, snap_n, path, base=None):
     msgs = []
     text = open(path, 'rb').read()
     tree = ET.parse(path)   # raises if it is not XML
     ns = {'s': 'http://www.w3.org/2000/svg'}
-    for url in re.findall(rb'(?:href|src|url\()\s*=?\s*["\']?([^"\' )>]+)', text):
-        msgs.append('an external reference: %r' % url)
+    msgs += external_references(tree)
     if re.findall(rb'https?://', text) != [b'http://']:
         msgs.append('a URL other than the SVG namespace')
     sub = tree.find('.//s:text[@id="subtitle"]', ns)

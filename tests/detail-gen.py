@@ -65,8 +65,8 @@ SITES = [
      '(in libz.so)', '(in libz.so)'),
     ('deflateInit2_ (in %s)' % ZLIB, 1500, 'deflateInit2_', 'libz.so', '(in libz.so)',
      '(in libz.so)', '(in libz.so)'),
-    ('make_node (tree.c:12)', 1200, 'make_node', '(debug info: no object)',
-     '(debug info: no object)', '(debug info: no object)', '(debug info: no object)'),
+    ('make_node (tree.c:12)', 1200, 'make_node', '(in tree.c)',
+     '(in tree.c)', '(in tree.c)', '(in tree.c)'),
 ]
 UNNAMED = ('??? (in %s)' % FOO, 1100, 'foo_open (in %s)' % FOO)
 # An unnamed function whose caller (in the detail's two levels) is unnamed

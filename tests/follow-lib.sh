@@ -3,7 +3,7 @@
 # LANG=C.UTF-8 on its own tmux server (killed at exit); its exit status
 # and its stderr (the sanitizers' reports) land in $T/view.status and
 # $T/view.err. Every wait is on the pane's text (wait_until polls it).
-command -v tmux >/dev/null || plan_skip "tmux is not installed (scripts/deps.sh --test)"
+need tmux
 _follow_sock="mt-$(basename "$0" .sh)-$$"
 at_exit "tmux -L '$_follow_sock' -f /dev/null kill-server 2>/dev/null"
 VIEW_WAIT=$$   # wait_until's pid for waits on the pane: only the timeout ends them
@@ -34,9 +34,12 @@ pane() { tm capture-pane -p -t follow; }
 pane_has() { pane | grep -Eq -- "$1"; }
 # wait_pane REGEX: waits (2 minutes at most) until the pane shows REGEX.
 wait_pane() { wait_until 120 $VIEW_WAIT pane_has "$1"; }
-# The view's "! " message: its lines (cut at the pane's width) joined; -N
-# keeps the spaces a cut may leave at a line's end.
+# The view's "! " message: its rows (cut at the pane's width) joined, up to
+# the row where the joined text ends "(showing the last good read)" (a cut
+# may fall inside that end too); -N keeps the spaces a cut may leave at a
+# row's end.
 message() {
-  tm capture-pane -p -N -t follow | awk '/^! /{ p = 1 } p { printf "%s", $0 } /read\) *$/{ p = 0 }' |
+  tm capture-pane -p -N -t follow |
+    awk '/^! /{ p = 1; m = "" } p { m = m $0; if (m ~ /read\) *$/) { print m; exit } }' |
     sed 's/ *$//'
 }

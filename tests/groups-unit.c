@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/groups.h"
+#include "model/wrappers.h"
 
 static int n_test, n_fail;
 
@@ -45,7 +46,7 @@ int main(void)
     expect("object: so version", vis_key_object("0x1: f (in /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1)"), "libLLVM-14.so");
     expect("object: libc", vis_key_object("0x1: malloc (in /usr/lib/x86_64-linux-gnu/libc.so.6)"), "libc.so");
     expect("object: executable", vis_key_object("0x1: my_malloc (in /usr/sbin/mariadbd)"), "mariadbd");
-    expect("object: source line only", vis_key_object("0x1: main (prog.c:3)"), "(debug info: no object)");
+    expect("object: source line only", vis_key_object("0x1: main (prog.c:3)"), "(in prog.c)");
     expect("object: nothing", vis_key_object("0x1: main"), "(\?\?\?)");
     /* file */
     expect("file", vis_key_file("0x1: main (prog.c:3)"), "prog.c");
@@ -102,7 +103,7 @@ int main(void)
            vis_key_namespace("0x1: app::net::Conn::read() (conn.cc:5)", 9), "app::net::Conn");
     expect("namespace: anonymous",
            vis_key_namespace("0x1: (anonymous namespace)::Parser::parse() (p.cc:5)", 1), "(anonymous namespace)");
-    expect("namespace: C function", vis_key_namespace("0x1: main (prog.c:3)", 1), "(debug info: no object)");
+    expect("namespace: C function", vis_key_namespace("0x1: main (prog.c:3)", 1), "(in prog.c)");
     expect("namespace: operator new", vis_key_namespace("0x1: operator new(unsigned long) (in /usr/lib/libstdc++.so.6.0.30)", 1),
            "(in libstdc++.so)");
     expect("namespace: Rust impl",
@@ -204,5 +205,28 @@ int main(void)
                strdup((char[]){ "01KR"[one[1].fate], "01KR"[one[2].fate], "01KR"[one[3].fate], 0 }), "00K");
         expect_int("cut: no remainder", (int)n_rest, 0);
     }
+
+    /* One function the compiler cloned or split is one function. */
+    expect("function: GCC's constprop clone", vis_key_function("0x3: lru_insert.constprop.0 (cache.c:9)"), "lru_insert");
+    expect("function: clones of clones", vis_key_function("0x3: parse.isra.0.part.1 (p.c:2)"), "parse");
+    expect("function: the cold part", vis_key_function("0x3: make_node.cold (tree.c:12)"), "make_node");
+    expect("function: C++ clone as the demangler writes it",
+           vis_key_function("0x3: foo::bar(int) [clone .constprop.0] [clone .isra.0] (x.cc:4)"), "foo::bar(int)");
+    expect("function: LLVM's suffix", vis_key_function("0x3: app::run.llvm.123456 (in /usr/bin/app)"), "app::run");
+    expect("function: a name that only looks like one stays",
+           vis_key_function("0x3: cold (x.c:1)"), "cold");
+    expect("function: a dot in a Rust closure stays",
+           vis_key_function("0x3: app::main::{{closure}} (main.rs:3)"), "app::main::{{closure}}");
+    /* A caller: its function, or where no name is known, its location. */
+    expect("caller: a function", vis_caller_key("0x10907D: main (cache.c:17)"), "main");
+    expect("caller: the same function at another address",
+           vis_caller_key("0x1090CD: main (cache.c:17)"), "main");
+    expect("caller: an inlined copy", vis_caller_key("0x10930D: new_rec (wrap_false.c:57)"), "new_rec");
+    expect("caller: unnamed, by its location", vis_caller_key("0x5: ??? (in /usr/lib/libx.so.1)"),
+           "??? (in /usr/lib/libx.so.1)");
+    expect_int("wrapper name: a clone of my_malloc", vis_wrapper_name("0x1: my_malloc.constprop.0 (in /usr/sbin/mariadbd)"), 1);
+    expect_int("wrapper name: RawVec's grow_amortized",
+               vis_wrapper_name("0x1: alloc::raw_vec::RawVec<T,A>::grow_amortized (raw_vec.rs:400)"), 1);
+    expect_int("wrapper name: lru_insert is not one", vis_wrapper_name("0x1: lru_insert (cache.c:9)"), 0);
     return n_fail != 0;
 }

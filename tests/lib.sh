@@ -35,8 +35,16 @@ _tap_fail=0
 # everything a test needs, so a missing dependency must turn CI red, never
 # green. Elsewhere a skip is reported as one (prove counts them).
 _tap_ci() { [ "${CI:-}" = true ]; }
-plan()      { echo "1..$1"; }
+_tap_plan=
+plan()      { _tap_plan=$1; echo "1..$1"; }
+# plan_skip REASON: the whole script is skipped. Meant before plan (need
+# calls it); after plan it skips every check not yet run, so the TAP stays
+# one plan whatever the script did before.
 plan_skip() {
+  if [ -n "$_tap_plan" ]; then
+    while [ "$_tap_n" -lt "$_tap_plan" ]; do skip "$*"; done
+    _tap_plan=; exit "$(( _tap_fail > 0 ))"
+  fi
   if _tap_ci; then echo "1..1"; echo "not ok 1 - skipped under CI=true (a skip is a failure there): $*"; exit 1; fi
   echo "1..0 # SKIP $*"; exit 0
 }
@@ -132,6 +140,71 @@ build_prog() {
   echo "$out"
 }
 
+# --- What a script needs beyond the build -------------------------------------
+# need DEP...: declares, before plan, what the script uses that building
+# memtime does not need (scripts/deps.sh --test installs all of it). When
+# one is missing the whole script is skipped, naming the packages to
+# install; under CI=true that skip is a failure. This is the one way a test
+# meets a missing dependency: declared first, so that it is a clean skip,
+# never a failure or a crash halfway. A DEP is
+#   a command:  python3 gnuplot chromium go rustc tmux memcached clang sqlite3
+#               xvfb-run xauth convert massif-visualizer man lintian ...
+#   c++         a C++ compiler (build_prog of a .cc file)
+#   lib:NAME    a library cc links with -lNAME (lib:jemalloc, lib:mimalloc,
+#               lib:tcmalloc_minimal)
+#   file:NAME   a file cc finds (libjemalloc_pic.a, libc.a)
+need() {
+  local d miss=
+  for d in "$@"; do _mt_have "$d" || miss="$miss $(_mt_package "$d")"; done
+  [ -z "$miss" ] || plan_skip "not installed:$miss (scripts/deps.sh --test installs them)"
+}
+# _mt_have DEP: the dependency is there.
+_mt_have() {
+  local f
+  case $1 in
+    c++)      _mt_cmd c++ && c++ --version >/dev/null 2>&1 ;;
+    lib:*)    f=$(cc -print-file-name="lib${1#lib:}.so"); [ -f "$f" ] ||
+                { f=$(cc -print-file-name="lib${1#lib:}.a"); [ -f "$f" ]; } ;;
+    file:*)   f=$(cc -print-file-name="${1#file:}"); [ -f "$f" ] ;;
+    rustc)    f=$(test_rustc); [ -n "$f" ] && "$f" --version >/dev/null 2>&1 ;;
+    # The cargo that goes with test_rustc's rustc (je_tokio_prog's choice).
+    cargo)    f=$(test_rustc); if [ "$f" = /usr/bin/rustc ]; then [ -x /usr/bin/cargo ]; else _mt_cmd cargo; fi ;;
+    # Debian's tokio crate sources, for offline cargo builds.
+    tokio-src) compgen -G '/usr/share/cargo/registry/tokio-1.*' >/dev/null ;;
+    go)       _mt_cmd go || [ -x /usr/lib/go/bin/go ] ;;
+    chromium) _mt_cmd chromium || _mt_cmd chromium-browser ;;
+    *)        _mt_cmd "$1" ;;
+  esac
+}
+# _mt_cmd NAME: an executable NAME on PATH (bash's command -v also names a
+# file that is not executable when no other is found).
+_mt_cmd() { local f; f=$(command -v "$1") && [ -x "$f" ]; }
+# _mt_package DEP: the Debian package that provides it.
+_mt_package() {
+  case $1 in
+    c++) echo g++ ;;
+    lib:jemalloc|file:libjemalloc_pic.a) echo libjemalloc-dev ;;
+    lib:mimalloc) echo libmimalloc-dev ;;
+    lib:tcmalloc*) echo libgoogle-perftools-dev ;;
+    file:libc.a) echo libc6-dev ;;
+    lib:*|file:*) echo "${1#*:}" ;;
+    gnuplot) echo gnuplot-nox ;;
+    go) echo golang-go ;;
+    man) echo man-db ;;
+    xvfb-run) echo xvfb ;;
+    convert|import) echo imagemagick ;;
+    dh|dh_*) echo debhelper ;;
+    dpkg-buildpackage|dpkg-source) echo dpkg-dev ;;
+    objcopy|objdump|nm|strip|readelf) echo binutils ;;
+    xz) echo xz-utils ;;
+    flock) echo util-linux ;;
+    ms_print|vgdb) echo valgrind ;;
+    redis-cli) echo redis-tools ;;
+    tokio-src) echo librust-tokio-dev ;;
+    *) echo "$1" ;;
+  esac
+}
+
 # browse OUT ARGS...: headless Chromium ($CHROMIUM, which the caller found)
 # with ARGS (--dump-dom URL, --screenshot=FILE URL, ...): stdout to OUT, its
 # log (console messages: CONSOLE lines) to OUT.err. The flags keep it off
@@ -206,9 +279,13 @@ _mt_strays() {
 # runs, a failure path's leftovers or a program it lost track of, and says
 # which on stderr; then the at_exit commands; then removes $T. The exit
 # status stays the script's. (The 500 rounds only bound a process that
-# cannot die.)
+# cannot die.) A process killed stops showing its environment as soon as
+# its memory is released, before it is dead: the at_exit commands wait
+# until each one killed is gone or a zombie, which on a loaded machine
+# can be a while later.
 _mt_exit() {
-  local rc=$? pid round c said=
+  local rc=$? pid round c said= killed=
+  _mt_unfinished "$rc"
   for round in $(seq 500); do
     _mt_strays
     [ -n "$_mt_pids" ] || break
@@ -220,11 +297,29 @@ _mt_exit() {
     fi
     for pid in $_mt_pids; do kill -KILL "$pid" 2>/dev/null; done
     for pid in $_mt_pids; do wait "$pid" 2>/dev/null; done
+    killed="$killed$_mt_pids"
     sleep 0.02
+  done
+  for pid in $killed; do
+    for round in $(seq 500); do
+      grep -q '^[0-9]* (.*) [ZX] ' "/proc/$pid/stat" 2>/dev/null || [ ! -e "/proc/$pid" ] && break
+      sleep 0.02
+    done
   done
   for c in ${_mt_at_exit[@]+"${_mt_at_exit[@]}"}; do eval "$c"; done
   rm -rf "$T"
   return "$rc"
+}
+
+# _mt_unfinished RC (from the EXIT trap): a script that stops before its
+# last planned check (a command it needed failed, a bug in the script)
+# says so on a line for each check it did not run, so that the report says
+# where it stopped rather than only that the plan was not met.
+_mt_unfinished() {
+  [ -n "$_tap_plan" ] || return 0
+  while [ "$_tap_n" -lt "$_tap_plan" ]; do
+    not_ok "not run: the script stopped before this check (exit status $1)"
+  done
 }
 
 # finish: exit status reflects failures (prove reads the TAP anyway).

@@ -9,6 +9,7 @@
 # no text of the tree names a work item by number: docs, comments and
 # messages name the requirement itself.
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 7
 qs=$(awk '/^## Quick start/{f=1;next} f&&/^```/{if(inb)exit; inb=1; next} f&&inb&&NF{print}' "$MT_SRC/README.md")
 is "$(printf '%s\n' "$qs" | grep -c .)" 2 "Quick start holds two commands"

@@ -7,8 +7,12 @@
 # (Valgrind started the old way, a plain command, a forked loop) leaves
 # none of them alive: lib.sh kills them at exit, names each on stderr,
 # runs at_exit commands after they are gone, keeps the exit status.
+# And what it promises about dependencies and plans: need skips a script
+# whose dependency is missing (one plan line naming the package), a
+# failure under CI=true; a skip after the plan skips the checks left; a
+# script that stops early reports the checks it did not run.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 13
 P=$(build_prog mark_vgdb.c) || { not_ok "build mark_vgdb.c"; exit 1; }
 ready() { [ -s "$1.ready" ]; }
 # alive PID: the process exists and is not a zombie (one killed whose
@@ -62,4 +66,29 @@ check "stderr names Valgrind as killed at exit" \
   grep -q "^# lib.sh: killing $(sed -n 's/^valgrind //p' "$T/pids"), still running at exit: .*--tool=memtime" "$T/leaver.err"
 is "$(cat "$T/at-exit" 2>/dev/null)" "T still there" \
   "at_exit ran once they were all gone, before the scratch directory was removed"
+
+# Dependencies and plans: small scripts whose TAP is known by construction.
+cat >"$T/needy.sh" <<'SH'
+. "$MT_SRC/tests/lib.sh"
+need sh lib:c ${NEED:-}
+plan 3
+ok one
+[ -n "${LATE:-}" ] && plan_skip "late"
+[ -n "${STOP:-}" ] && exit 4
+ok two
+ok three
+finish
+SH
+tap() { env "$@" MT_SRC="$MT_SRC" MT_BUILD="$MT_BUILD" bash "$T/needy.sh" 2>&1; echo "exit $?"; }
+is "$(tap NEED="memtime-no-such-tool gnuplot" PATH=/usr/bin:/bin CI= | tr '\n' '|')" \
+  "1..0 # SKIP not installed: memtime-no-such-tool$(command -v gnuplot >/dev/null || echo ' gnuplot-nox') (scripts/deps.sh --test installs them)|exit 0|" \
+  "need: a missing command skips the whole script, naming the package"
+is "$(tap NEED=lib:memtime-no-such-lib CI=true | tr '\n' '|')" \
+  "1..1|not ok 1 - skipped under CI=true (a skip is a failure there): not installed: memtime-no-such-lib (scripts/deps.sh --test installs them)|exit 1|" \
+  "need under CI=true: a failure"
+is "$(tap LATE=1 CI= | tr '\n' '|')" "1..3|ok 1 - one|ok 2 # SKIP late|ok 3 # SKIP late|exit 0|" \
+  "plan_skip after the plan: one plan, the checks left skipped"
+is "$(tap STOP=1 CI= | tr '\n' '|')" \
+  "1..3|ok 1 - one|not ok 2 - not run: the script stopped before this check (exit status 4)|not ok 3 - not run: the script stopped before this check (exit status 4)|exit 4|" \
+  "a script that stops early: each check it did not run is a failure"
 finish

@@ -6,10 +6,8 @@
 # no lintian error. Installing it (dpkg -i) is the release check, not a test:
 # it needs root and changes the machine.
 . "$(dirname "$0")/lib.sh"
+need dpkg-buildpackage dh lintian
 
-for tool in dpkg-buildpackage dh lintian dpkg-deb; do
-  command -v "$tool" >/dev/null || plan_skip "$tool is missing (scripts/deps.sh --test installs debhelper, dpkg-dev and lintian)"
-done
 vg=$(dpkg -L valgrind 2>/dev/null | grep -m 1 '/bin/valgrind$')
 [ -n "$vg" ] || plan_skip "Debian's valgrind package is not installed (the package builds against it)"
 plan 18

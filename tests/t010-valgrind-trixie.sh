@@ -6,5 +6,6 @@
 # (tests/versions-lib.sh).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/versions-lib.sh"
+need bzip2 xz flock
 vt_debian_suite trixie
 finish

@@ -6,6 +6,7 @@
 # Only code addresses may differ (the two preloads have different sizes, so
 # libraries load elsewhere); they are normalised to "0x:".
 . "$(dirname "$0")/lib.sh"
+need c++
 plan 16
 
 # The peak snapshot's tree, normalised (lib.sh: without desc: and addresses).

@@ -14,6 +14,7 @@
 # The profile itself never changes: with --detail-depth=0 it is the same
 # file, and B-mode parity with Massif is t100's and t102's.
 . "$(dirname "$0")/lib.sh"
+need python3 rustc
 plan 23
 
 cat >"$T/detail.py" <<'EOF'

@@ -11,9 +11,7 @@
 # window with ImageMagick's import once it is drawn (polled, same timeout)
 # and checks it decodes to a drawn screen.
 . "$(dirname "$0")/lib.sh"
-for c in massif-visualizer xvfb-run import; do
-  command -v $c >/dev/null || plan_skip "$c is not installed (scripts/deps.sh --test)"
-done
+need c++ massif-visualizer xvfb-run xauth import
 plan 22
 
 PNGCHECK=$(build_pngcheck) || { not_ok "build tests/pngcheck.c"; exit 1; }

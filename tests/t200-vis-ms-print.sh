@@ -5,6 +5,7 @@
 # the programs in tests/progs, with ms_print's options (--threshold, --x, --y),
 # and on files memtime writes for them.
 . "$(dirname "$0")/lib.sh"
+need c++
 command -v ms_print >/dev/null || plan_skip "ms_print is not installed"
 fixtures="massif-i massif-ms massif-B massif-pages massif-cxx massif-inline small chart-steps"
 optsets=("" "--threshold=0" "--threshold=7.5 --x=100 --y=12" "--x=4 --y=4 --threshold=100")

@@ -4,6 +4,7 @@
 # memtime-vis read it; the companion sample is read by memtime-vis with it,
 # its marks and threads reaching the summary. The man page formats cleanly.
 . "$(dirname "$0")/lib.sh"
+need man
 plan 6
 doc="$MT_SRC/docs/file-format.md"
 # sample NAME: the fenced block after "<!-- sample: NAME -->".

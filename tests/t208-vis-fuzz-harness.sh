@@ -6,7 +6,7 @@
 # (profiles with their companions: the exact outline), so each crasher the fuzzer found stays fixed under the very
 # sanitizers that found it (clang's UBSan flags more than gcc's).
 . "$(dirname "$0")/lib.sh"
-command -v clang >/dev/null || plan_skip "clang is not installed (scripts/deps.sh --test)"
+need clang
 plan 2
 v="$MT_SRC/visualizer"
 if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
@@ -15,7 +15,7 @@ if clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
      "$v/model/stacks.c" "$v/render/collapsed.c" "$v/render/flamegraph.c" "$v/model/analysis.c" \
      "$v/model/growth.c" "$v/model/when.c" "$v/render/summary.c" "$v/render/growth_text.c" \
      "$v/base/grow.c" "$v/base/ptrmap.c" "$v/base/utf8.c" \
-     "$v/read/companion.c" "$v/model/outline.c" "$v/model/groups.c" \
+     "$v/read/companion.c" "$v/model/outline.c" "$v/model/groups.c" "$v/model/group_keys.c" "$v/model/wrappers.c" \
      "$v/model/stack_groups.c" "$v/model/demangle.c" -liberty -lm 2>"$T/cc.err"
 then ok "harness builds"; else not_ok "harness builds"; diag "$(head -20 "$T/cc.err")"; exit 1; fi
 d="$MT_SRC/tests/data"

@@ -3,6 +3,7 @@
 # rendered through gnuplot) and the chart writers' error paths: a clear
 # message, a non-zero exit and no output file (nor temporary) left behind.
 . "$(dirname "$0")/lib.sh"
+need gnuplot
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 plan 19
 FIX="$T/in/chart-steps.massif"

@@ -6,6 +6,7 @@
 # site's band at its detailed snapshots, the total line at every step (at
 # every snapshot's own column for memtime's file, drawn from its outline).
 . "$(dirname "$0")/lib.sh"
+need gnuplot
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
 command -v valgrind >/dev/null || plan_skip "valgrind not installed"
 PNGCHECK=$(build_pngcheck) || plan_skip "cannot build tests/pngcheck.c"

@@ -9,8 +9,8 @@
 # The CSV (-o NAME.csv) is checked against the file's trees by
 # tests/csvcheck.py (its own reading of the file); the PNG by its pixels.
 . "$(dirname "$0")/lib.sh"
+need python3
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
 PNGCHECK="$MT_PROGS/pngcheck"
 if [ ! -x "$PNGCHECK" ] || [ "$MT_SRC/tests/pngcheck.c" -nt "$PNGCHECK" ]; then
   cc -g -O1 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=undefined \

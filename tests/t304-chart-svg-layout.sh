@@ -9,9 +9,8 @@
 # with an ellipsis, and the numbers drawn (the script's datablock) are the
 # CSV's (-o NAME.csv).
 . "$(dirname "$0")/lib.sh"
+need gnuplot python3
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-command -v gnuplot >/dev/null || { [ "${CI:-}" = true ] && { plan 1; not_ok "gnuplot is not installed"; exit 1; }; plan_skip "gnuplot is not installed"; }
-command -v python3 >/dev/null || plan_skip "python3 not installed"
 plan 11
 CMD='./long-command-line-program --with-a-very-long-option=value --and-another-option=some/long/path/to/a/file --verbose --xy'
 sed -e "s|^cmd: .*|cmd: $CMD|" \

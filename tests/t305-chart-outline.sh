@@ -11,7 +11,7 @@
 # the outline's 128 ms buckets, the data's resolution.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
+need gnuplot python3
 plan 23
 GEN="python3 $MT_SRC/tests/data/gen/bursts.py"
 BC="python3 $MT_SRC/tests/burstcheck.py"

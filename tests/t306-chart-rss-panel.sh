@@ -16,8 +16,8 @@
 # memtime (tests/progs/rss_big_map.c: 64 MiB mapped, a 1.75 MiB heap).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
-CHROMIUM=$(command -v chromium || command -v chromium-browser) || plan_skip "chromium not installed (scripts/deps.sh --test)"
+need gnuplot python3 chromium
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
 plan 26
 SITE_COLOURS="4E79A7 F28E2B 59A14F B07AA1" RSS=6A1B9A PANEL_HEAP=B8C4D0
 HEAP=$((16 * MiB))

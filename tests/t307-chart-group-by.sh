@@ -8,6 +8,7 @@
 # three; the legend's heading, gnuplot's key and the CSV's columns say so.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
+need gnuplot python3
 plan 8
 FIX="$T/g.massif"
 python3 - "$FIX" <<'PY'

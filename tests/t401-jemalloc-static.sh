@@ -6,4 +6,5 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
+need file:libjemalloc_pic.a
 je_api_tests static "jemalloc (unprefixed) in the main executable"

@@ -5,4 +5,5 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
+need lib:jemalloc
 je_api_tests shared "jemalloc in libjemalloc.so"

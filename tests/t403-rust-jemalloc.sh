@@ -8,9 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
+need rustc file:libjemalloc_pic.a objcopy
 
 RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
-[ -n "$RUSTC" ] || plan_skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
 ARCHIVE=$(je_rjem_archive 2>"$T/err") || plan_skip "no libjemalloc_pic.a to rename: $(head -c 200 "$T/err")"
 
 # rust_prog OPT: tests/progs/rust_jemalloc.rs built at -C opt-level=OPT with -g.

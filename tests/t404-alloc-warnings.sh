@@ -6,6 +6,7 @@
 # gets none of them.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
+need lib:jemalloc file:libjemalloc_pic.a objcopy strip
 plan 7
 
 P=$(build_prog jemalloc_anon_map.c) || plan_skip "cannot build jemalloc_anon_map.c"

@@ -17,6 +17,7 @@
 # is a snapshot (no culling), so the heap's steps can be read one by one.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"   # peak_heap, peak_tree
+need c++ lib:mimalloc lib:tcmalloc_minimal
 plan 15
 OPTS="--time-unit=B --peak-inaccuracy=0.0 --threshold=0.0 --max-snapshots=1000 --detailed-freq=1000000"
 

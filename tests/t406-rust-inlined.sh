@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/progs/jemalloc_check.sh"
+need rustc file:libjemalloc_pic.a objcopy
 plan 16
 
 # Top-level sites of the peak tree (depth 1), without the merged line.

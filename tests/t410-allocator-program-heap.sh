@@ -12,6 +12,7 @@
 # and refuses (NULL, std::bad_alloc) as in the default mode.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
+need c++ rustc lib:jemalloc file:libjemalloc_pic.a objcopy lib:mimalloc lib:tcmalloc_minimal
 
 progs=()
 add() { progs+=("$1|$2|$3"); }   # name|binary|arguments

@@ -18,6 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/alloc-lib.sh"
+need python3 lib:jemalloc file:libjemalloc_pic.a objcopy
 
 G=$(build_prog alloc_gap.c) || plan_skip "cannot build alloc_gap.c"
 GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with libjemalloc: $(head -c 200 "$T/build.err")"

@@ -8,8 +8,7 @@
 # the jemalloc statistics memtime read inside it are those Redis reports
 # (allocator_resident, its own mallctl reading) within 10%.
 . "$(dirname "$0")/lib.sh"
-command -v redis-server >/dev/null || plan_skip "redis-server not installed (apt-get install redis-server redis-tools)"
-command -v redis-cli >/dev/null || plan_skip "redis-cli not installed (apt-get install redis-tools)"
+need redis-server redis-cli
 ldd "$(command -v redis-server)" | grep -q libjemalloc || plan_skip "this redis-server is not linked with libjemalloc.so"
 plan 9
 

@@ -31,6 +31,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/alloc-lib.sh"
+need rustc cargo tokio-src file:libjemalloc_pic.a objcopy
 P=$(je_tokio_prog 2>"$T/build.err") || plan_skip "cannot build rust_tokio_svc (cargo, rustc, librust-tokio-dev): $(tail -c 300 "$T/build.err")"
 plan 28
 PHASES="sessions burst1 served1 burst2 served2"

@@ -19,9 +19,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
-command -v gnuplot >/dev/null || plan_skip "gnuplot not installed (scripts/deps.sh --test)"
-CHROMIUM=$(command -v chromium || command -v chromium-browser) || plan_skip "chromium not installed (scripts/deps.sh --test)"
+need python3 gnuplot chromium lib:jemalloc
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
 GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with libjemalloc: $(head -c 200 "$T/build.err")"
 plan 13
 HELD=E8A0BF

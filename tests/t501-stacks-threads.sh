@@ -4,6 +4,7 @@
 # Massif --stacks=yes is the oracle for the combined peak; the companion
 # gives each thread's own size, matched to the depth via the thread's name.
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 9
 
 thr=$(build_prog stack_threads.c) || { not_ok "build stack_threads.c"; exit 1; }

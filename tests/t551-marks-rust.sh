@@ -4,9 +4,9 @@
 # small main. Natively its requests return false; under memtime they return
 # true, the mark lands in the companion file and the snapshot is detailed.
 . "$(dirname "$0")/lib.sh"
+need rustc
 
 RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
-[ -n "$RUSTC" ] || plan_skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"
 plan 8
 
 doc=$MT_SRC/docs/client-requests.md

@@ -7,6 +7,7 @@
 # file must equal Massif's apart from desc: and code addresses, and
 # ms_print and memtime-vis must read it.
 . "$(dirname "$0")/lib.sh"
+need c++ python3
 plan 10
 
 p=$(build_prog long_names.cc) || { not_ok "build long_names.cc"; exit 1; }

@@ -13,6 +13,7 @@
 # across the first chunk boundary gets Rust's advice, one with the path
 # broken by a byte gets the C advice.
 . "$(dirname "$0")/lib.sh"
+need rustc
 plan 12
 
 p=$(build_prog anon_maps.c) || { not_ok "build anon_maps.c"; exit 1; }

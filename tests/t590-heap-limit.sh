@@ -11,6 +11,7 @@
 # (tests/progs/limit_new.cc). memtime-vis shows the limit in the summary,
 # --json and the chart; ms_print reads every profile.
 . "$(dirname "$0")/lib.sh"
+need c++ python3 chromium
 plan 36
 
 P=$(build_prog limit_chunks.c) || { not_ok "build limit_chunks.c"; exit 1; }

@@ -8,17 +8,24 @@
 #   anonymous memory, then all unmapped: each class and the total within 10%
 #   of the native figure (or 256 KiB, for the ~1.5 MiB a bare C program
 #   holds), the mappings named at the RSS peak (the file's path; [anon] with
-#   the stack of its mmap).
+#   the stack of its mmap). The file is made in the scratch directory, whose
+#   file system decides how the kernel counts it: file pages on a disk,
+#   shared memory on a tmpfs (a TMPDIR in /dev/shm, a /tmp mounted so); the
+#   native run says which, and memtime must agree.
 # - frag: many small blocks, every other one freed: the heap halves, RSS
 #   stays; both within 10% of the native VmRSS, the gap in the summary.
 # - a jemalloc that really runs (renamed API, blocks reported to memtime)
 #   with purging off: its retained pages show as RSS far above the heap.
-# - the differences the user guide states (docs/guide.md, its RSS section): a
-#   page only read (the kernel's zero page) and a calloc'd block never
-#   touched are resident under memtime only.
+# - pages only read and a calloc'd block never touched: memtime counts both
+#   as resident (the zero page shows in the page map; its calloc clears the
+#   block), never less than the kernel does natively. What the kernel counts
+#   natively depends on the kernel (most map the shared zero page for a
+#   read and count nothing; some fill a page per read): it is measured,
+#   never assumed.
 # - --rss=no records nothing; the Massif file never holds any of it.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
+need file:libjemalloc_pic.a objcopy
 plan 27
 
 N=32
@@ -60,17 +67,26 @@ read -r a f s <<<"$(mt_at "$C" shared)"
 compare "map, phase shared: anonymous" "${a:-0}" "$(native "$T/map.native" shared RssAnon)"
 compare "map, phase shared: file" "${f:-0}" "$(native "$T/map.native" shared RssFile)"
 compare "map, phase shared: shared memory" "${s:-0}" "$(native "$T/map.native" shared RssShmem)"
-check "map: the file is named at the RSS peak" \
-  grep -q "^rss-mapping: anon=0 file=$((N << 20)) shmem=0 mappings=1 $T/mt/rss_phases.data\$" "$C"
+# How the kernel counted the file natively: as file pages, or (on a tmpfs)
+# as shared memory.
+if [ $(( $(native "$T/map.native" file RssShmem) - $(native "$T/map.native" anon RssShmem) )) -gt $(( N * 1024 / 2 )) ]; then
+  fkind=shmem fline="anon=0 file=0 shmem=$((N << 20))" fsum=shared
+  fsplit="file [0-9.]+ [KM]iB, shared 4[0-9.]+ MiB"
+else
+  fkind=file fline="anon=0 file=$((N << 20)) shmem=0" fsum="file  "
+  fsplit="file 3[0-9.]+ MiB, shared 16.0 MiB"
+fi
+check "map: the file is named at the RSS peak, as $fkind (as the kernel counts it here)" \
+  grep -q "^rss-mapping: $fline mappings=1 $T/mt/rss_phases.data\$" "$C"
 check "map: the anonymous mapping is named by its mmap's stack (libc's mmap left out)" \
   sh -c "grep -A1 '^rss-mapping: anon=$((N << 20)) .* \[anon\]\$' '$C' | grep -q '^rss-mapping-frame: 0x[0-9A-F]*: map (rss_phases.c:'"
 check "map: the Massif file stays inside its grammar, with no resident memory in it" \
   sh -c "perl '$MT_SRC/tests/check-strict-grammar.pl' '$T/map.out' && ! grep -qi '^rss' '$T/map.out' && ms_print '$T/map.out' >/dev/null"
 vis --summary-only "$T/map.out" >"$T/map.sum" 2>&1
 check "map: the summary gives the peak RSS and its split" \
-  grep -Eq '^  Peak RSS:   8[0-9.]+ MiB at .*: anonymous 3[0-9.]+ MiB, file 3[0-9.]+ MiB, shared 16.0 MiB$' "$T/map.sum"
+  grep -Eq "^  Peak RSS:   8[0-9.]+ MiB at .*: anonymous 3[0-9.]+ MiB, $fsplit\$" "$T/map.sum"
 check "map: the summary names the file among the largest mappings" \
-  grep -Eq "^   [0-9]\\.   32\\.0 MiB  file   $T/mt/rss_phases.data\$" "$T/map.sum"
+  grep -Eq "^   [0-9]\\.   32\\.0 MiB  $fsum $T/mt/rss_phases.data\$" "$T/map.sum"
 
 # --- frag: the heap halves, RSS stays --------------------------------------
 "$P" frag $N >"$T/frag.native" || not_ok "native run"
@@ -115,20 +131,24 @@ if a=$(je_pic_archive); then
   check "jemalloc: the summary shows the gap at the end" \
     grep -Eq '^  Last reading \(snapshot [0-9]+, .*\): RSS 3[0-9.]+ MiB, heap [0-9.]+ KiB \([0-9]\.[0-9]%\)$' "$T/je.sum"
 else
-  for i in 1 2 3 4; do not_ok "jemalloc: libjemalloc_pic.a missing (scripts/deps.sh --test installs libjemalloc-dev)"; done
+  for i in 1 2 3 4; do not_ok "jemalloc: cannot read libjemalloc_pic.a"; done
 fi
 
-# --- the known differences the user guide states ------------------------------
+# --- pages only read, a calloc'd block never touched --------------------------
 "$P" untouched $N >"$T/un.native"
 memtime -q --time-unit=i --memtime-out-file="$T/un.out" "$P" untouched $N >/dev/null 2>"$T/un.err"
 read -r a0 f s <<<"$(mt_at "$T/un.out.memtime" start)"
 read -r a1 f s <<<"$(mt_at "$T/un.out.memtime" read)"
 read -r a2 f s <<<"$(mt_at "$T/un.out.memtime" calloc)"
-n0=$(native "$T/un.native" start RssAnon) n2=$(native "$T/un.native" calloc RssAnon)
-check "pages only read count as resident under memtime (zero page): +$(( (a1 - a0) / 1024 )) MiB" \
-  test $(( a1 - a0 )) -ge $(( (N - 1) * 1024 ))
-check "calloc clears its block under memtime: +$(( (a2 - a1) / 1024 )) MiB; natively +$(( (n2 - n0) / 1024 )) MiB for both" \
-  test $(( a2 - a1 )) -ge $(( (N - 1) * 1024 )) -a $(( n2 - n0 )) -lt 1024
+n0=$(native "$T/un.native" start RssAnon) n1=$(native "$T/un.native" read RssAnon)
+n2=$(native "$T/un.native" calloc RssAnon)
+# memtime's own behaviour: all N MiB resident in both phases. The native
+# figure is this kernel's, shown, and memtime must count at least as much
+# (256 KiB for the program's own pages).
+check "pages only read count as resident under memtime: +$(( (a1 - a0) / 1024 )) MiB (natively +$(( (n1 - n0) / 1024 )) MiB on this kernel)" \
+  test $(( a1 - a0 )) -ge $(( (N - 1) * 1024 )) -a $(( n1 - n0 )) -le $(( a1 - a0 + 256 ))
+check "calloc clears its block under memtime: +$(( (a2 - a1) / 1024 )) MiB (natively +$(( (n2 - n1) / 1024 )) MiB on this kernel)" \
+  test $(( a2 - a1 )) -ge $(( (N - 1) * 1024 )) -a $(( n2 - n1 )) -le $(( a2 - a1 + 256 ))
 
 # --- --rss=no ----------------------------------------------------------------
 memtime -q --rss=no --time-unit=i --memtime-out-file="$T/no.out" "$P" map 1 "$T/mt" >/dev/null 2>&1

@@ -14,8 +14,8 @@
 # wide (tests/burstcheck.py); culling kept a tree at the top of bursts; and
 # profile plus companion stay small (an hour: under 1 MiB).
 . "$(dirname "$0")/lib.sh"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
-CHROMIUM=$(command -v chromium || command -v chromium-browser) || plan_skip "chromium not installed (scripts/deps.sh --test)"
+need python3 chromium
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
 plan 20
 BURSTS=$(build_prog bursts.c) || { echo "Bail out! cannot build bursts.c"; exit 1; }
 PNGCHECK=$(build_pngcheck) || { echo "Bail out! cannot build pngcheck"; exit 1; }

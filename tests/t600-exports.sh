@@ -7,9 +7,8 @@
 # fixtures, and fresh runs of a C++ program cut by --depth and --threshold),
 # and on a hand-written profile with hostile names.
 . "$(dirname "$0")/lib.sh"
+need c++ python3 go chromium
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-command -v python3 >/dev/null || plan_skip "python3 missing: run scripts/deps.sh --test"
-command -v go >/dev/null || plan_skip "go (golang-go) missing: run scripts/deps.sh --test"
 CK="python3 $MT_SRC/tests/check-exports.py"
 export HOME="$T"   # go tool pprof may keep state under $HOME/pprof
 pprof() { go tool pprof -symbolize=none "$@"; }

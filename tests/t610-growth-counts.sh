@@ -10,6 +10,7 @@
 # killed with SIGKILL is reported as not ended at exit, with its last
 # moments, and no at_exit list.
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 36
 P=$(build_prog grow_kinds.c) || { not_ok "build grow_kinds.c"; exit 1; }
 out=$T/g.out

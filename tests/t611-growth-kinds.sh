@@ -5,6 +5,7 @@
 # site names as data (quotes, '<', '&', '</script>', ';', a tab, a byte
 # that is not UTF-8) and python3's json reads them back unchanged.
 . "$(dirname "$0")/lib.sh"
+need python3
 cases=(
   "flat:1000 1000 1000 1000"
   "flat:1000 950 1000 960"            # range exactly 5% of the maximum

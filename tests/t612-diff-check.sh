@@ -9,6 +9,7 @@
 # --max-increase/--allow, exit 0 within, 3 with one line per broken limit,
 # 1 for a bad file, 2 for usage errors.
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 26
 A=$(build_prog grow_kinds.c) || { not_ok "build grow_kinds.c"; exit 1; }
 B=$(build_prog grow_kinds.c '-DPAD=static volatile int pad_[64]; void pad_fn(int n); void pad_fn(int n) { for (int i = 0; i < n; i++) pad_[i % 64] += i * 3; }') \

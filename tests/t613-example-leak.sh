@@ -11,6 +11,7 @@
 # these three profiles (node.out, base.out, pr.out) runs as written and
 # succeeds, so the guide cannot drift from the options.
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 15
 d=$T/ex; mkdir -p "$d"
 cc -g -O1 -Wall -I"$MT_SRC/memtime" -DMEMTIME_EXAMPLE_MARKS -o "$d/node_sim" "$MT_SRC/examples/node_sim.c" \

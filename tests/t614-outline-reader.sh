@@ -17,6 +17,7 @@
 # - --follow's sparkline scales to the outline's maximum;
 # - a hostile gap does not expand bucket by bucket; 2^20 spans at most.
 . "$(dirname "$0")/lib.sh"
+need python3 tmux
 plan 32
 cd "$T" || exit 1
 gen() { python3 "$MT_SRC/tests/outline-gen.py" "$@"; }

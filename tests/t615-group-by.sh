@@ -20,6 +20,7 @@
 #    alike (the growth rows' bytes are the crates' as constructed);
 #  - the companion's detail records are checked (bad ones: one line).
 . "$(dirname "$0")/lib.sh"
+need python3
 plan 37
 cd "$T" || exit 1
 B=$MT_BUILD
@@ -27,7 +28,7 @@ B=$MT_BUILD
 # 1. The keys of single labels.
 if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsanitize=address,undefined \
      -I "$MT_SRC/visualizer" -I "$B/visualizer" -I "$B" "$MT_SRC/tests/groups-unit.c" \
-     "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/sites.c" \
+     "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/group_keys.c" "$MT_SRC/visualizer/model/wrappers.c" "$MT_SRC/visualizer/model/sites.c" \
      "$MT_SRC/visualizer/model/names.c" "$MT_SRC/visualizer/model/demangle.c" \
      "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" "$MT_SRC/visualizer/base/ptrmap.c" -liberty -lm -o unit 2>unit.err &&
    ./unit >unit.out 2>&1; then
@@ -104,7 +105,7 @@ is "$(python3 -c 'import json,sys; g=json.load(open("auto.json"))["grouping"]; p
 # 4. The wrapper.
 vis --summary-only --group-by=function p.out >sum.txt
 check "the summary lists my_malloc as a wrapper whose callers are the sites" \
-  grep -q 'my_malloc (in noded): 50 callers, known by name; its callers are the sites' sum.txt
+  grep -q 'my_malloc (in noded): known by name, 50 distinct calling functions; its callers are the sites' sum.txt
 check "my_malloc is not a site; its callers are" \
   python3 -c 'import json; s=[x["site"] for x in json.load(open("function.json"))["peak"]["sites"]]; assert not any("my_malloc" in x for x in s) and "caller_49" in s'
 vis --json --group-by=function --keep-wrappers --threshold=0 p.out >keep.json
@@ -231,7 +232,7 @@ assert s['alpha'] == 4 * 420000 and s['app'] == 4 * 290000, s
 PY
 vis --summary-only --no-companion p.out >nd.txt
 check "without detail: my_malloc is found by name and kept, the summary says why" \
-  grep -q "my_malloc (in noded): its callers not in the file, known by name; kept" nd.txt
+  grep -q "my_malloc (in noded): known by name, its callers not in the file; kept" nd.txt
 
 # 7. Distinct labels in every section.
 vis --group-by=function --threshold=0 --top=50 p.out >full.txt

@@ -9,6 +9,7 @@
 # never on time.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/follow-lib.sh"
+need python3
 plan 6
 cd "$T" || exit 1
 python3 "$MT_SRC/tests/detail-gen.py" p.out ans.json || exit 1

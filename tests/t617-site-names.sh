@@ -13,6 +13,7 @@
 # output uses the names --json gives. Then a real Rust program compiled
 # with rustc (legacy and v0 symbol mangling) under memtime: no hash anywhere.
 . "$(dirname "$0")/lib.sh"
+need python3 rustc
 plan 25
 [ -x "$MT_VIS" ] || { for i in $(seq 25); do skip "memtime-vis not built"; done; finish; exit; }
 

@@ -8,9 +8,9 @@
 # (tests/burstcheck.py); the footnote says what is exact and what is sampled;
 # the RSS is a step per reading. A screenshot decodes and shows the spikes.
 . "$(dirname "$0")/lib.sh"
+need python3 chromium
 [ -x "$MT_VIS" ] || plan_skip "memtime-vis not built ($MT_VIS)"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
-CHROMIUM=$(command -v chromium || command -v chromium-browser) || plan_skip "chromium not installed (scripts/deps.sh --test)"
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
 plan 13
 GEN="python3 $MT_SRC/tests/data/gen/bursts.py"
 BC="python3 $MT_SRC/tests/burstcheck.py"

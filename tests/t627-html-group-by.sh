@@ -19,9 +19,9 @@
 #  - group names that are markup, quotes, '&' or control characters stay
 #    text: no element from them, the names exactly as --json gives them.
 . "$(dirname "$0")/lib.sh"
+need python3 chromium
 
 CHROMIUM=$(command -v chromium || true)
-[ -n "$CHROMIUM" ] || plan_skip "chromium not installed (scripts/deps.sh --test installs it)"
 plan 17
 cd "$T" || exit 1
 

@@ -22,6 +22,7 @@
 #   from the pixels (tests/pngcheck.c, the layout of chart-lib.sh).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/chart-lib.sh"
+need python3
 plan 11
 cd "$T" || exit 1
 

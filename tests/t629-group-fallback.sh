@@ -9,6 +9,7 @@
 # (big::hold, 500000 B) stays itself, and --threshold=0 lists every
 # function again.
 . "$(dirname "$0")/lib.sh"
+need c++ python3
 plan 9
 cd "$T" || exit 1
 

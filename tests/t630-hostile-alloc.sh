@@ -15,6 +15,7 @@
 # the bytes the program keeps.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
+need c++ lib:jemalloc
 plan 11
 P=$(build_prog hostile_alloc.cc -fno-builtin) || { not_ok "build hostile_alloc.cc"; exit 1; }
 warnings() { grep -i 'warning' "$1" | sed 's/^==[0-9]*== //'; }

@@ -9,6 +9,7 @@
 # pointers, plus C++, python3 and sqlite3. And the profile is the same
 # with the cache as without it, byte for byte in --time-unit=B.
 . "$(dirname "$0")/lib.sh"
+need c++ python3 sqlite3
 plan 21
 
 # verified LOG: "CHECKED DIFFERED" from the verify line.

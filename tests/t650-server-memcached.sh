@@ -10,8 +10,7 @@
 # report are drawn. A version-sensitive test (tests/versions-lib.sh): it runs
 # on every tested Valgrind.
 . "$(dirname "$0")/lib.sh"
-command -v memcached >/dev/null || plan_skip "memcached not installed (apt-get install memcached)"
-command -v python3 >/dev/null || plan_skip "python3 not installed"
+need memcached python3
 plan 10
 
 # Valgrind refuses any change to the client's hard limit of open files, and

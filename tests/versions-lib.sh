@@ -35,7 +35,10 @@ vt_run() {
           bash "$MT_SRC/tests/$t.sh" 2>&1); rc=$?
     n=$(printf '%s\n' "$out" | grep -cE '^(not )?ok ')
     bad=$(printf '%s\n' "$out" | grep -E '^not ok ' || true)
-    if [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$n" -gt 0 ]; then
+    if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^1\.\.0 # SKIP'; then
+      # The test lacks what it needs here (lib.sh's need): a skip, as it is alone.
+      skip "$label: $t: $(printf '%s\n' "$out" | sed -n 's/^1\.\.0 # SKIP //p')"
+    elif [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$n" -gt 0 ]; then
       ok "$label: $t ($n tests)"
     else
       not_ok "$label: $t (exit $rc, $n tests)"
@@ -68,7 +71,13 @@ vt_debian_suite() {
   local suite=$1 prefix
   set -- $VERSION_TESTS
   plan $(($# + 2))
-  prefix=$("$MT_SRC/scripts/valgrind-cache.sh" "$suite" 2>"$T/cache.log") || {
-    not_ok "Valgrind from Debian $suite's source package"; diag "$(tail -20 "$T/cache.log")"; return 1; }
+  prefix=$("$MT_SRC/scripts/valgrind-cache.sh" "$suite" 2>"$T/cache.log")
+  case $? in
+    0) ;;
+    # Debian's archive could not be reached (no network, as in a package
+    # build's sandbox): a missing dependency, skipped (a failure under CI).
+    75) plan_skip "Debian $suite's source package cannot be downloaded: $(tail -1 "$T/cache.log")" ;;
+    *) not_ok "Valgrind from Debian $suite's source package"; diag "$(tail -20 "$T/cache.log")"; return 1 ;;
+  esac
   vt_prefix "$prefix" "$MT_BUILD/../vg-$suite"
 }

@@ -24,10 +24,14 @@ const char vis_cli_usage[] =
     "                   [--allow=SIZE]] FILE\n"
     "       " PROG " [-o IMG.png] FILE FILE... | DIRECTORY\n"
     "       " PROG " --follow [--top=N] FILE | DIRECTORY\n"
+    "       " PROG " convert [--threshold=P] DUMP... -o FILE\n"
     "Reads a Massif-format profile (memtime's or Massif's) and writes a timeline\n"
     "chart and text reports. Without -o or --gnuplot, prints the text report.\n"
     "Given several profiles (one per process) or a directory of them, prints one\n"
     "line per process, and -o IMG.png draws them all on one time axis.\n"
+    "Heap dumps taken in production (jemalloc's jeprof.PID.SEQ.*.heap) are read\n"
+    "wherever a profile is: the dumps of one process given together are one\n"
+    "profile, one snapshot per dump; convert writes them as a Massif file.\n"
     "\n"
     "  -o, --output=FILE     write the chart: .png (built in), .svg or .pdf (gnuplot),\n"
     "                        its series as .csv, or an interactive report as .html;\n"
@@ -61,6 +65,13 @@ const char vis_cli_usage[] =
     "      --follow          keep a live view of FILE (or of every profile in\n"
     "                        DIRECTORY) while memtime writes it; q quits\n"
     "      --companion=FILE  memtime companion file [FILE.memtime if present]\n"
+    "      --binary=FILE     heap dumps: the program's file, if it moved since\n"
+    "      --search-path=DIR[:DIR...]  heap dumps: where moved objects are (a\n"
+    "                        directory holding them, or a root the paths are under)\n"
+    "      --clock=C         heap dumps: mtime (files' times), seq (dump numbers),\n"
+    "                        alloc (bytes allocated, with --lg-prof-interval), auto\n"
+    "                        [auto: mtime when each dump has its own ms, else seq]\n"
+    "      --lg-prof-interval=N  the lg_prof_interval the dumps were taken with\n"
     "      --no-companion    do not read a companion file\n"
     "  -h, --help            show this help\n"
     "      --version         show the version\n";
@@ -103,7 +114,8 @@ static int usage(cli *c, const char *fmt, ...)
  * echoed (echo) is repeated in the ms_print part's "ms_print arguments:"
  * line, as ms_print repeats its own. */
 #define OFF(f) offsetof(vis_options, f)
-enum { SHOW = VIS_CMD_SHOW, DIFF = VIS_CMD_DIFF, CHECK = VIS_CMD_CHECK };
+enum { SHOW = VIS_CMD_SHOW, DIFF = VIS_CMD_DIFF, CHECK = VIS_CMD_CHECK, CONVERT = VIS_CMD_CONVERT };
+#define DUMPS (SHOW | DIFF | CHECK | CONVERT)
 static const struct opt {
     const char *name;
     unsigned cmds;             /* the commands that take it */
@@ -123,8 +135,12 @@ static const struct opt {
     { "json", SHOW | DIFF, OPT_FLAG, OFF(json), 0, 0, NULL, 0, 0 },
     { "growth", SHOW, OPT_FLAG, OFF(growth), 0, 0, NULL, 0, 0 },
     { "follow", SHOW, OPT_FLAG, OFF(follow), 0, 0, NULL, 0, 0 },
-    { "o", SHOW | DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 1 },
-    { "output", SHOW | DIFF, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 0 },
+    { "o", SHOW | DIFF | CONVERT, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 1 },
+    { "output", SHOW | DIFF | CONVERT, OPT_TEXT, OFF(image), 0, 0, NULL, 0, 0 },
+    { "binary", DUMPS, OPT_TEXT, OFF(binary), 0, 0, NULL, 0, 0 },
+    { "search-path", DUMPS, OPT_TEXT, OFF(search_path), 0, 0, NULL, 0, 0 },
+    { "clock", DUMPS, OPT_TEXT, OFF(clock), 0, 0, NULL, 0, 0 },
+    { "lg-prof-interval", DUMPS, OPT_INT, OFF(lg_interval), 0, 62, NULL, 0, 0 },
     { "gnuplot", SHOW, OPT_TEXT, OFF(gnuplot), 0, 0, NULL, 0, 0 },
     { "report", SHOW, OPT_TEXT, OFF(report), 0, 0, NULL, 0, 0 },
     { "companion", SHOW, OPT_TEXT, OFF(companion), 0, 0, NULL, 0, 0 },
@@ -136,7 +152,7 @@ static const struct opt {
     { "to", SHOW, OPT_TEXT, OFF(to), 0, 0, NULL, 0, 0 },
     { "threshold", SHOW, OPT_PERCENT, OFF(rep.threshold), 0, 100,
       "a percentage from 0 to 100", 1, 0 },
-    { "threshold", DIFF | CHECK, OPT_PERCENT, OFF(rep.threshold), 0, 100,
+    { "threshold", DIFF | CHECK | CONVERT, OPT_PERCENT, OFF(rep.threshold), 0, 100,
       "a percentage from 0 to 100", 0, 0 },
     { "group-by", SHOW | DIFF | CHECK, OPT_TEXT, OFF(group_by), 0, 0, NULL, 0, 0 },
     { "namespace-depth", SHOW | DIFF | CHECK, OPT_INT, OFF(ns_depth), 1, 16, NULL, 0, 0 },
@@ -229,8 +245,6 @@ static int add_input(cli *c, vis_options *o, const char *a)
 {
     if (o->cmd == VIS_CMD_DIFF && o->n_inputs == 2)
         return usage(c, "diff: expected two files OLD NEW, got a third, '%s'", a);
-    if (o->cmd == VIS_CMD_CHECK && o->n_inputs == 1)
-        return usage(c, "check: expected one FILE, got '%s' and '%s'", o->inputs[0], a);
     const char **in = realloc(o->inputs, (size_t)(o->n_inputs + 1) * sizeof *in);
     if (!in)
         return nomem(c);
@@ -245,7 +259,8 @@ static int add_input(cli *c, vis_options *o, const char *a)
 static int parse_args(cli *c, vis_options *o, int argc, char **argv, int first)
 {
     static const char *const prefix[] = { [VIS_CMD_SHOW] = "", [VIS_CMD_DIFF] = "diff: ",
-                                          [VIS_CMD_CHECK] = "check: " };
+                                          [VIS_CMD_CHECK] = "check: ",
+                                          [VIS_CMD_CONVERT] = "convert: " };
     int only_files = 0, rc;
     for (int i = first; i < argc; i++) {
         char *a = argv[i];
@@ -367,6 +382,12 @@ static int check_check(cli *c, vis_options *o)
     lim->has_increase = vis_cli_given(o, "max-increase");
     if (o->n_inputs == 0)
         return usage(c, "check: expected a FILE");
+    /* Several only as one series of heap dumps (main.c converts them). */
+    for (int i = 1; i < o->n_inputs; i++)
+        if (vis_dumps_sniff(o->inputs[0]) == VIS_DUMP_NONE ||
+            vis_dumps_sniff(o->inputs[i]) == VIS_DUMP_NONE)
+            return usage(c, "check: expected one FILE, got '%s' and '%s'", o->inputs[0],
+                         o->inputs[i]);
     if (!lim->has_max_peak && !o->baseline)
         return usage(c, "check: give --max-peak=SIZE, or --baseline=OLD with --max-increase=PCT");
     if (!o->baseline != !lim->has_increase || (vis_cli_given(o, "allow") && !o->baseline))
@@ -380,7 +401,9 @@ int vis_cli_parse(vis_options *o, int argc, char **argv, char *err, size_t errsz
     int rc;
     memset(o, 0, sizeof *o);
     o->cmd = argc > 1 && !strcmp(argv[1], "diff") ? VIS_CMD_DIFF
-           : argc > 1 && !strcmp(argv[1], "check") ? VIS_CMD_CHECK : VIS_CMD_SHOW;
+           : argc > 1 && !strcmp(argv[1], "check") ? VIS_CMD_CHECK
+           : argc > 1 && !strcmp(argv[1], "convert") ? VIS_CMD_CONVERT : VIS_CMD_SHOW;
+    o->lg_interval = -1;
     vis_report_opts_default(&o->rep);
     vis_chart_opts_default(&o->chart);
     o->top = o->chart.top_n;
@@ -388,7 +411,7 @@ int vis_cli_parse(vis_options *o, int argc, char **argv, char *err, size_t errsz
         return rc;
     o->group = (vis_group_opts){ VIS_GROUP_AUTO, o->ns_depth ? (unsigned)o->ns_depth : 1,
                                  o->rep.threshold, vis_cli_given(o, "threshold"),
-                                 o->keep_wrappers };
+                                 o->keep_wrappers, NULL };
     /* Two runs are compared group by group: a group below the threshold in
      * one and above it in the other would show as new or gone. */
     if (o->cmd != VIS_CMD_SHOW && !o->group.threshold_given)
@@ -396,6 +419,17 @@ int vis_cli_parse(vis_options *o, int argc, char **argv, char *err, size_t errsz
     if (o->group_by && vis_group_by_parse(o->group_by, &o->group.by) != 0)
         return usage(&c, "--group-by expects site, function, file, object, crate, namespace "
                      "or auto, got '%s'", o->group_by);
+    o->dumps = (vis_dumps_opts){ { o->binary, o->search_path }, VIS_CLOCK_AUTO, o->lg_interval,
+                                 vis_cli_given(o, "threshold") ? o->rep.threshold : 1.0 };
+    if (o->clock && vis_clock_parse(o->clock, &o->dumps.clock) != 0)
+        return usage(&c, "--clock expects mtime, seq, alloc or auto, got '%s'", o->clock);
+    if (o->cmd == VIS_CMD_CONVERT) {
+        if (o->n_inputs == 0)
+            return usage(&c, "convert: expected heap dumps DUMP...");
+        if (!o->image)
+            return usage(&c, "convert: expected -o FILE, the Massif file to write");
+        return VIS_EXIT_OK;
+    }
     if (o->cmd == VIS_CMD_DIFF)
         return check_diff(&c, o);
     if (o->cmd == VIS_CMD_CHECK)

@@ -7,11 +7,12 @@
 #include "exit_status.h"
 #include "model/diff.h"
 #include "model/groups.h"
+#include "read/dumps.h"
 #include "render/chart.h"
 #include "render/report.h"
 
-/* memtime-vis [options] FILE..., memtime-vis diff ..., memtime-vis check ... */
-typedef enum { VIS_CMD_SHOW = 1, VIS_CMD_DIFF = 2, VIS_CMD_CHECK = 4 } vis_command;
+/* memtime-vis [options] FILE..., memtime-vis diff ..., check ..., convert ... */
+typedef enum { VIS_CMD_SHOW = 1, VIS_CMD_DIFF = 2, VIS_CMD_CHECK = 4, VIS_CMD_CONVERT = 8 } vis_command;
 
 /* --help or --version: main prints it and stops there. */
 typedef enum { VIS_CLI_RUN, VIS_CLI_HELP, VIS_CLI_VERSION } vis_cli_asked;
@@ -36,6 +37,9 @@ typedef struct {
     int ns_depth;              /* --namespace-depth */
     int keep_wrappers;         /* --keep-wrappers */
     vis_group_opts group;      /* all three and --threshold, checked */
+    const char *binary, *search_path, *clock;   /* heap dumps (read/dumps.h) */
+    int lg_interval;           /* --lg-prof-interval; -1 when not given */
+    vis_dumps_opts dumps;      /* the four, checked */
     vis_cli_asked asked;
     unsigned char given[64];   /* by opts[] row: the option was given */
 } vis_options;

@@ -1,5 +1,5 @@
 /* follow.c: memtime-vis --follow (follow.h): the loop that polls the
- * followed files (model/live.c), and the terminal it keeps current.
+ * followed files (model/follow_state.c), and the terminal it keeps current.
  *
  * This is the one module besides main.c that writes to stdout: a live view
  * has to redraw the terminal while it runs and read the keyboard, which
@@ -31,9 +31,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/strfmt.h"
 #include "exit_status.h"
 #include "follow.h"
-#include "model/live.h"
+#include "model/follow_state.h"
 #include "render/follow_view.h"
 
 /* How often the files are looked at (one stat of each per poll). */
@@ -58,10 +59,20 @@ static void on_signal(int sig)
 }
 
 /* The loop's state: the followed thing, the terminal, the last output. */
+/* A directory of heap dumps: the newest series, converted into a
+ * temporary profile (removed at the end) each time it changes; a dump
+ * caught half written fails to convert and is tried again at the next
+ * change, the last good conversion staying on view meanwhile. */
+typedef struct {
+    char *tmpdir, *out, *comp;
+    char *sig;               /* the series as last converted */
+} dump_watch;
+
 typedef struct {
     const vis_follow_opts *o;
-    vis_live *live;          /* FILE */
-    vis_live_dir *dir;       /* DIR */
+    dump_watch *dumps;       /* DIR of heap dumps */
+    vis_follow_file *live;   /* FILE */
+    vis_follow_dir *dir;     /* DIR */
     int tty, keys, utf8;
     struct termios saved;
     int termios_saved;
@@ -241,14 +252,84 @@ static int plain(follow *f)
 
 static int suspend(follow *f);
 
+/* Converts the directory's newest series again if it changed. */
+static void dumps_poll(follow *f)
+{
+    dump_watch *w = f->dumps;
+    char **paths, *sig, err[1024], warn[2048];
+    size_t n;
+    if (vis_dumps_scan_dir(f->o->path, &paths, &n, &sig, err, sizeof err) != 0)
+        return;
+    if (n && (!w->sig || strcmp(sig, w->sig) != 0) &&
+        vis_dumps_convert((const char *const *)paths, n, f->o->dumps, w->out, NULL, 0, warn,
+                          sizeof warn, err, sizeof err) == 0) {
+        free(w->sig);
+        w->sig = sig;
+        sig = NULL;
+    }
+    free(sig);
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
 static int poll_files(follow *f)
 {
-    return f->dir ? vis_live_dir_poll(f->dir) : vis_live_poll(f->live);
+    if (f->dumps)
+        dumps_poll(f);
+    return f->dir ? vis_follow_dir_poll(f->dir) : vis_follow_file_poll(f->live);
+}
+
+/* Whether directory path holds heap dumps and no profile memtime wrote. */
+static int is_dump_dir(const char *path)
+{
+    char **paths, *sig, err[256];
+    size_t n;
+    if (vis_dumps_scan_dir(path, &paths, &n, &sig, err, sizeof err) != 0)
+        return 0;
+    free(sig);
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    return n > 0;
+}
+
+static dump_watch *dumps_start(void)
+{
+    dump_watch *w = calloc(1, sizeof *w);
+    const char *tmp = getenv("TMPDIR");
+    if (!w || !(w->tmpdir = vis_strfmt("%s/memtime-vis.XXXXXX", tmp && *tmp ? tmp : "/tmp")) ||
+        !mkdtemp(w->tmpdir) || !(w->out = vis_strfmt("%s/series.out", w->tmpdir)) ||
+        !(w->comp = vis_strfmt("%s.memtime", w->out))) {
+        if (w && w->tmpdir && !w->out)
+            rmdir(w->tmpdir);
+        if (w) {
+            free(w->tmpdir);
+            free(w->out);
+        }
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static void dumps_end(dump_watch *w)
+{
+    if (!w)
+        return;
+    remove(w->comp);
+    remove(w->out);
+    rmdir(w->tmpdir);
+    free(w->comp);
+    free(w->out);
+    free(w->tmpdir);
+    free(w->sig);
+    free(w);
 }
 
 static int over(const follow *f)
 {
-    return !f->dir && vis_live_over(f->live);
+    return !f->dir && vis_follow_file_over(f->live);
 }
 
 /* Reads the keys waiting on stdin: 1 when one asks to quit. */
@@ -376,17 +457,27 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
     f.err = err;
     f.errsz = errsz;
     struct stat st;
-    if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int dir = stat(o->path, &st) == 0 && S_ISDIR(st.st_mode);
+    if (dir && o->dumps && is_dump_dir(o->path)) {
+        if (!(f.dumps = dumps_start())) {
+            snprintf(err, errsz, "cannot make a temporary directory: %s", strerror(errno));
+            return VIS_EXIT_DATA;
+        }
+        dumps_poll(&f);
+        f.live = vis_follow_file_new(f.dumps->out, NULL, 0);
+        if (f.live && o->group)
+            vis_follow_file_set_grouping(f.live, o->group);
+    } else if (dir) {
         if (o->companion) {
             snprintf(err, errsz, "--companion names one profile's companion; %s is a directory",
                      o->path);
             return VIS_EXIT_USAGE;
         }
-        f.dir = vis_live_dir_new(o->path);
+        f.dir = vis_follow_dir_new(o->path);
     } else {
-        f.live = vis_live_new(o->path, o->companion, o->no_companion);
+        f.live = vis_follow_file_new(o->path, o->companion, o->no_companion);
         if (f.live && o->group)
-            vis_live_set_grouping(f.live, o->group);
+            vis_follow_file_set_grouping(f.live, o->group);
     }
     if (!f.dir && !f.live) {
         snprintf(err, errsz, "out of memory");
@@ -424,7 +515,8 @@ int vis_follow_run(const vis_follow_opts *o, char *err, size_t errsz)
         wake_pipe[0] = wake_pipe[1] = -1;
     }
     free(f.last);
-    vis_live_free(f.live);
-    vis_live_dir_free(f.dir);
+    vis_follow_file_free(f.live);
+    vis_follow_dir_free(f.dir);
+    dumps_end(f.dumps);
     return rc == 0 ? VIS_EXIT_OK : VIS_EXIT_DATA;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "model/groups.h"
+#include "read/dumps.h"
 
 typedef struct {
     const char *path;        /* a profile, or a directory of them */
@@ -12,9 +13,13 @@ typedef struct {
     int no_companion;
     int top;                 /* the most sites listed */
     const vis_group_opts *group;   /* --group-by and its options, or NULL */
+    const vis_dumps_opts *dumps;   /* a directory of heap dumps: how to read them */
 } vis_follow_opts;
 
-/* Follows o->path until the user quits (q, SIGINT, SIGTERM, SIGHUP) or,
+/* A directory holding heap dumps (read/dumps.h) and no profile is the
+ * newest series of dumps in it, one profile, converted again whenever a
+ * dump is added.
+ * Follows o->path until the user quits (q, SIGINT, SIGTERM, SIGHUP) or,
  * when there is no keyboard to quit with (stdout or stdin is not a
  * terminal), until the run is over. Returns an exit status
  * (exit_status.h), with a one-line message in err when it is not 0. */

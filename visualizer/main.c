@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/outfile.h"
+#include "base/strfmt.h"
 #include "cli.h"
 #include "exit_status.h"
 #include "follow.h"
@@ -33,8 +34,8 @@
 #include "model/processes.h"
 #include "model/profile.h"
 #include "model/when.h"
-#include "read/companion.h"
-#include "read/massif.h"
+#include "read/dumps.h"
+#include "read/load.h"
 #include "render/chart.h"
 #include "render/csv.h"
 #include "render/diff_chart.h"
@@ -63,6 +64,9 @@ typedef struct {
     vis_diff diff;
     vis_procs *procs;          /* several profiles */
     vis_export export;         /* the snapshot the exports show */
+    char *tmpdir;              /* heap dumps converted for this run, removed at exit */
+    char *tmp_paths[4];        /* the profiles (and companions) written there */
+    char *shown;               /* what the converted profile is called */
     char msg[2048];            /* why the run failed */
     int usage;                 /* ... and whether to point at --help */
 } run;
@@ -78,6 +82,15 @@ static void run_free(run *r)
     vis_export_free(&r->export);
     if (r->input)
         fclose(r->input);
+    for (size_t i = 0; i < sizeof r->tmp_paths / sizeof *r->tmp_paths; i++) {
+        if (r->tmp_paths[i])
+            remove(r->tmp_paths[i]);
+        free(r->tmp_paths[i]);
+    }
+    if (r->tmpdir)
+        rmdir(r->tmpdir);
+    free(r->tmpdir);
+    free(r->shown);
 }
 
 /* Records why the run failed; returns status for the caller to return. */
@@ -106,6 +119,28 @@ static int close_stdout(run *r)
 {
     if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0)
         return fail(r, VIS_EXIT_DATA, "stdout: write error: %s", strerror(errno ? errno : EIO));
+    return VIS_EXIT_OK;
+}
+
+/* ---------------------------------------------------------- loading */
+
+/* The one rule for a file cut short (read/load.h): its warnings, one
+ * line each, on stderr; the command goes on with what is there. */
+static void warn_cut_short(const vis_profile *p)
+{
+    char w[2048];
+    for (size_t k = 0; vis_load_warning(p, k, w, sizeof w); k++)
+        fprintf(stderr, PROG ": %s\n", w);
+}
+
+/* Loads the profile at path through the one loader (read/load.h) into
+ * *pp, and reports it if cut short. */
+static int load(run *r, vis_profile **pp, const char *path, const vis_load_opts *lo)
+{
+    char err[2048];
+    if (!(*pp = vis_load_profile(path, lo, err, sizeof err)))
+        return fail(r, VIS_EXIT_DATA, "%s", err);
+    warn_cut_short(*pp);
     return VIS_EXIT_OK;
 }
 
@@ -190,26 +225,10 @@ static int html_view_load(const run *r, const vis_options *o, vis_group_by by, h
                           char *err, size_t errsz)
 {
     memset(v, 0, sizeof *v);
-    const char *path = o->inputs[0];
-    FILE *in = fopen(path, "r");
-    if (!in) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+    /* The same file as the run's own load, whose warnings are printed. */
+    vis_load_opts lo = { .companion = o->companion, .no_companion = o->no_companion };
+    if (!(v->p = vis_load_profile(o->inputs[0], &lo, err, errsz)))
         return -1;
-    }
-    v->p = vis_massif_read(in, path, err, errsz);
-    fclose(in);
-    if (!v->p)
-        return -1;
-    if (!o->no_companion) {
-        char *cpath = o->companion ? NULL : vis_companion_path(path);
-        int rc = o->companion || cpath
-                 ? vis_companion_read(v->p, o->companion ? o->companion : cpath, err, errsz) : -1;
-        if (!o->companion && !cpath)
-            snprintf(err, errsz, "out of memory");
-        free(cpath);
-        if (rc < 0)
-            return -1;
-    }
     vis_group_opts g = o->group;
     g.by = by;
     if (vis_profile_regroup(v->p, &g) != 0 ||
@@ -377,15 +396,18 @@ static int run_processes(run *r, const vis_options *o)
         return usage_fail(r, "with several profiles -o writes a .png, got '%s'", o->image);
     if (!(r->procs = calloc(1, sizeof *r->procs)))
         return fail(r, VIS_EXIT_DATA, "out of memory");
+    vis_load_opts lo = { .no_companion = o->no_companion };
     for (int i = 0; i < o->n_inputs; i++) {
         struct stat st;
         int is_dir = stat(o->inputs[i], &st) == 0 && S_ISDIR(st.st_mode);
-        if ((is_dir ? vis_procs_add_directory : vis_procs_add)(r->procs, o->inputs[i], err,
+        if ((is_dir ? vis_procs_add_directory : vis_procs_add)(r->procs, o->inputs[i], &lo, err,
                                                                sizeof err) != 0)
             return fail(r, VIS_EXIT_DATA, "%s", err);
     }
     if (vis_procs_finish(r->procs, err, sizeof err) != 0)
         return fail(r, VIS_EXIT_DATA, "%s", err);
+    for (size_t i = 0; i < r->procs->n; i++)
+        warn_cut_short(r->procs->procs[i].profile);
     if (!o->image) {
         vis_procs_list(stdout, r->procs);
     } else if (vis_procs_write_png(r->procs, o->chart.width, o->chart.height, o->image, err,
@@ -396,23 +418,6 @@ static int run_processes(run *r, const vis_options *o)
 }
 
 /* ----------------------------------------------------------- one profile */
-
-/* Reads the companion at path (NULL: the default beside the profile) into
- * p. A companion given with --companion must exist. */
-static int read_companion(run *r, vis_profile *p, const char *given_path)
-{
-    char err[1024];
-    char *cpath = given_path ? NULL : vis_companion_path(p->path);
-    if (!given_path && !cpath)
-        return fail(r, VIS_EXIT_DATA, "out of memory");
-    int rc = vis_companion_read(p, given_path ? given_path : cpath, err, sizeof err);
-    free(cpath);
-    if (rc < 0)
-        return fail(r, VIS_EXIT_DATA, "%s (use --no-companion to ignore it)", err);
-    if (rc == 1 && given_path)
-        return fail(r, VIS_EXIT_DATA, "%s: cannot open: %s", given_path, strerror(ENOENT));
-    return VIS_EXIT_OK;
-}
 
 /* memtime-vis [options] FILE: the report, charts and exports of one profile. */
 static int run_show(run *r, vis_options *o)
@@ -428,30 +433,22 @@ static int run_show(run *r, vis_options *o)
     }
     int text = o->report || o->json ||
                (!o->image && !o->gnuplot && !o->flamegraph && !o->collapsed && !o->pprof);
-    const char *path = o->inputs[0];
-    if (!(r->input = fopen(path, "r")))
-        return fail(r, VIS_EXIT_DATA, "%s: cannot open: %s", path, strerror(errno));
     /* The ms_print part's table and trees are rendered as the file is read,
      * so it is read once; without memory for that, the report reads the
-     * trees again. */
+     * trees again. The file stays open for the trees' second pass. */
     vis_massif_sink sink;
     if (text && report_has_ms_print(o))
         r->body = vis_report_body_new(&o->rep, &sink);
-    vis_profile *p = r->profile = vis_massif_read_sink(r->input, path, r->body ? &sink : NULL,
-                                                       err, sizeof err);
-    if (!p)
-        return fail(r, VIS_EXIT_DATA, "%s", err);
-    if (p->truncated) {
-        /* "PATH:LINE: expected X, found end of file" -> a warning. */
-        const char *msg = p->truncated_msg;
-        const char *rest = strstr(msg, ": expected ");
-        int head = rest ? (int)(rest - msg) : 0;
-        fprintf(stderr, PROG ": %.*s: warning: the file is cut short (%s); showing the %zu "
-                "snapshot%s before the cut\n", head, msg, rest ? rest + 2 : msg,
-                p->n_snaps, p->n_snaps == 1 ? "" : "s");
-    }
-    if (!o->no_companion && (rc = read_companion(r, p, o->companion)) != 0)
+    vis_load_opts lo = { .companion = o->companion, .no_companion = o->no_companion,
+                         .sink = r->body ? &sink : NULL, .keep = &r->input };
+    if ((rc = load(r, &r->profile, o->inputs[0], &lo)) != 0)
         return rc;
+    vis_profile *p = r->profile;
+    if (r->shown) {            /* converted heap dumps: name them, not the temporary file */
+        free(p->path);
+        p->path = r->shown;
+        r->shown = NULL;
+    }
     if (vis_profile_regroup(p, &o->group) != 0)
         return fail(r, VIS_EXIT_DATA, "out of memory");
 
@@ -487,26 +484,22 @@ static int run_show(run *r, vis_options *o)
 
 /* ------------------------------------------------------ diff and check */
 
-/* Reads a profile and (unless no_companion) its companion into *pp. */
-/* Then groups it as g asks; an automatic grouping is settled in g, so that
- * the second profile of a diff or check is grouped as the first. */
-static int load(run *r, vis_profile **pp, const char *path, const vis_options *o,
-                vis_group_opts *g)
+/* Loads a profile of diff or check (load), then groups it as g asks; an
+ * automatic grouping is settled in g, so that the second profile of a diff
+ * or check is grouped as the first. */
+static int load_grouped(run *r, vis_profile **pp, const char *path, const vis_options *o,
+                        vis_group_opts *g)
 {
-    int no_companion = o->no_companion, rc;
-    char err[1024];
-    FILE *in = fopen(path, "r");
-    if (!in)
-        return fail(r, VIS_EXIT_DATA, "%s: cannot open: %s", path, strerror(errno));
-    *pp = vis_massif_read(in, path, err, sizeof err);
-    fclose(in);
-    if (!*pp)
-        return fail(r, VIS_EXIT_DATA, "%s", err);
-    if (!no_companion && (rc = read_companion(r, *pp, NULL)) != 0)
+    vis_load_opts lo = { .no_companion = o->no_companion };
+    int rc = load(r, pp, path, &lo);
+    if (rc != VIS_EXIT_OK)
         return rc;
     if (vis_profile_regroup(*pp, g) != 0)
         return fail(r, VIS_EXIT_DATA, "out of memory");
+    /* The next profile is grouped as this one is: its default's descent too
+     * (the profile stays loaded while the next is read). */
     g->by = (*pp)->grouping.by;
+    g->descend = (*pp)->grouping.descend;
     return VIS_EXIT_OK;
 }
 
@@ -556,8 +549,8 @@ static int run_diff(run *r, const vis_options *o)
     int rc;
     const char *old = o->inputs[0], *new_ = o->inputs[1];
     vis_group_opts g = o->group;
-    if ((rc = load(r, &r->profile, old, o, &g)) != 0 ||
-        (rc = load(r, &r->profile2, new_, o, &g)) != 0)
+    if ((rc = load_grouped(r, &r->profile, old, o, &g)) != 0 ||
+        (rc = load_grouped(r, &r->profile2, new_, o, &g)) != 0)
         return rc;
     vis_when wo, wn;
     if (vis_when_parse(r->profile, at, &wo, err, sizeof err) != 0)
@@ -602,17 +595,17 @@ static int run_check(run *r, vis_options *o)
     vis_check_limits *lim = &o->lim;
     vis_group_opts g = o->group;
     int rc;
-    if ((rc = load(r, &r->profile, o->inputs[0], o, &g)) != 0)
+    if ((rc = load_grouped(r, &r->profile, o->inputs[0], o, &g)) != 0)
         return rc;
     if (o->baseline) {
-        if ((rc = load(r, &r->profile2, o->baseline, o, &g)) != 0)
+        if ((rc = load_grouped(r, &r->profile2, o->baseline, o, &g)) != 0)
             return rc;
         if (vis_diff_compute(r->profile2, r->profile2->peak, r->profile, r->profile->peak, 1,
                              "peak", &r->diff) != 0)
             return fail(r, VIS_EXIT_DATA, "out of memory");
     }
     vis_check_result res;
-    if (vis_check_eval(r->profile, o->baseline ? &r->diff : NULL, lim, &res) != 0)
+    if (vis_check_eval(r->profile, r->profile2, o->baseline ? &r->diff : NULL, lim, &res) != 0)
         return fail(r, VIS_EXIT_DATA, "out of memory");
     vis_check_text(stdout, &res, lim);
     size_t broken = res.n;
@@ -630,14 +623,101 @@ static int run_follow(run *r, const vis_options *o)
     int grouped = vis_cli_given(o, "group-by") || vis_cli_given(o, "namespace-depth") ||
                   vis_cli_given(o, "keep-wrappers") || vis_cli_given(o, "threshold");
     vis_follow_opts fo = { o->inputs[0], o->companion, o->no_companion, o->top,
-                           grouped ? &o->group : NULL };
+                           grouped ? &o->group : NULL, &o->dumps };
     int rc = vis_follow_run(&fo, r->msg, sizeof r->msg);
     r->usage = rc == VIS_EXIT_USAGE;
     return rc;
 }
 
+/* ------------------------------------------------------------ heap dumps */
+
+/* Converts the dumps paths[0..n) (read/dumps.h) into out; the gaps it
+ * leaves are warnings. */
+static int convert_series(run *r, const vis_options *o, const char *const *paths, size_t n,
+                          const char *out, char *shown, size_t shownsz)
+{
+    char warn[4096], err[2048];
+    if (vis_dumps_convert(paths, n, &o->dumps, out, shown, shownsz, warn, sizeof warn, err,
+                          sizeof err) != 0)
+        return fail(r, VIS_EXIT_DATA, "%s", err);
+    for (char *l = warn; *l;) {
+        char *nl = strchr(l, '\n');
+        fprintf(stderr, PROG ": warning: %.*s\n", (int)(nl ? nl - l : (long)strlen(l)), l);
+        l = nl ? nl + 1 : l + strlen(l);
+    }
+    return VIS_EXIT_OK;
+}
+
+/* Heap dumps given where a profile is expected are converted into a
+ * temporary profile (removed at exit) that the run then reads as any
+ * other: the main command's inputs together as one series, diff's and
+ * check's each on its own. */
+static int convert_inputs(run *r, vis_options *o)
+{
+    if (o->cmd == VIS_CMD_CONVERT)
+        return convert_series(r, o, o->inputs, (size_t)o->n_inputs, o->image, NULL, 0);
+    int any = 0;
+    for (int i = 0; i < o->n_inputs; i++)
+        any |= vis_dumps_sniff(o->inputs[i]) != VIS_DUMP_NONE;
+    const char *base = o->cmd == VIS_CMD_CHECK ? o->baseline : NULL;
+    int base_dump = base && vis_dumps_sniff(base) != VIS_DUMP_NONE;
+    if (!any && !base_dump)
+        return VIS_EXIT_OK;
+    if (o->follow)
+        return usage_fail(r, "--follow reads a profile memtime is writing; heap dumps are "
+                          "shown whole: give them without --follow");
+    const char *tmp = getenv("TMPDIR");
+    if (!(r->tmpdir = vis_strfmt("%s/memtime-vis.XXXXXX", tmp && *tmp ? tmp : "/tmp")))
+        return fail(r, VIS_EXIT_DATA, "out of memory");
+    if (!mkdtemp(r->tmpdir)) {
+        int e = errno;
+        free(r->tmpdir);
+        r->tmpdir = NULL;
+        return fail(r, VIS_EXIT_DATA, "cannot make a temporary directory: %s", strerror(e));
+    }
+    /* One series of the main command's and check's inputs; diff's each on
+     * its own; check's baseline on its own. */
+    int one = o->cmd != VIS_CMD_DIFF;
+    size_t groups = (one ? 1 : (size_t)o->n_inputs) + (base_dump ? 1 : 0);
+    for (size_t g = 0; g < groups; g++) {
+        int is_base = base_dump && g == groups - 1;
+        const char **in = is_base ? &o->baseline : &o->inputs[g];
+        size_t n = one && !is_base ? (size_t)o->n_inputs : 1;
+        size_t dumps = 0;
+        for (size_t i = 0; i < n; i++)
+            dumps += vis_dumps_sniff(in[i]) != VIS_DUMP_NONE;
+        if (dumps == 0)
+            continue;
+        for (size_t i = 0; i < n && dumps < n; i++)
+            if (vis_dumps_sniff(in[i]) == VIS_DUMP_NONE)
+                return fail(r, VIS_EXIT_DATA, "%s: not a heap dump, but given with heap dumps "
+                            "(the dumps given together are one profile)", in[i]);
+        char *out = vis_strfmt("%s/profile%zu.out", r->tmpdir, g);
+        char *comp = out ? vis_strfmt("%s.memtime", out) : NULL;
+        if (!comp) {
+            free(out);
+            return fail(r, VIS_EXIT_DATA, "out of memory");
+        }
+        r->tmp_paths[2 * g] = comp;      /* removed first: the directory empties */
+        r->tmp_paths[2 * g + 1] = out;
+        char shown[8192];
+        int rc = convert_series(r, o, in, n, out, shown, sizeof shown);
+        if (rc != 0)
+            return rc;
+        if (o->cmd == VIS_CMD_SHOW && !r->shown)
+            r->shown = vis_strfmt("%s", shown);
+        *in = out;
+        if (one && !is_base)
+            o->n_inputs = 1;
+    }
+    return VIS_EXIT_OK;
+}
+
 static int dispatch(run *r, vis_options *o)
 {
+    int rc;
+    if ((rc = convert_inputs(r, o)) != 0 || o->cmd == VIS_CMD_CONVERT)
+        return rc;
     if (o->follow)
         return run_follow(r, o);
     if (o->cmd == VIS_CMD_DIFF)

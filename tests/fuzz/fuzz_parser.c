@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* The regrouping of the (checked) detail: each run a grouping picked
          * by the input's size, so every one is reached. */
         vis_group_opts g = { (vis_group_by)(size % 7), 1 + (unsigned)(size % 3), 1.0, 0,
-                             (int)(size / 7 % 2) };
+                             (int)(size / 7 % 2), NULL };
         if (vis_profile_regroup(p, &g) != 0) {
             vis_profile_free(p);
             p = NULL;

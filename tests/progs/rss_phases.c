@@ -1,4 +1,4 @@
-/* rss_phases.c: resident memory with known answers, for t580-rss.sh.
+/* rss_phases.c: resident memory with known answers, for t595-rss.sh.
  *
  *   rss_phases map N DIR   maps and touches N MiB of private anonymous memory,
  *                          then N MiB of a file made in DIR (mapped shared,
@@ -7,10 +7,13 @@
  *   rss_phases frag N      allocates N MiB in 256-byte blocks, then frees every
  *                          other block: the heap halves, the pages stay.
  *   rss_phases untouched N maps N MiB and reads every page without writing it,
- *                          then callocs N MiB and leaves it alone: natively
- *                          neither is resident; under memtime both are (the
- *                          zero page shows in the page map; memtime's calloc
- *                          clears the block), the limits docs/guide.md states.
+ *                          then callocs N MiB and leaves it alone: under
+ *                          memtime both are resident (the zero page shows in
+ *                          the page map; memtime's calloc clears the block);
+ *                          natively glibc's calloc leaves fresh pages alone,
+ *                          and the pages read count or not as the kernel
+ *                          decides (most map the shared zero page there),
+ *                          as docs/guide.md says.
  *   rss_phases retain N    allocates N MiB in 1 KiB blocks, then frees them all.
  *                          Built with -DJE_PREFIX=<p> and a jemalloc whose API
  *                          is renamed <p>malloc, ..., the blocks come from that

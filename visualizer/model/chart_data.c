@@ -54,6 +54,8 @@ const char *vis_chart_group_noun(const vis_profile *p, int plural)
     vis_group_by by = p->grouping.applied ? p->grouping.by : VIS_GROUP_SITE;
     if (by >= VIS_GROUP_AUTO)
         by = VIS_GROUP_SITE;
+    if (p->grouping.applied && p->grouping.descend)   /* crates and one crate's functions */
+        return plural ? "groups" : "group";
     return noun[by][plural != 0];
 }
 
@@ -92,7 +94,7 @@ vis_chart_data *vis_chart_data_new(const vis_profile *p, size_t top, char *err, 
     /* Where groups fall back to their code ("other functions in llvm"),
      * "other functions" would read as one of them: the band says what it
      * is, the groups the legend has no room for. */
-    if (p->grouping.applied && p->grouping.fallback != VIS_GROUP_AUTO) {
+    if (p->grouping.applied && (p->grouping.fallback != VIS_GROUP_AUTO || p->grouping.descend)) {
         size_t more = p->n_site_info > v->n_sites ? p->n_site_info - v->n_sites : 0;
         snprintf(d->other_label, sizeof d->other_label, "%zu more group%s (past --top)", more,
                  more == 1 ? "" : "s");

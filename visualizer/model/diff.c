@@ -151,13 +151,27 @@ static int over(uint64_t from, uint64_t to, const vis_check_limits *lim)
     return (double)(to - from) * 100.0 > lim->max_increase_pct * (double)from;
 }
 
-int vis_check_eval(const vis_profile *p, const vis_diff *bd, const vis_check_limits *lim,
-                   vis_check_result *res)
+/* The files of p cut short, as broken limits (see vis_check_eval). */
+static void cut_short(const vis_profile *p, vis_check_result *res)
 {
-    size_t cap = 1 + (lim->has_increase && bd ? 1 + bd->n_rows : 0);
+    if (p->truncated)
+        res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_CUT_SHORT, p->path,
+                                                    p->truncated_line, 0, 0, 0 };
+    if (p->companion_cut_line && p->companion)
+        res->broken[res->n++] = (vis_check_broken){ VIS_CHECK_CUT_SHORT, p->companion,
+                                                    p->companion_cut_line, 0, 0, 0 };
+}
+
+int vis_check_eval(const vis_profile *p, const vis_profile *base, const vis_diff *bd,
+                   const vis_check_limits *lim, vis_check_result *res)
+{
+    size_t cap = 5 + (lim->has_increase && bd ? 1 + bd->n_rows : 0);
     memset(res, 0, sizeof *res);
     if (!(res->broken = malloc(cap * sizeof *res->broken)))
         return -1;
+    cut_short(p, res);
+    if (base)
+        cut_short(base, res);
     /* The snapshots' peak, or the outline's true maximum above it: the
      * samples may have missed a burst, the outline never does. */
     uint64_t peak = vis_snap_total(&p->snaps[p->peak]);

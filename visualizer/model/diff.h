@@ -60,25 +60,38 @@ typedef struct {
  * exact outline, its true maximum when the snapshots missed it), the
  * peak's total or one site grown beyond --max-increase and --allow since
  * the baseline (from -> to, at the two peaks). */
-typedef enum { VIS_CHECK_MAX_PEAK, VIS_CHECK_PEAK_GREW, VIS_CHECK_SITE_GREW } vis_check_kind;
+typedef enum {
+    VIS_CHECK_CUT_SHORT,         /* a file the check read is cut short */
+    VIS_CHECK_MAX_PEAK,
+    VIS_CHECK_PEAK_GREW,
+    VIS_CHECK_SITE_GREW
+} vis_check_kind;
 typedef struct {
     vis_check_kind kind;
-    const char *site;            /* VIS_CHECK_SITE_GREW: the diff row's name */
-    size_t snap;                 /* the profile's peak snapshot */
+    const char *site;            /* VIS_CHECK_SITE_GREW: the diff row's name;
+                                    VIS_CHECK_CUT_SHORT: the file's path */
+    size_t snap;                 /* the profile's peak snapshot;
+                                    VIS_CHECK_CUT_SHORT: the line it ends on */
     uint64_t from, to;
     int outline;                 /* the peak's numbers are the true maxima of
                                     the exact outline, not the snapshots' */
 } vis_check_broken;
 typedef struct {
     size_t n;
-    vis_check_broken *broken;    /* the peak first, then the sites in the
-                                    diff's order */
+    vis_check_broken *broken;    /* the files cut short first, then the
+                                    peak, then the sites in the diff's
+                                    order */
 } vis_check_result;
 
-/* The limits p breaks; baseline_diff is the diff baseline -> p at their
- * peaks (NULL without --baseline). Returns 0, or -1 when out of memory. */
-int vis_check_eval(const vis_profile *p, const vis_diff *baseline_diff,
-                   const vis_check_limits *lim, vis_check_result *res);
+/* The limits p breaks; baseline (NULL without --baseline) is the profile
+ * p is compared with and baseline_diff the diff baseline -> p at their
+ * peaks. A file cut short (either profile or its companion) breaks the
+ * gate first of all: the limits are still checked on what is there, but a
+ * run seen in part cannot pass (a peak or a growth after the cut is not
+ * seen). Returns 0, or -1 when out of memory. */
+int vis_check_eval(const vis_profile *p, const vis_profile *baseline,
+                   const vis_diff *baseline_diff, const vis_check_limits *lim,
+                   vis_check_result *res);
 void vis_check_result_free(vis_check_result *res);
 
 #endif

@@ -1,669 +1,18 @@
-/* groups.c: the heap regrouped after the fact (groups.h): keys read from a
- * site's label, the default grouping, allocation wrappers found from the
- * profile, and the rewrite of every detailed snapshot's sites into groups.
- *
- * A label is Valgrind's text for a frame: "0xADDR: " then the function as
- * the demangler wrote it, then " (file:line)" or " (in /path/object)".
- * The keys are read from that text alone; nothing here looks at a binary. */
+/* groups.c: the heap regrouped after the fact (groups.h): the default
+ * grouping, and the rewrite of every detailed snapshot's sites into groups
+ * by the keys of group_keys.h, the wrappers of wrappers.h split into their
+ * callers, cut at the view's threshold. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
-#include "model/demangle.h"
 #include "base/ptrmap.h"
 #include "model/groups.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
-
-static const char *const GROUP_NAMES[] = {
-    "site", "function", "file", "object", "crate", "namespace", "auto"
-};
-
-int vis_group_by_parse(const char *s, vis_group_by *out)
-{
-    for (int i = 0; i <= VIS_GROUP_AUTO; i++)
-        if (!strcmp(s, GROUP_NAMES[i])) {
-            *out = (vis_group_by)i;
-            return 0;
-        }
-    return -1;
-}
-
-const char *vis_group_by_name(vis_group_by by)
-{
-    return by <= VIS_GROUP_AUTO ? GROUP_NAMES[by] : "?";
-}
-
-/* ---- reading a label ------------------------------------------------------ */
-
-/* A label split into its function text and its location. */
-typedef struct {
-    const char *fn;          /* after the address */
-    size_t fn_len;           /* up to the location (or the end) */
-    const char *obj;         /* "(in OBJ)": OBJ, else NULL */
-    size_t obj_len;
-    const char *file;        /* "(FILE:LINE)": FILE, else NULL */
-    size_t file_len;
-} parts;
-
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static int is_hex(char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static parts split(const char *label)
-{
-    parts r = { vis_site_name(label), 0, NULL, 0, NULL, 0 };
-    size_t n = strlen(r.fn);
-    r.fn_len = n;
-    if (n < 4 || r.fn[n - 1] != ')')
-        return r;
-    /* The location is the last parenthesised group, preceded by a space. */
-    int depth = 0;
-    for (size_t i = n; i-- > 0;) {
-        if (r.fn[i] == ')')
-            depth++;
-        else if (r.fn[i] == '(' && --depth == 0) {
-            if (i == 0 || r.fn[i - 1] != ' ')
-                return r;
-            const char *in = r.fn + i + 1;
-            size_t len = n - i - 2;
-            if (len > 3 && !strncmp(in, "in ", 3)) {
-                r.obj = in + 3;
-                r.obj_len = len - 3;
-            } else {
-                size_t c = len;
-                while (c > 0 && is_digit(in[c - 1]))
-                    c--;
-                if (c == len || c < 2 || in[c - 1] != ':')
-                    return r;          /* a C++ argument list, not a location */
-                r.file = in;
-                r.file_len = c - 1;
-            }
-            r.fn_len = i - 1;
-            return r;
-        }
-    }
-    return r;
-}
-
-static int unnamed_fn(const parts *p)
-{
-    return p->fn_len == 0 || (p->fn_len >= 3 && !strncmp(p->fn, "???", 3));
-}
-
-/* An unnamed function told by its caller ("??? called by f", sites.h) is
- * grouped as the caller is for the keys read from the function's name
- * (crate, namespace): the caller's code is what a person acts on. Moves
- * p->fn to the caller; returns whether there was one. */
-static int to_caller(parts *p)
-{
-    static const char by[] = "??? called by ";
-    size_t n = sizeof by - 1;
-    if (p->fn_len <= n || strncmp(p->fn, by, n) != 0)
-        return 0;
-    p->fn += n;
-    p->fn_len -= n;
-    return 1;
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-    char *o = malloc(n + 1);
-    if (o) {
-        memcpy(o, s, n);
-        o[n] = '\0';
-    }
-    return o;
-}
-
-/* The length of fn[0..n) without a Rust legacy hash "::h<16 hex>". */
-static size_t without_hash(const char *fn, size_t n)
-{
-    if (n < 19 || strncmp(fn + n - 19, "::h", 3) != 0)
-        return n;
-    for (size_t i = n - 16; i < n; i++)
-        if (!is_hex(fn[i]) || (fn[i] >= 'A' && fn[i] <= 'F'))
-            return n;
-    return n - 19;
-}
-
-static char *key_function(const char *label)
-{
-    parts p = split(label);
-    if (unnamed_fn(&p))
-        return strdup(label);
-    return dup_n(p.fn, without_hash(p.fn, p.fn_len));
-}
-
-/* The base name of path[0..n). */
-static const char *base_name(const char *path, size_t *n)
-{
-    const char *b = path;
-    for (size_t i = 0; i < *n; i++)
-        if (path[i] == '/')
-            b = path + i + 1;
-    *n -= (size_t)(b - path);
-    return b;
-}
-
-/* Drops "-<hex>" of 8 or more digits ending s[0..*n) (a Rust build hash). */
-static void drop_build_hash(const char *s, size_t *n)
-{
-    size_t i = *n, h = 0;
-    while (i > 0 && is_hex(s[i - 1])) {
-        i--;
-        h++;
-    }
-    if (h >= 8 && i > 1 && s[i - 1] == '-')
-        *n = i - 1;
-}
-
-/* The object's name without its directory, ".so" version numbers and build
- * hashes, into a new string; NULL when out of memory. */
-static char *object_name(const char *obj, size_t n)
-{
-    const char *b = base_name(obj, &n);
-    const char *so = NULL;
-    for (size_t i = 0; i + 3 <= n; i++)
-        if (!strncmp(b + i, ".so", 3) && (i + 3 == n || b[i + 3] == '.'))
-            so = b + i;
-    size_t stem = so ? (size_t)(so - b) : n;
-    drop_build_hash(b, &stem);
-    size_t cap = stem + 4;
-    char *o = malloc(cap);
-    if (o)
-        snprintf(o, cap, "%.*s%s", (int)stem, b, so ? ".so" : "");
-    return o;
-}
-
-/* "(in OBJECT)" for a label's fallback group, or "(debug info: no object)"
- * when Valgrind gave a source line instead (it names the object only when
- * it has no line), or "(???)" when it gave neither. */
-static char *object_fallback(const parts *p)
-{
-    if (!p->obj)
-        return strdup(p->file ? "(debug info: no object)" : "(?\?\?)");
-    char *o = object_name(p->obj, p->obj_len);
-    if (!o)
-        return NULL;
-    size_t cap = strlen(o) + 6;
-    char *f = malloc(cap);
-    if (f)
-        snprintf(f, cap, "(in %s)", o);
-    free(o);
-    return f;
-}
-
-/* The group of code no symbol names, by its object: "libLLVM-14.so (no
- * symbols)" (no crate or namespace key has a space), or "(???)" when
- * Valgrind named no object either. Stripped code of one library is one
- * group a person can act on (install its debug symbols), not many
- * addresses too small to show. */
-static char *unnamed_fallback(const parts *p)
-{
-    if (!p->obj)
-        return object_fallback(p);
-    char *o = object_name(p->obj, p->obj_len);
-    if (!o)
-        return NULL;
-    size_t cap = strlen(o) + sizeof " (no symbols)";
-    char *f = malloc(cap);
-    if (f)
-        snprintf(f, cap, "%s (no symbols)", o);
-    free(o);
-    return f;
-}
-
-char *vis_key_object(const char *label)
-{
-    parts p = split(label);
-    if (!p.obj)
-        return object_fallback(&p);
-    return object_name(p.obj, p.obj_len);
-}
-
-char *vis_key_file(const char *label)
-{
-    parts p = split(label);
-    if (!p.file)
-        return object_fallback(&p);
-    size_t n = p.file_len;
-    const char *b = base_name(p.file, &n);
-    return dup_n(b, n);
-}
-
-/* ---- symbols --------------------------------------------------------------- */
-
-static int opens(char c)
-{
-    return c == '<' || c == '(' || c == '[' || c == '{';
-}
-
-static int closes(char c)
-{
-    return c == '>' || c == ')' || c == ']' || c == '}';
-}
-
-/* The qualified name of a demangled function fn[0..n): a C++ argument list
- * (and what follows it: " const", " &&") and a return type before the
- * name dropped. Sets *name, returns its length; *had_args says whether an
- * argument list was there (C++; Rust names have none). */
-static size_t qualified_name(const char *fn, size_t n, const char **name, int *had_args)
-{
-    *had_args = 0;
-    /* The argument list: the last top-level "(...)" not followed by "::". */
-    int depth = 0;
-    size_t args = n;
-    for (size_t i = 0; i < n; i++) {
-        if (opens(fn[i])) {
-            if (depth++ == 0 && fn[i] == '(' && i > 0 && fn[i - 1] != ' ')
-                args = i;
-        } else if (closes(fn[i]) && depth > 0) {
-            if (--depth == 0 && fn[i] == ')' && args != n && i + 2 < n && fn[i + 1] == ':' &&
-                fn[i + 2] == ':')
-                args = n;   /* "(anonymous namespace)::", a scope, not arguments */
-        }
-    }
-    if (args < n && depth == 0) {
-        n = args;
-        *had_args = 1;
-    }
-    /* A return type: before the last top-level space ("void ns::f"), but not
-     * the space of "operator new" or "operator delete[]". */
-    depth = 0;
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (opens(fn[i]))
-            depth++;
-        else if (closes(fn[i]) && depth > 0)
-            depth--;
-        else if (fn[i] == ' ' && depth == 0 && !(i >= 8 && !strncmp(fn + i - 8, "operator", 8)))
-            start = i + 1;
-    }
-    *name = fn + start;
-    return n - start;
-}
-
-/* The top-level "::"-separated segments of s[0..n): *count of them, the
- * offsets of the first max in seg/len. */
-static size_t segments(const char *s, size_t n, size_t *seg, size_t *len, size_t max)
-{
-    size_t count = 0, from = 0;
-    int depth = 0;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && opens(s[i]))
-            depth++;
-        else if (i < n && closes(s[i]) && depth > 0)
-            depth--;
-        else if (i == n || (depth == 0 && s[i] == ':' && i + 1 < n && s[i + 1] == ':')) {
-            if (count < max) {
-                seg[count] = from;
-                len[count] = i - from;
-            }
-            count++;
-            from = i + 2;
-            i++;
-        }
-    }
-    return count;
-}
-
-/* s[0..n) without surrounding blanks, and without references, pointers,
- * "dyn " and "impl " in front. */
-static const char *look_through(const char *s, size_t *n)
-{
-    for (;;) {
-        while (*n > 0 && *s == ' ') {
-            s++;
-            (*n)--;
-        }
-        static const char *const prefixes[] = { "&mut ", "&", "*const ", "*mut ", "dyn ", "impl " };
-        size_t k;
-        for (k = 0; k < sizeof prefixes / sizeof *prefixes; k++) {
-            size_t pl = strlen(prefixes[k]);
-            if (*n >= pl && !strncmp(s, prefixes[k], pl)) {
-                s += pl;
-                *n -= pl;
-                break;
-            }
-        }
-        if (k == sizeof prefixes / sizeof *prefixes)
-            break;
-    }
-    while (*n > 0 && s[*n - 1] == ' ')
-        (*n)--;
-    return s;
-}
-
-/* The index of the top-level " as " in s[0..n), or n. */
-static size_t find_as(const char *s, size_t n)
-{
-    int depth = 0;
-    for (size_t i = 0; i + 4 <= n; i++) {
-        if (opens(s[i]))
-            depth++;
-        else if (closes(s[i]) && depth > 0)
-            depth--;
-        else if (depth == 0 && !strncmp(s + i, " as ", 4))
-            return i;
-    }
-    return n;
-}
-
-static int crate_of(const char *s, size_t n, char *out, size_t cap, int level)
-{
-    if (level > 16 || n == 0)
-        return -1;
-    s = look_through(s, &n);
-    size_t seg[2], len[2];
-    size_t count = segments(s, n, seg, len, 2);
-    const char *first = s + seg[0];
-    size_t fl = len[0];
-    if (fl >= 2 && first[0] == '<' && first[fl - 1] == '>') {
-        /* "<T as Trait>" or "<T>": the impl's self type T, unless T is not
-         * a path (u8, [T], (A, B), a generic parameter): the trait's. */
-        const char *in = first + 1;
-        size_t il = fl - 2, as = find_as(in, il);
-        size_t tl = as;
-        const char *t = look_through(in, &tl);
-        size_t ts[1], tlen[1];
-        if (tl > 0 && segments(t, tl, ts, tlen, 1) >= 2 && crate_of(t, tl, out, cap, level + 1) == 0)
-            return 0;
-        if (as < il)
-            return crate_of(in + as + 4, il - as - 4, out, cap, level + 1);
-        return -1;
-    }
-    if (count < 2)
-        return -1;   /* no path: a C function, a primitive */
-    /* The crate's name ends at generic arguments or a v0 "[hash]". */
-    size_t k = 0;
-    while (k < fl && first[k] != '<' && first[k] != '[')
-        k++;
-    if (k == 0 || k + 1 > cap)
-        return -1;
-    memcpy(out, first, k);
-    out[k] = '\0';
-    return 0;
-}
-
-int vis_rust_crate(const char *fn, char *out, size_t cap)
-{
-    const char *name;
-    int args;
-    size_t n = qualified_name(fn, without_hash(fn, strlen(fn)), &name, &args);
-    return crate_of(name, n, out, cap, 0);
-}
-
-static vis_sym_kind symbol_kind(const char *label)
-{
-    parts p = split(label);
-    to_caller(&p);
-    if (unnamed_fn(&p))
-        return VIS_SYM_UNNAMED;
-    const char *name;
-    int args;
-    size_t n = qualified_name(p.fn, p.fn_len, &name, &args);
-    size_t seg[1], len[1];
-    if (segments(name, n, seg, len, 1) < 2 && !(n > 0 && name[0] == '<'))
-        return args ? VIS_SYM_CXX : VIS_SYM_C;
-    return args ? VIS_SYM_CXX : VIS_SYM_RUST;
-}
-
-static char *key_crate(const char *label)
-{
-    parts p = split(label);
-    to_caller(&p);
-    if (unnamed_fn(&p))
-        return unnamed_fallback(&p);
-    char *fn = dup_n(p.fn, p.fn_len);
-    if (!fn)
-        return NULL;
-    size_t cap = p.fn_len + 1;
-    char *out = malloc(cap);
-    if (out && vis_rust_crate(fn, out, cap) != 0) {
-        free(out);
-        out = object_fallback(&p);
-    }
-    free(fn);
-    return out;
-}
-
-static char *key_namespace(const char *label, unsigned depth)
-{
-    parts p = split(label);
-    to_caller(&p);
-    if (unnamed_fn(&p))
-        return unnamed_fallback(&p);
-    if (depth == 0)
-        return object_fallback(&p);
-    const char *name;
-    int args;
-    size_t n = qualified_name(p.fn, without_hash(p.fn, p.fn_len), &name, &args);
-    size_t seg[64], len[64];
-    size_t count = segments(name, n, seg, len, 64), scopes = count > 64 ? 63 : count - 1;
-    /* A Rust impl "<T as Trait>::f" or "<T>::f": the scopes are T's path
-     * (the trait's when T is not a path), the impl's function after it. */
-    if (count >= 2 && len[0] >= 2 && name[0] == '<' && name[len[0] - 1] == '>') {
-        const char *in = name + 1;
-        size_t il = len[0] - 2, as = find_as(in, il), tl = as;
-        const char *t = look_through(in, &tl);
-        size_t ts[1], tlen[1];
-        if (segments(t, tl, ts, tlen, 1) < 2 && as < il) {
-            tl = il - as - 4;
-            t = look_through(in + as + 4, &tl);
-        }
-        name = t;
-        count = segments(name, tl, seg, len, 64);
-        scopes = count > 64 ? 64 : count;
-    }
-    if (scopes < 1)
-        return object_fallback(&p);
-    size_t take = scopes < depth ? scopes : depth;
-    /* The scopes, each without template arguments or v0 disambiguators. */
-    size_t cap = seg[take - 1] + len[take - 1] + 1;
-    char *out = malloc(cap);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (size_t k = 0; k < take; k++) {
-        const char *s = name + seg[k];
-        size_t l = len[k], e = 0;
-        while (e < l && (s[e] != '<' || e == 0) && s[e] != '[')
-            e++;
-        if (k > 0) {
-            memcpy(out + o, "::", 2);
-            o += 2;
-        }
-        memcpy(out + o, s, e);
-        o += e;
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* The keys read from a function's name see a mangled function demangled
- * (demangle.h), so that it groups with its demangled twin: label, or its
- * demangled copy in *copy (free it); NULL when out of memory. */
-static const char *demangled(const char *label, char **copy)
-{
-    int rc = vis_demangle_label(label, copy);
-    return rc < 0 ? NULL : rc ? *copy : label;
-}
-
-char *vis_key_function(const char *label)
-{
-    char *copy;
-    const char *on = demangled(label, &copy);
-    char *k = on ? key_function(on) : NULL;
-    free(copy);
-    return k;
-}
-
-vis_sym_kind vis_symbol_kind(const char *label)
-{
-    char *copy;
-    const char *on = demangled(label, &copy);
-    /* Out of memory: the label as it is (a kind is only a hint). */
-    vis_sym_kind k = symbol_kind(on ? on : label);
-    free(copy);
-    return k;
-}
-
-char *vis_key_crate(const char *label)
-{
-    char *copy;
-    const char *on = demangled(label, &copy);
-    char *k = on ? key_crate(on) : NULL;
-    free(copy);
-    return k;
-}
-
-char *vis_key_namespace(const char *label, unsigned depth)
-{
-    char *copy;
-    const char *on = demangled(label, &copy);
-    char *k = on ? key_namespace(on, depth) : NULL;
-    free(copy);
-    return k;
-}
-
-int vis_symbol_scoped(const char *label)
-{
-    char *copy;
-    const char *on = demangled(label, &copy);
-    if (!on)
-        return 0;
-    parts p = split(on);
-    char *key = key_namespace(on, 1), *fallback = object_fallback(&p);
-    int scoped = key && fallback && strcmp(key, fallback) != 0;
-    free(key);
-    free(fallback);
-    free(copy);
-    return scoped;
-}
-
-char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth)
-{
-    switch (by) {
-    case VIS_GROUP_FUNCTION: return vis_key_function(label);
-    case VIS_GROUP_FILE: return vis_key_file(label);
-    case VIS_GROUP_OBJECT: return vis_key_object(label);
-    case VIS_GROUP_CRATE: return vis_key_crate(label);
-    case VIS_GROUP_NAMESPACE: return vis_key_namespace(label, ns_depth);
-    default: return strdup(label);
-    }
-}
-
-/* ---- wrappers -------------------------------------------------------------- */
-
-/* Functions that allocate for their callers in common C programs and
- * libraries (compared with the function's name, scopes and arguments off). */
-static const char *const WRAPPER_NAMES[] = {
-    "my_malloc", "my_realloc", "my_multi_malloc", "my_multi_malloc_large", "my_memdup",
-    "my_strdup", "my_strndup", "my_once_alloc", "my_once_memdup", "my_once_strdup",
-    "alloc_root", "multi_alloc_root", "memdup_root", "strdup_root", "strmake_root",
-    "thd_alloc", "thd_calloc", "thd_memdup", "thd_strdup", "thd_strmake",
-    "g_malloc", "g_malloc0", "g_realloc", "g_try_malloc", "g_try_malloc0", "g_malloc_n",
-    "g_malloc0_n", "g_slice_alloc", "g_slice_alloc0", "g_strdup", "g_new",
-    "xmalloc", "xcalloc", "xrealloc", "xzalloc", "xstrdup", "xmemdup", "xnmalloc",
-    "sqlite3Malloc", "sqlite3MallocZero", "sqlite3DbMallocRaw", "sqlite3DbMallocRawNN",
-    "sqlite3DbMallocZero", "sqlite3Realloc", "sqlite3MemMalloc",
-    "ngx_alloc", "ngx_calloc", "ngx_palloc", "ngx_pnalloc", "ngx_pcalloc",
-    "emalloc", "_emalloc", "ecalloc", "erealloc", "PyMem_Malloc", "PyMem_RawMalloc",
-    "PyObject_Malloc", "apr_palloc", "apr_pcalloc", "av_malloc", "av_mallocz",
-    "pg_malloc", "palloc", "palloc0", "MemoryContextAlloc", "zmalloc", "je_malloc",
-    "OPENSSL_malloc", "CRYPTO_malloc", "CRYPTO_zalloc", "xmlMalloc", "safe_malloc",
-    "finish_grow", "grow_one", "reserve_for_push", "do_reserve_and_handle",
-};
-
-int vis_wrapper_name(const char *label)
-{
-    parts p = split(label);
-    if (unnamed_fn(&p))
-        return 0;
-    const char *name;
-    int args;
-    size_t n = qualified_name(p.fn, without_hash(p.fn, p.fn_len), &name, &args);
-    size_t seg[64], len[64];
-    size_t count = segments(name, n, seg, len, 64);
-    if (count == 0 || count > 64)
-        return 0;
-    const char *last = name + seg[count - 1];
-    size_t ll = len[count - 1];
-    while (ll > 0 && last[ll - 1] == '>') {   /* a template's arguments */
-        size_t k = ll;
-        int depth = 0;
-        while (k > 0) {
-            k--;
-            if (last[k] == '>')
-                depth++;
-            else if (last[k] == '<' && --depth == 0)
-                break;
-        }
-        ll = k;
-    }
-    for (size_t i = 0; i < sizeof WRAPPER_NAMES / sizeof *WRAPPER_NAMES; i++)
-        if (strlen(WRAPPER_NAMES[i]) == ll && !strncmp(last, WRAPPER_NAMES[i], ll))
-            return 1;
-    /* An arena's "grow" (rustc_arena::DroplessArena::grow, TypedArena). */
-    if (ll == 4 && !strncmp(last, "grow", 4) && count >= 2) {
-        for (size_t i = 0; i + 5 <= (size_t)(last - name); i++)
-            if (!strncmp(name + i, "Arena", 5) || !strncmp(name + i, "arena", 5))
-                return 1;
-    }
-    return 0;
-}
-
-char *vis_wrapper_alloc_fn(const char *label)
-{
-    parts p = split(label);
-    if (unnamed_fn(&p))
-        return NULL;
-    return strndup(p.fn, p.fn_len);
-}
-
-char *vis_wrapper_alloc_pattern(const char *label)
-{
-    char *fn = vis_wrapper_alloc_fn(label);
-    if (!fn || strlen(fn) <= VIS_ALLOC_PATTERN_MAX || strstr(fn, "operator"))
-        return fn;
-    /* Each outermost <...> and (...) becomes <*> and (*): memtime's
-     * --alloc-fn is a glob, and this one matches the name it came from. */
-    char *out = malloc(strlen(fn) + 1), *o = out;
-    if (!out) {
-        free(fn);
-        return NULL;
-    }
-    int depth = 0;
-    for (const char *c = fn; *c; c++) {
-        if (*c == '<' || *c == '(') {
-            if (depth++ == 0) {
-                *o++ = *c;
-                *o++ = '*';
-            }
-        } else if ((*c == '>' || *c == ')') && depth > 0) {
-            if (--depth == 0)
-                *o++ = *c;
-        } else if (depth == 0) {
-            *o++ = *c;
-        }
-    }
-    *o = '\0';
-    if (depth != 0) {   /* unbalanced: the name as it is */
-        free(out);
-        return fn;
-    }
-    free(fn);
-    return out;
-}
+#include "model/wrappers.h"
 
 /* ---- the regrouping ---------------------------------------------------------- */
 
@@ -693,13 +42,6 @@ static int push(entries *es, const char *label, uint64_t bytes, int below)
 }
 
 
-/* The shape of a frame where the detail shows it holding the most. */
-typedef struct {
-    uint64_t bytes, max_child, sum_children;
-    size_t n_children;
-    int seen;
-} shape;
-
 typedef struct {
     vis_profile *p;
     const vis_group_opts *o;
@@ -712,6 +54,12 @@ typedef struct {
     vis_ptrmap rest_keys;    /* label -> interned key by rest_by */
     vis_group_by fallback;   /* fallback groups by rest_by; AUTO: none */
     vis_ptrmap level2_keys;  /* label -> interned key by the fallback's second level */
+    vis_ptrmap canon;        /* a frame's text without its address -> the
+                                frame of that text at the lowest address */
+    int canon_built;
+    const char *descend;     /* interned: the group whose code is grouped by
+                                function instead (descend), or NULL */
+    vis_ptrmap descended;    /* function key of the descent -> non-NULL */
 } rg;
 
 /* The end (exclusive) of node j's subtree in t. */
@@ -721,25 +69,6 @@ static size_t subtree_end(const vis_dtree *t, size_t j)
     while (e < t->n && t->nodes[e].depth > t->nodes[j].depth)
         e++;
     return e;
-}
-
-static void measure(const vis_dtree *t, size_t j, shape *sh)
-{
-    size_t end = subtree_end(t, j);
-    *sh = (shape){ t->nodes[j].bytes, 0, 0, 0, 1 };
-    for (size_t c = j + 1; c < end; c++)
-        if (t->nodes[c].depth == t->nodes[j].depth + 1) {
-            sh->n_children++;
-            sh->sum_children += t->nodes[c].bytes;
-            if (t->nodes[c].bytes > sh->max_child)
-                sh->max_child = t->nodes[c].bytes;
-        }
-}
-
-static int wide_fan(const shape *s)
-{
-    return s->n_children >= VIS_WRAPPER_MIN_CALLERS && s->sum_children == s->bytes &&
-           s->max_child * 100 <= s->bytes * VIS_WRAPPER_MAX_SHARE;
 }
 
 /* The file's "??? called by" label for an unnamed label's address (the
@@ -796,6 +125,32 @@ static int plumbing_crate(const char *key)
     return 0;
 }
 
+/* The label that stands for every frame whose label reads as l's but for
+ * the address: the call sites of one line of one function (an unrolled
+ * loop, a macro) are one caller of a wrapper, one site. */
+static const char *canonical(rg *g, const char *l)
+{
+    const vis_detail *d = &g->p->detail;
+    if (!g->canon_built) {
+        g->canon_built = 1;
+        for (size_t f = 0; f < d->n_frames; f++) {
+            const char *text = vis_site_name(d->frames[f]);
+            const char *in = vis_profile_intern(g->p, text, strlen(text));
+            void **slot = in ? vis_ptrmap_slot(&g->canon, in) : NULL;
+            if (!slot)
+                return NULL;
+            if (!*slot || strtoull(d->frames[f], NULL, 16) < strtoull(*slot, NULL, 16))
+                *slot = (void *)d->frames[f];
+        }
+    }
+    const char *text = vis_site_name(l);
+    void *at = NULL;
+    const char *in = vis_profile_intern(g->p, text, strlen(text));
+    if (!in)
+        return NULL;
+    return vis_ptrmap_get(&g->canon, in, &at) && at ? at : l;
+}
+
 /* The entries of node j: itself, or, where the detail has the callers, the
  * callers' entries instead:
  *   - an allocation wrapper's callers (--keep-wrappers keeps it);
@@ -824,7 +179,10 @@ static int emit(rg *g, const vis_dtree *t, size_t j, entries *es, int level, con
         self = named(g, t, j);
         split = 0;
     } else {
-        self = origin ? by_caller(g, origin, l) : l;
+        /* At site grouping only a wrapper is split: a node below the top
+         * level is one of its callers. */
+        self = origin ? by_caller(g, origin, l)
+               : g->by == VIS_GROUP_SITE && level > 0 ? canonical(g, l) : l;
         split = g->wrapper[nd->frame];
         if (!split && self && g->by == VIS_GROUP_CRATE) {
             const char *k = key_of(g, self);
@@ -858,10 +216,24 @@ static const char *key_of(rg *g, const char *label)
         return NULL;
     if (!*slot) {
         char *k = vis_group_key(label, g->by, g->o->ns_depth);
-        if (!k)
-            return NULL;
-        *slot = (void *)vis_profile_intern(g->p, k, strlen(k));
+        const char *in = k ? vis_profile_intern(g->p, k, strlen(k)) : NULL;
         free(k);
+        if (in && in == g->descend) {
+            /* The group the default view descends into: its functions. */
+            k = vis_key_function(label);
+            in = k ? vis_profile_intern(g->p, k, strlen(k)) : NULL;
+            free(k);
+            void **d = in ? vis_ptrmap_slot(&g->descended, in) : NULL;
+            if (!d)
+                return NULL;
+            *d = (void *)g->descend;
+        }
+        if (!in)
+            return NULL;
+        /* The map may have grown meanwhile (keyed again above). */
+        if (!(slot = vis_ptrmap_slot(&g->keys, label)))
+            return NULL;
+        *slot = (void *)in;
     }
     return *slot;
 }
@@ -1105,6 +477,18 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
     size_t n, *first;   /* group k's entries in es: first[k] .. first[k + 1] */
     if (merge_entries(g, es, &out, &n, &first) != 0)
         return -1;
+    free(s->groups_all);
+    s->groups_all = NULL;
+    s->n_groups_all = 0;
+    if (g->by != VIS_GROUP_SITE) {
+        if (!(s->groups_all = malloc((n + 1) * sizeof *s->groups_all))) {
+            free(out);
+            free(first);
+            return -1;
+        }
+        memcpy(s->groups_all, out, n * sizeof *out);
+        s->n_groups_all = n;
+    }
     double cut = g->threshold / 100.0 * (double)s->heap_B;
     vis_group_by fb2 = vis_group_fallback2(g->by, g->fallback);
     vis_cut *c = calloc(n + 1, sizeof *c);
@@ -1117,7 +501,14 @@ static int set_groups(rg *g, vis_snapshot *s, entries *es)
         goto out;
     for (size_t k = 0; k < n; k++) {
         c[k] = (vis_cut){ out[k].label, out[k].bytes, out[k].is_below_threshold, { NULL, NULL }, 0 };
-        if (g->fallback != VIS_GROUP_AUTO && !out[k].is_below_threshold && (double)out[k].bytes < cut) {
+        void *in_descent = NULL;
+        if (g->descend && !out[k].is_below_threshold && (double)out[k].bytes < cut &&
+            vis_ptrmap_get(&g->descended, out[k].label, &in_descent) && in_descent) {
+            /* A small function of the group descended into: "other
+             * functions in CRATE". */
+            c[k].coarse[0] = g->descend;
+        } else if (g->fallback != VIS_GROUP_AUTO && !out[k].is_below_threshold &&
+                   (double)out[k].bytes < cut) {
             const char *origin = es->e[first[k]].origin;
             if (!(c[k].coarse[0] = coarse_key(g, origin, g->fallback)) ||
                 (fb2 != VIS_GROUP_AUTO && !(c[k].coarse[1] = coarse_key(g, origin, fb2))))
@@ -1199,6 +590,42 @@ static int snapshot_entries(rg *g, size_t i, entries *es)
     return e;
 }
 
+/* The default view never ends with one group holding most of the heap: a
+ * crate (or namespace) that holds more than VIS_DESCEND_SHARE percent of
+ * the peak's tree is told apart by its functions, the other groups stay
+ * (a Rust service whose heap is in its own crate reads "rustnode 99.9%" by
+ * crate, and names run_batch, BlockCache::import and the leak in add_peer
+ * by this). Sets g->descend and the grouping's record of it. */
+static int choose_descent(rg *g)
+{
+    vis_profile *p = g->p;
+    size_t snap = p->peak_tree_snap;
+    if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY || !p->snaps[snap].heap_B)
+        return 0;
+    entries es = { NULL, 0 };
+    vis_site *out = NULL;
+    size_t n = 0;
+    int e = snapshot_entries(g, snap, &es);
+    if (e == 0)
+        e = merge_entries(g, &es, &out, &n, NULL);
+    free(es.e);
+    if (e != 0)
+        return -1;
+    const vis_site *top = NULL;
+    for (size_t k = 0; k < n; k++)
+        if (!out[k].is_below_threshold && (!top || out[k].bytes > top->bytes))
+            top = &out[k];
+    uint64_t heap = p->snaps[snap].heap_B;
+    if (top && (double)top->bytes * 100.0 > VIS_DESCEND_SHARE * (double)heap) {
+        g->descend = top->label;
+        p->grouping.descend = top->label;
+        p->grouping.descend_share = 100.0 * (double)top->bytes / (double)heap;
+        vis_ptrmap_clear(&g->keys);   /* keyed before the descent */
+    }
+    free(out);
+    return 0;
+}
+
 /* The view's threshold when --threshold was not given, for groupings other
  * than site (which keeps Massif's 1%, comparable with ms_print): from 1%
  * down, one group of the peak's tree at a time, until what merges below it
@@ -1260,110 +687,6 @@ static const vis_dtree *tree_of(const vis_profile *p, size_t snap)
             hi = mid;
     }
     return lo < p->detail.n_trees && p->detail.trees[lo].snap == snap ? &p->detail.trees[lo] : NULL;
-}
-
-/* The wrappers: known names, and the wide fans of the detail; listed in
- * p->grouping.wrappers with their bytes at the peak's tree. Without
- * detail, the peak's tree of the file shows the shape (listed, not split). */
-static int find_wrappers(rg *g)
-{
-    vis_profile *p = g->p;
-    vis_detail *d = &p->detail;
-    vis_grouping *gr = &p->grouping;
-    size_t peak = p->peak_tree_snap;
-    if (d->present) {
-        shape *best = calloc(d->n_frames + 1, sizeof *best);
-        if (!best)
-            return -1;
-        for (size_t i = 0; i < d->n_trees; i++) {
-            const vis_dtree *t = &d->trees[i];
-            for (size_t j = 0; j < t->n; j++) {
-                shape sh;
-                measure(t, j, &sh);
-                shape *b = &best[t->nodes[j].frame];
-                if (!b->seen || sh.bytes > b->bytes)
-                    *b = sh;
-            }
-        }
-        const vis_dtree *pt = peak != SIZE_MAX ? tree_of(p, peak) : NULL;
-        for (size_t f = 0; f < d->n_frames; f++) {
-            if (!best[f].seen || vis_site_unnamed(d->frames[f]))
-                continue;
-            int by_name = vis_wrapper_name(d->frames[f]);
-            if (!by_name && !wide_fan(&best[f]))
-                continue;
-            g->wrapper[f] = !g->o->keep_wrappers;
-            vis_wrapper w = { d->frames[f], 0, best[f].n_children, by_name, !g->o->keep_wrappers };
-            for (size_t j = 0; pt && j < pt->n; j++)
-                if (pt->nodes[j].frame == f) {
-                    shape sh;
-                    measure(pt, j, &sh);
-                    w.bytes += sh.bytes;
-                    w.n_callers = sh.n_children;
-                }
-            vis_wrapper *a = vis_grow(gr->wrappers, gr->n_wrappers, 4, sizeof *a);
-            if (!a) {
-                free(best);
-                return -1;
-            }
-            gr->wrappers = a;
-            a[gr->n_wrappers++] = w;
-        }
-        free(best);
-    } else if (p->peak_tree) {
-        for (size_t k = 0; k < p->peak_tree->n_children; k++) {
-            const vis_node *n = &p->peak_tree->children[k];
-            if (!n->label || vis_site_unnamed(n->label) || !strncmp(n->label, "in ", 3))
-                continue;
-            shape sh = { n->bytes, 0, 0, 0, 1 };
-            for (size_t c = 0; c < n->n_children; c++) {
-                const vis_node *ch = &n->children[c];
-                unsigned long places = 0;
-                sh.sum_children += ch->bytes;
-                if (sscanf(ch->label, "in %lu place", &places) == 1) {
-                    sh.n_children += places;
-                } else {
-                    sh.n_children++;
-                    if (ch->bytes > sh.max_child)
-                        sh.max_child = ch->bytes;
-                }
-            }
-            int by_name = vis_wrapper_name(n->label);
-            if (!by_name && !wide_fan(&sh))
-                continue;
-            const char *l = vis_profile_intern(p, n->label, strlen(n->label));
-            vis_wrapper *a = vis_grow(gr->wrappers, gr->n_wrappers, 4, sizeof *a);
-            if (!l || !a)
-                return -1;
-            gr->wrappers = a;
-            a[gr->n_wrappers++] = (vis_wrapper){ l, n->bytes, sh.n_children, by_name, 0 };
-        }
-    }
-    /* One entry per function: the same name at several addresses (inlined
-     * copies, template instances that read the same) adds up. */
-    size_t kept = 0;
-    for (size_t i = 0; i < gr->n_wrappers; i++) {
-        size_t k;
-        for (k = 0; k < kept; k++)
-            if (!strcmp(vis_site_name(gr->wrappers[k].label), vis_site_name(gr->wrappers[i].label)))
-                break;
-        if (k == kept) {
-            gr->wrappers[kept++] = gr->wrappers[i];
-            continue;
-        }
-        gr->wrappers[k].bytes += gr->wrappers[i].bytes;
-        if (gr->wrappers[i].n_callers > gr->wrappers[k].n_callers)
-            gr->wrappers[k].n_callers = gr->wrappers[i].n_callers;
-    }
-    gr->n_wrappers = kept;
-    /* Largest first. */
-    for (size_t i = 1; i < gr->n_wrappers; i++)
-        for (size_t j = i; j > 0 && gr->wrappers[j].bytes > gr->wrappers[j - 1].bytes; j--) {
-            vis_wrapper t = gr->wrappers[j];
-            gr->wrappers[j] = gr->wrappers[j - 1];
-            gr->wrappers[j - 1] = t;
-        }
-    return 0;
 }
 
 /* Adds label's bytes to its kind, and to *in_scope when a namespace would
@@ -1517,18 +840,21 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
 {
     vis_grouping *gr = &p->grouping;
     rg g = { p, o, o->by, NULL, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, o->threshold, VIS_GROUP_OBJECT,
-             VIS_PTRMAP_INIT, VIS_GROUP_AUTO, VIS_PTRMAP_INIT };
+             VIS_PTRMAP_INIT, VIS_GROUP_AUTO, VIS_PTRMAP_INIT, VIS_PTRMAP_INIT, 0, NULL,
+             VIS_PTRMAP_INIT };
     gr->why = NULL;
     gr->by_auto = o->by == VIS_GROUP_AUTO;
     gr->ns_depth = o->ns_depth;
     gr->threshold = o->threshold;
     gr->threshold_adapted = 0;
     gr->fallback = VIS_GROUP_AUTO;
+    gr->descend = NULL;
+    gr->descend_share = 0;
     gr->from_detail = p->detail.present && p->detail.n_trees > 0;
     if (!(g.wrapper = calloc(p->detail.n_frames + 1, 1)))
         return -1;
     int rc = -1;
-    if (find_wrappers(&g) != 0)
+    if (vis_find_wrappers(p, o->keep_wrappers, g.wrapper) != 0)
         goto out;
     if (g.by == VIS_GROUP_AUTO)
         g.by = group_auto(p, g.wrapper, &gr->why);
@@ -1548,6 +874,15 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     if (g.by == VIS_GROUP_SITE && !gr->from_detail) {
         rc = 0;   /* the file's own sites, as Massif kept them */
         goto out;
+    }
+    if (gr->from_detail && (g.by == VIS_GROUP_CRATE || g.by == VIS_GROUP_NAMESPACE)) {
+        if (o->descend) {   /* the descent of another profile's view (diff) */
+            g.descend = gr->descend = vis_profile_intern(p, o->descend, strlen(o->descend));
+            if (!g.descend)
+                goto out;
+        } else if (gr->by_auto && choose_descent(&g) != 0) {
+            goto out;
+        }
     }
     if (g.by != VIS_GROUP_SITE && g.fallback == VIS_GROUP_AUTO && !o->threshold_given &&
         g.threshold > 0) {
@@ -1578,5 +913,7 @@ out:
     vis_ptrmap_clear(&g.told);
     vis_ptrmap_clear(&g.rest_keys);
     vis_ptrmap_clear(&g.level2_keys);
+    vis_ptrmap_clear(&g.canon);
+    vis_ptrmap_clear(&g.descended);
     return rc;
 }

@@ -13,73 +13,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "model/group_keys.h"
 #include "model/profile.h"
-
-/* "site", "function", ..., "auto" <-> vis_group_by. Parse: 0 or -1. */
-int vis_group_by_parse(const char *s, vis_group_by *out);
-const char *vis_group_by_name(vis_group_by by);
-
-/* ---- keys of one label (pure functions, unit-tested) ----------------------
- * Each returns a newly allocated key, or NULL when out of memory. A label
- * is a tree node's text: "0x4005E4: fn (file.c:12)", "0x4005E4: fn (in
- * /usr/lib/libfoo.so.1)", "0x4005E4: ??? called by g (in /usr/bin/prog)".
- * A label the key cannot be read from falls back as the comment says;
- * fallbacks are written in parentheses or end in " (no symbols)", which no
- * function, crate or namespace key contains, so two kinds of group never
- * read the same. */
-
-/* The function: the label without address and location, a Rust legacy hash
- * dropped. An unnamed function ("???") keeps its whole label: two unknown
- * functions are not one. */
-char *vis_key_function(const char *label);
-/* The source file's base name ("file.c"), else "(in OBJECT)", else "(???)". */
-char *vis_key_file(const char *label);
-/* The object's base name without version or build hashes:
- * "librustc_driver-4c3beb7552356b6f.so" -> "librustc_driver.so",
- * "libLLVM-14.so.1" -> "libLLVM-14.so", "libc.so.6" -> "libc.so",
- * "/usr/sbin/mariadbd" -> "mariadbd". A label without an object: "(???)". */
-char *vis_key_object(const char *label);
-/* The crate of a Rust symbol (the first path segment of the code that runs,
- * see vis_rust_crate), or for a C++ symbol its outermost namespace; a C
- * function: "(in OBJECT)" (vis_key_object in parentheses); an unnamed one:
- * "OBJECT (no symbols)". An unnamed function told by its caller ("???
- * called by f") counts as f, here, in vis_key_namespace and in
- * vis_symbol_kind. */
-char *vis_key_crate(const char *label);
-/* A C++ (or Rust) symbol's leading `depth` scopes ("llvm", "llvm::sys");
- * a symbol without scopes: "(in OBJECT)"; an unnamed one, as for crates,
- * "OBJECT (no symbols)". */
-char *vis_key_namespace(const char *label, unsigned depth);
-/* The key of label under by (not AUTO). */
-char *vis_group_key(const char *label, vis_group_by by, unsigned ns_depth);
-
-/* The crate of a demangled function name fn (no address, no location): the
- * first path segment, where "<T as a::Trait>::f" counts T's crate (the impl
- * is in T's crate unless T is not a path: a primitive, a slice, a tuple,
- * then the trait's), "<T>::f" T's crate, a v0 disambiguator
- * "crate[1a2b3c]" dropped, references and pointers looked through. Writes
- * at most cap-1 bytes to out; returns 0, or -1 when fn has no path. */
-int vis_rust_crate(const char *fn, char *out, size_t cap);
-
-/* What kind of symbol a label names: used by the default rule. */
-typedef enum { VIS_SYM_UNNAMED, VIS_SYM_C, VIS_SYM_CXX, VIS_SYM_RUST } vis_sym_kind;
-vis_sym_kind vis_symbol_kind(const char *label);
-
-/* Whether a function's name is a known allocation wrapper (my_malloc,
- * g_malloc, xmalloc, sqlite3Malloc, ngx_alloc, an arena's grow, ...). */
-int vis_wrapper_name(const char *label);
-/* The function of a wrapper's label as memtime names it, what its
- * --alloc-fn=NAME takes: the label without address and location, its
- * arguments and any Rust hash kept ("0x4005E4: my_malloc (in /usr/sbin/x)"
- * -> "my_malloc"). NULL for an unnamed function or when out of memory. */
-char *vis_wrapper_alloc_fn(const char *label);
-/* The same as a shorter --alloc-fn pattern when the name is longer than
- * VIS_ALLOC_PATTERN_MAX: template and argument lists become <*> and (*)
- * ("std::_Rb_tree<...>::_M_insert_unique_<...>(...)" ->
- * "std::_Rb_tree<*>::_M_insert_unique_<*>(*)"), which memtime's glob
- * matches. Operators keep their names whole. */
-#define VIS_ALLOC_PATTERN_MAX 60
-char *vis_wrapper_alloc_pattern(const char *label);
 
 /* The one line that stands for count groups (sites, when by is site) below
  * the view's threshold (percent): "in 3 groups below the view's threshold
@@ -124,10 +59,15 @@ typedef struct {
     double threshold;        /* percent: smaller groups merge */
     int threshold_given;     /* --threshold was given */
     int keep_wrappers;       /* --keep-wrappers */
+    const char *descend;     /* crate or namespace grouping: this group's
+                                code by function (the default view of
+                                another profile, for diff); NULL: none */
 } vis_group_opts;
 
-/* A wrapper's shape: at least this many callers, none holding more than
- * VIS_WRAPPER_MAX_SHARE percent of it, nothing held by itself. */
+/* The default view descends into a crate or namespace holding more than
+ * this percent of the peak's tree: its functions become groups. */
+#define VIS_DESCEND_SHARE 50.0
+
 /* The view's threshold without --threshold (adapt_threshold in groups.c):
  * lowered from 1% until the remainder holds at most VIS_ADAPT_REST% of the
  * peak's heap, VIS_ADAPT_LINES groups stand above it, or the next group is
@@ -135,13 +75,6 @@ typedef struct {
 #define VIS_ADAPT_REST 5.0
 #define VIS_ADAPT_LINES 20
 #define VIS_ADAPT_MIN 0.1
-
-#define VIS_WRAPPER_MIN_CALLERS 8
-#define VIS_WRAPPER_MAX_SHARE 50
-
-/* Whether a label's function is in a scope: a C++ namespace or class, a
- * Rust path (what a namespace key reads; not a fallback). */
-int vis_symbol_scoped(const char *label);
 
 /* Regroups p (see the file's comment) and ranks its sites again; fills
  * p->grouping. The default grouping (VIS_GROUP_AUTO): for a profile with

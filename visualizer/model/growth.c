@@ -154,8 +154,12 @@ static int load(const vis_snapshot *s, ptrmap *m, track **t, size_t *n_rows,
                 size_t stamp, int add)
 {
     int merged = 0;
-    for (size_t k = 0; k < s->n_sites; k++) {
-        const vis_site *site = &s->sites[k];
+    /* A regrouped snapshot's groups before the view's cut, when it has
+     * them: every group's bytes, none merged. */
+    size_t n = s->groups_all ? s->n_groups_all : s->n_sites;
+    const vis_site *sites = s->groups_all ? s->groups_all : s->sites;
+    for (size_t k = 0; k < n; k++) {
+        const vis_site *site = &sites[k];
         if (site->is_below_threshold) {
             merged = 1;
             continue;

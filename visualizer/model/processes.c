@@ -15,20 +15,18 @@
  * which no process can record about itself), else nothing is known (it
  * was killed before its parent reaped it, or it still runs).
  *
- * The records come from the companion's one parser (read/companion.c);
+ * The profiles and their records come through the one loader
+ * (read/load.c);
  * the listing and the chart are render/processes_list.c and
  * render/processes_chart.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #include "model/processes.h"
-#include "read/companion.h"
-#include "read/massif.h"
+#include "read/follow_watch.h"
+#include "read/load.h"
 
 
 void vis_procs_free(vis_procs *ps)
@@ -74,30 +72,11 @@ static int by_start(const void *va, const void *vb)
     return a->pid < b->pid ? -1 : a->pid > b->pid;
 }
 
-int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz)
+int vis_procs_add(vis_procs *ps, const char *path, const vis_load_opts *lo, char *err,
+                  size_t errsz)
 {
-    FILE *in = fopen(path, "r");
-    if (!in) {
-        snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    vis_profile *p = vis_massif_read(in, path, err, errsz);
-    fclose(in);
-    if (!p)
-        return -1;
-    char *cpath = vis_companion_path(path);
-    if (!cpath) {
-        vis_profile_free(p);
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
-    int rc = vis_companion_read(p, cpath, err, errsz);
-    free(cpath);
-    if (rc < 0) {
-        vis_profile_free(p);
-        return -1;
-    }
-    return vis_procs_add_profile(ps, path, p, err, errsz);
+    vis_profile *p = vis_load_profile(path, lo, err, errsz);
+    return p ? vis_procs_add_profile(ps, path, p, err, errsz) : -1;
 }
 
 int vis_procs_add_profile(vis_procs *ps, const char *path, vis_profile *p, char *err,
@@ -206,54 +185,27 @@ const char *vis_proc_name(const vis_proc *q)
     return r->command ? r->command : q->profile->cmd;
 }
 
-static int cmp_str(const void *a, const void *b)
+int vis_procs_add_directory(vis_procs *ps, const char *dir, const vis_load_opts *lo, char *err,
+                            size_t errsz)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int vis_procs_add_directory(vis_procs *ps, const char *dir, char *err, size_t errsz)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, errsz, "%s: cannot open: %s", dir, strerror(errno));
+    char **names;
+    size_t n;
+    if (vis_dir_names(dir, &names, &n, err, errsz) != 0)
         return -1;
-    }
-    char **names = NULL;
-    size_t n = 0;
     int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || (len > 8 && !strcmp(e->d_name + len - 8, ".memtime")))
-            continue;
-        char **a = realloc(names, (n + 1) * sizeof *a);
-        if (a)
-            names = a;
-        size_t pn = strlen(dir) + len + 2;
-        char *path = a ? malloc(pn) : NULL;
-        if (!path) {
+    for (size_t i = 0; i < n; i++) {
+        size_t pn = strlen(dir) + strlen(names[i]) + 2;
+        char *path = rc == 0 ? malloc(pn) : NULL;
+        if (rc == 0 && !path) {
             snprintf(err, errsz, "out of memory");
             rc = -1;
-            break;
         }
-        snprintf(path, pn, "%s/%s", dir, e->d_name);
-        names[n++] = path;
-    }
-    closedir(d);
-    if (rc == 0 && n > 1)   /* (qsort of NULL, 0 is undefined) */
-        qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        char head[6] = "";
-        FILE *f = rc == 0 && stat(names[i], &st) == 0 && S_ISREG(st.st_mode)
-                      ? fopen(names[i], "r") : NULL;
-        if (f) {
-            size_t got = fread(head, 1, 5, f);
-            head[got] = '\0';
-            fclose(f);
+        if (path) {
+            snprintf(path, pn, "%s/%s", dir, names[i]);
+            if (vis_load_is_profile(path) && vis_procs_add(ps, path, lo, err, errsz) != 0)
+                rc = -1;
         }
-        if (!strcmp(head, "desc:") && vis_procs_add(ps, names[i], err, errsz) != 0)
-            rc = -1;
+        free(path);
         free(names[i]);
     }
     free(names);

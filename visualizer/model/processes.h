@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include "model/profile.h"
 
+struct vis_load_opts;   /* read/load.h */
+
 typedef struct {
     char *path;
     vis_profile *profile;      /* with its companion's records (profile->process) */
@@ -31,18 +33,22 @@ typedef struct {
                                   live reads): vis_procs_free leaves them */
 } vis_procs;
 
-/* Reads the profile at path and its companion's process records. 0, or -1
- * with "PATH:LINE: expected ..., found ..." (or another one-line reason)
- * in err. */
-int vis_procs_add(vis_procs *ps, const char *path, char *err, size_t errsz);
+/* Reads the profile at path and its companion's process records through
+ * the one loader, as lo says (read/load.h; a profile cut short is added,
+ * carrying its warning). 0, or -1 with "PATH:LINE: expected ..., found
+ * ..." (or another one-line reason) in err. */
+int vis_procs_add(vis_procs *ps, const char *path, const struct vis_load_opts *lo, char *err,
+                  size_t errsz);
 /* Adds the profile p read from path, with its companion: owned by ps
  * unless ps->borrowed. 0, or -1 with err (out of memory). */
 int vis_procs_add_profile(vis_procs *ps, const char *path, vis_profile *p, char *err,
                           size_t errsz);
-/* Adds every profile in directory dir, in name order: the regular files
- * whose first line is "desc:", except companions (*.memtime) and rewrites
- * in progress (.NAME.tmp.PID). 0, or -1 with err. */
-int vis_procs_add_directory(vis_procs *ps, const char *dir, char *err, size_t errsz);
+/* Adds every profile in directory dir, in name order, as vis_procs_add:
+ * the regular files in a format memtime-vis reads (vis_load_is_profile),
+ * except companions (*.memtime) and rewrites in progress (.NAME.tmp.PID).
+ * 0, or -1 with err. */
+int vis_procs_add_directory(vis_procs *ps, const char *dir, const struct vis_load_opts *lo, char *err,
+                            size_t errsz);
 /* Places every process on one axis, completes endings from the parents'
  * records, sorts by start. 0, or -1 with err (no profile, mixed units). */
 int vis_procs_finish(vis_procs *ps, char *err, size_t errsz);

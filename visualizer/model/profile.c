@@ -155,8 +155,10 @@ void vis_profile_free(vis_profile *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->n_snaps; i++)
+    for (size_t i = 0; i < p->n_snaps; i++) {
         free(p->snaps[i].sites);
+        free(p->snaps[i].groups_all);
+    }
     for (size_t i = 0; i < p->n_site_info; i++) {
         free(p->site_info[i].name);
         free(p->site_info[i].full_name);
@@ -168,6 +170,9 @@ void vis_profile_free(vis_profile *p)
     for (size_t i = 0; i < p->n_marks; i++)
         free(p->marks[i].label);
     free(p->marks);
+    for (size_t i = 0; i < p->n_sources; i++)
+        free(p->sources[i]);
+    free(p->sources);
     for (size_t i = 0; i < p->n_threads; i++) {
         free(p->threads[i].bytes);
         free(p->threads[i].name);
@@ -190,6 +195,7 @@ void vis_profile_free(vis_profile *p)
     free(p->process.child_ends);
     free(p->process.forks);
     free(p->truncated_msg);
+    free(p->companion_cut_msg);
     free(p->rss);
     free(p->allocator.stats);
     for (size_t i = 0; i < p->rss_peak.n_maps; i++) {

@@ -100,6 +100,10 @@ typedef struct {
     size_t n_sites;          /* detailed/peak only: the root's children */
     vis_site *sites;
     vis_rest_by rest_by;     /* what its remainder line holds (regrouped) */
+    size_t n_groups_all;     /* regrouped by a key (not site): every group */
+    vis_site *groups_all;    /* before the view's cut, for the growth analysis
+                                (growth.h): a small group that grows is a line
+                                of its own, never in and out of a remainder */
 } vis_snapshot;
 
 /* memtime's phase marks (MEMTIME_MARK), from the companion file. */
@@ -267,9 +271,14 @@ typedef struct {
 /* An allocation wrapper found in the profile (groups.h): a function that
  * allocates on behalf of many callers. */
 typedef struct {
-    const char *label;       /* interned: the site's verbatim label */
+    const char *label;       /* interned: the verbatim label of its frame
+                                holding the most at the peak's tree */
+    const char *fn;          /* interned: the function (vis_caller_key) */
     uint64_t bytes;          /* what it held at the peak's tree */
-    size_t n_callers;        /* callers the detail shows at that tree */
+    uint64_t bytes_split;    /* of them, what went to its callers there */
+    size_t n_callers;        /* distinct calling functions, where it held
+                                the most (where its shape was judged) */
+    double largest_share;    /* the largest caller's percent of it there */
     int by_name;             /* known by its name (else by its shape) */
     int split;               /* its callers became the sites */
 } vis_wrapper;
@@ -289,6 +298,10 @@ typedef struct {
     vis_group_by fallback;   /* function and file groups below the threshold
                                 fall back to this grouping's (groups.h);
                                 VIS_GROUP_AUTO: they do not */
+    const char *descend;     /* interned: the crate or namespace whose code
+                                is grouped by function (groups.h), or NULL */
+    double descend_share;    /* its percent of the peak's tree by by's keys
+                                (0 when another profile's view chose it) */
 } vis_grouping;
 
 /* How a process ended: an exit status, a signal, or not known. */
@@ -356,6 +369,11 @@ typedef struct {
     size_t peak_tree_snap;   /* index of the snapshot peak_tree belongs to */
     size_t n_marks;
     vis_mark *marks;
+    /* Where a profile converted from heap dumps came from, its sampling
+     * and its clock (the companion's "source:" lines, read/dumps.h), for
+     * the summary to say; none for memtime's and Massif's own files. */
+    size_t n_sources;
+    char **sources;
     size_t n_threads;
     vis_thread_stack *threads;
     int truncated;           /* the file ended inside a snapshot */
@@ -364,6 +382,11 @@ typedef struct {
     size_t n_detailed;       /* snapshots with a tree (detailed or peak) */
     char *truncated_msg;     /* when truncated: "PATH:LINE: expected ...,
                                 found end of file", for the warning */
+    size_t companion_cut_line;  /* the companion's last line stopped before
+                                   its newline (0: it did not): that line */
+    char *companion_cut_msg;    /* then "PATH:LINE: expected ..., found
+                                   '...' unfinished at the end of the file",
+                                   for the warning */
     struct vis_strpool *labels; /* interned site labels: every vis_site.label
                                    points into it, so never free one alone */
     /* Resident memory (memtime --rss=yes), from the companion: */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/grow.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/sites.h"
 #include "model/stack_groups.h"
 
@@ -13,15 +14,6 @@ int vis_stacks_grouped(const vis_profile *p)
 {
     const vis_grouping *gr = &p->grouping;
     return gr->applied && gr->by != VIS_GROUP_SITE && !gr->by_auto;
-}
-
-/* Whether label is a wrapper the grouping split (its callers are the sites). */
-static int split_wrapper(const vis_profile *p, const char *label)
-{
-    for (size_t k = 0; k < p->grouping.n_wrappers; k++)
-        if (p->grouping.wrappers[k].split && !strcmp(p->grouping.wrappers[k].label, label))
-            return 1;
-    return 0;
 }
 
 typedef struct {
@@ -46,7 +38,7 @@ static char *stack_key(const vis_stacks *s, const vis_profile *p, size_t i, char
 {
     const vis_stack *st = &s->stacks[i];
     size_t site = 0;
-    while (site + 1 < st->depth && split_wrapper(p, s->frames[st->frames[site]].label))
+    while (site + 1 < st->depth && vis_wrapper_split_label(p, s->frames[st->frames[site]].label))
         site++;
     size_t fi = st->frames[site];
     const vis_frame *f = &s->frames[fi];

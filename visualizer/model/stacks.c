@@ -61,6 +61,7 @@ static int imap_reserve(imap *m, hash_fn hash, const void *ctx)
 typedef struct {
     uint64_t bytes, kids_bytes;
     size_t frame;
+    size_t kids_left;        /* children announced (nK:) and not yet read */
 } open_node;
 
 typedef struct {
@@ -207,8 +208,9 @@ static int bad(reader *r, const char *fmt, ...)
     return STOP_BAD;
 }
 
-/* A stack for the open path 1..d (the root alone if d == 0). */
-static int add_stack(reader *r, size_t d, uint64_t bytes)
+/* A stack for the open path 1..d (the root alone if d == 0), and below it
+ * the frame extra unless that is SIZE_MAX. */
+static int add_stack_to(reader *r, size_t d, uint64_t bytes, size_t extra)
 {
     vis_stacks *s = r->s;
     vis_stack *a = vis_grow(s->stacks, s->n_stacks, 64, sizeof *a);
@@ -220,15 +222,22 @@ static int add_stack(reader *r, size_t d, uint64_t bytes)
         return STOP_NOMEM;
     vis_stack *st = &s->stacks[s->n_stacks];
     st->bytes = bytes;
-    st->depth = d ? d : 1;
+    st->depth = d || extra != SIZE_MAX ? d + (extra != SIZE_MAX) : 1;
     if (!(st->frames = malloc(st->depth * sizeof *st->frames)))
         return STOP_NOMEM;
     s->n_stacks++;
     for (size_t k = 1; k <= d; k++)
         st->frames[k - 1] = r->open[k].frame;
-    if (d == 0)
+    if (extra != SIZE_MAX)
+        st->frames[d] = extra;
+    else if (d == 0)
         st->frames[0] = root_frame;
     return 0;
+}
+
+static int add_stack(reader *r, size_t d, uint64_t bytes)
+{
+    return add_stack_to(r, d, bytes, SIZE_MAX);
 }
 
 /* Closes the open nodes at depth >= d: what their children do not account
@@ -261,7 +270,7 @@ static int on_node(void *vctx, unsigned depth, uint64_t bytes, const char *label
         if (!(s->root_label = strdup(label)))
             return STOP_NOMEM;
         s->total = bytes;
-        r->open[0] = (open_node){ bytes, 0, 0 };
+        r->open[0] = (open_node){ bytes, 0, 0, n_children };
         r->n_open = 1;
         r->pending = n_children;
         return 0;
@@ -275,13 +284,47 @@ static int on_node(void *vctx, unsigned depth, uint64_t bytes, const char *label
                    "%" PRIu64 " bytes, found %" PRIu64 " more than that",
                    parent->bytes, parent->kids_bytes + bytes - parent->bytes);
     parent->kids_bytes += bytes;
+    parent->kids_left--;
     r->pending += n_children;
     r->pending--;
     size_t frame;
     if (intern_frame(r, label, &frame) != 0)
         return STOP_NOMEM;
-    r->open[depth] = (open_node){ bytes, 0, frame };
+    r->open[depth] = (open_node){ bytes, 0, frame, n_children };
     r->n_open = depth + 1;
+    return 0;
+}
+
+/* The end of a tree that the end of the file cut (the profile is
+ * truncated: load.h's rule, shown with what is there): under each open
+ * node whose children were not all read, the bytes they do not account
+ * for go to one frame, VIS_STACKS_CUT_LABEL, that says the tree ends
+ * there, rather than to the node itself. A tree cut before its root is
+ * that frame alone, holding the snapshot's heap. */
+static int close_cut(reader *r)
+{
+    vis_stacks *s = r->s;
+    if (!s->root_label) {
+        const vis_snapshot *sn = &r->p->snaps[s->snap];
+        if (!(s->root_label = strdup(VIS_STACKS_CUT_LABEL)))
+            return STOP_NOMEM;
+        s->total = sn->heap_B;
+        r->open[0] = (open_node){ sn->heap_B, 0, 0, 1 };
+        r->n_open = 1;
+    }
+    size_t cut;
+    if (intern_frame(r, VIS_STACKS_CUT_LABEL, &cut) != 0)
+        return STOP_NOMEM;
+    while (r->n_open > 0) {
+        size_t k = r->n_open - 1;
+        open_node *o = &r->open[k];
+        if (o->bytes > o->kids_bytes) {
+            int rc = add_stack_to(r, k, o->bytes - o->kids_bytes, o->kids_left ? cut : SIZE_MAX);
+            if (rc)
+                return rc;
+        }
+        r->n_open--;
+    }
     return 0;
 }
 
@@ -411,12 +454,13 @@ vis_stacks *vis_stacks_read(FILE *f, const vis_profile *p, size_t snap,
         goto nomem;
     if (rc != 0)
         goto fail;   /* err says why */
-    if (!s->root_label || r.pending > 0) {
+    int cut = !s->root_label || r.pending > 0;
+    if (cut && !(p->truncated && snap + 1 == p->n_snaps)) {
         snprintf(err, errsz, "%s:%zu: expected the rest of snapshot %u's tree, found the end "
                  "of the file", p->path, p->truncated_line, p->snaps[snap].index);
         goto fail;
     }
-    rc = close_to(&r, 0);
+    rc = cut ? close_cut(&r) : close_to(&r, 0);
     if (rc == STOP_NOMEM)
         goto nomem;
     if (vis_stacks_flame(s) != 0)

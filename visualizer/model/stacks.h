@@ -12,12 +12,18 @@
  * the snapshot's mem_heap_B; a tree whose children add up to more than their
  * parent is rejected (PATH:LINE: ...). A node whose children add up to less
  * than its own bytes (a file cut by --depth keeps the bytes on the deepest
- * frame) keeps the difference as a stack of its own. */
+ * frame) keeps the difference as a stack of its own. The last snapshot of
+ * a file cut short (read/load.h) may have its tree cut: what the read part
+ * does not account for is under VIS_STACKS_CUT_LABEL, as the outermost
+ * frame of the path where the tree ends, so the bytes still add up and no
+ * function is credited with what the file did not say. */
 #ifndef MT_STACKS_H
 #define MT_STACKS_H
 
 #include <stdio.h>
 #include "model/profile.h"
+
+#define VIS_STACKS_CUT_LABEL "(the file is cut short: the rest of this tree is not in it)"
 
 /* One distinct node label of the tree. */
 typedef struct {

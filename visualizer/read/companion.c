@@ -2,7 +2,7 @@
  *
  * Line-based text; the first line is exactly "memtime-companion: 1". Blank
  * lines, '#' lines and unknown keys are skipped (newer writers may add keys).
- * Known keys: profile, time_unit (must match the profile's), thread, mark,
+ * Known keys: profile, time_unit (must match the profile's), source, thread, mark,
  * stacks, and the resident memory's rss, rss-peak, rss-mapping and
  * rss-mapping-frame, the allocator's own account (allocator, alloc-stats),
  * site (allocation counts, labels interned like the
@@ -60,6 +60,8 @@ typedef struct {
     uint64_t d_max_frame;    /* the largest frame id a "dtree:" used ... */
     size_t d_max_line;       /* ... and its line */
     uint64_t d_frames_said;  /* "detail: frames=" */
+    uint64_t d_trees_said;   /* "detail: snapshots=" */
+    uint64_t d_trees_seen;   /* "dtree:" lines read, matched or not */
 } cctx;
 
 static int cfail(cctx *c, const char *fmt, ...)
@@ -502,6 +504,7 @@ static int detail_line(vis_profile *p, const char *v, cctx *c)
     p->detail.present = 1;
     p->detail.depth = (unsigned)d;
     c->d_frames_said = nf;
+    c->d_trees_said = ns;
     return 0;
 }
 
@@ -543,6 +546,7 @@ static int dtree_line(vis_profile *p, const char *v, cctx *c)
     static const char *const want = "'dtree: snapshot=<n> time=<n> <depth>.<frame>.<bytes> ...'";
     if (!d->present)
         return cfail(c, "'detail:' before 'dtree:'");
+    c->d_trees_seen++;
     if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
         return cfail(c, want);
     vis_dtree tr = { (size_t)n, 0, NULL };
@@ -666,6 +670,19 @@ static int do_line(vis_profile *p, char *line, cctx *c)
                 return -1;
             }
         }
+        return 0;
+    }
+    if (strncmp(line, "source:", 7) == 0) {
+        /* Free text for the summary: where a converted profile came from. */
+        char **a = vis_grow(p->sources, p->n_sources, 4, sizeof *a);
+        if (!a || !(a[p->n_sources] = strdup(text_after(line, 7) ? text_after(line, 7) : ""))) {
+            if (a)
+                p->sources = a;
+            snprintf(c->err, c->errsz, "%s: out of memory", c->path);
+            return -1;
+        }
+        p->sources = a;
+        p->n_sources++;
         return 0;
     }
     if (strncmp(line, "mark:", 5) == 0) {
@@ -854,6 +871,36 @@ nomem:
     return -1;
 }
 
+/* The message of an unfinished line, in the readers' one shape. */
+static void cut_msg(char *msg, size_t n, const cctx *c, const char *line, size_t len,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vis_expected(msg, n, c->path, c->lineno, line, len, 1, fmt, ap);
+    va_end(ap);
+}
+
+/* Notes that the companion is cut short at line c->lineno: its last line
+ * stops before its newline (line, len), or (line NULL) the file ends
+ * before the detail's lines that its "detail:" line counts. */
+static int companion_cut(vis_profile *p, cctx *c, const char *line, size_t len)
+{
+    char msg[1024];
+    if (line)
+        cut_msg(msg, sizeof msg, c, line, len, "a whole record, ending in a newline");
+    else if (p->detail.n_frames < c->d_frames_said)
+        cut_msg(msg, sizeof msg, c, NULL, 0, "%" PRIu64 " 'frame:' lines, as 'detail:' says",
+                c->d_frames_said);
+    else
+        cut_msg(msg, sizeof msg, c, NULL, 0, "%" PRIu64 " 'dtree:' lines, as 'detail:' says",
+                c->d_trees_said);
+    p->companion_cut_line = c->lineno;
+    if (!(p->companion_cut_msg = strdup(msg)))
+        return nomem(c);
+    return 0;
+}
+
 int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz)
 {
     FILE *f = fopen(path, "r");
@@ -871,7 +918,7 @@ int vis_companion_read(vis_profile *p, const char *path, char *err, size_t errsz
 int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *err,
                               size_t errsz)
 {
-    cctx c = { path, 0, "", err, errsz, 0, 0, 0, 0, 0, 0, 0 };
+    cctx c = { path, 0, "", err, errsz, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     char *buf = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -879,8 +926,13 @@ int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *e
     while (rc == 0 && (n = getline(&buf, &cap, f)) >= 0) {
         c.lineno++;
         size_t len = (size_t)n;
-        if (buf[len - 1] != '\n')
-            break;   /* an unfinished last line: the writer renames whole files */
+        if (buf[len - 1] != '\n') {
+            /* An unfinished last line: memtime renames whole files, so the
+             * file was cut short (a copy stopped early, a disk filled). The
+             * records before it are used; the loader warns (read/load.h). */
+            rc = companion_cut(p, &c, buf, len);
+            break;
+        }
         buf[--len] = '\0';
         if (len > 0 && buf[len - 1] == '\r')
             buf[--len] = '\0';
@@ -894,6 +946,13 @@ int vis_companion_read_stream(vis_profile *p, FILE *f, const char *path, char *e
         } else if (buf[strspn(buf, " \t")] != '\0' && buf[strspn(buf, " \t")] != '#') {
             rc = do_line(p, buf, &c);
         }
+    }
+    /* Cut between two whole lines of the detail, which 'detail:' counts
+     * (elsewhere a cut between records cannot be told from fewer). */
+    if (rc == 0 && !p->companion_cut_line && p->detail.present &&
+        (p->detail.n_frames < c.d_frames_said || c.d_trees_seen < c.d_trees_said)) {
+        c.lineno++;
+        rc = companion_cut(p, &c, NULL, 0);
     }
     if (rc == 0 && outline_finish(&p->outline, &c) != 0)
         rc = -1;

@@ -1161,6 +1161,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     char warn[128] = "";
     if (p->truncated)
         snprintf(warn, sizeof warn, "  File cut short at line %zu.", p->truncated_line);
+    else if (p->companion_cut_line)
+        snprintf(warn, sizeof warn, "  Companion cut short at line %zu.", p->companion_cut_line);
     else if (p->end_record == VIS_END_RECORD_RUNNING)
         snprintf(warn, sizeof warn, "  Not at exit: killed, or still running.");
     int warn_w = warn[0] ? vis_font_width(c->reg, c->fs_sub, warn) : 0;

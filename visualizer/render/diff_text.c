@@ -142,7 +142,10 @@ void vis_check_text(FILE *out, const vis_check_result *res, const vis_check_limi
     char a[48], b[48], e[32], f[32];
     for (size_t i = 0; i < res->n; i++) {
         const vis_check_broken *k = &res->broken[i];
-        if (k->kind == VIS_CHECK_MAX_PEAK && k->outline) {
+        if (k->kind == VIS_CHECK_CUT_SHORT) {
+            fprintf(out, "%s:%zu: the file is cut short: a run seen in part cannot pass the "
+                    "check\n", k->site, k->snap);
+        } else if (k->kind == VIS_CHECK_MAX_PEAK && k->outline) {
             fprintf(out, "true peak %s (%s B) by the exact outline (the snapshots' peak is "
                     "snapshot %zu) is over --max-peak %s (%s B)\n",
                     vis_fmt_bytes(a, sizeof a, k->to), vis_fmt_grouped(e, k->to), k->snap,

@@ -1,5 +1,5 @@
 /* follow_view.c: the text of --follow's view (follow_view.h), from the
- * live model (model/live.h). Lines are built whole, then filtered and
+ * live model (model/follow_state.h). Lines are built whole, then filtered and
  * clipped by one writer (put_line), which is where the terminal's size and
  * the safety of names taken from the files are handled. */
 #define _XOPEN_SOURCE 700   /* wcwidth */
@@ -125,13 +125,23 @@ static void wrapped(frame *f, const char *head, const char *msg, const char *tai
     }
 }
 
+/* The rows wrapped() takes for msg in cols columns (an estimate by bytes,
+ * with room for the head and tail), at most its four. */
+static int wrapped_rows(const char *msg, int cols)
+{
+    if (cols <= 0)
+        cols = 80;
+    int n = (int)((strlen(msg) + 32 + (size_t)cols - 1) / (size_t)cols);
+    return n < 4 ? n : 4;
+}
+
 static const char *bytes(char *buf, size_t n, uint64_t b)
 {
     return vis_fmt_bytes(buf, n, b);
 }
 
 /* The sparkline of the run's totals in w columns, and its axis. */
-static void sparkline(frame *f, const vis_live *l, int w)
+static void sparkline(frame *f, const vis_follow_file *l, int w)
 {
     static const char *const blocks[] = { " ", "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83",
                                           "\xe2\x96\x84", "\xe2\x96\x85", "\xe2\x96\x86",
@@ -142,7 +152,7 @@ static void sparkline(frame *f, const vis_live *l, int w)
         w = SPARK_MAX_COLS;
     if (w < 8)
         return;
-    uint64_t max = vis_live_columns(l, (size_t)w, col);
+    uint64_t max = vis_follow_file_columns(l, (size_t)w, col);
     char buf[SPARK_MAX_COLS * 3 + 64], *o = buf;
     o += sprintf(o, "  ");
     for (int c = 0; c < w; c++) {
@@ -164,7 +174,7 @@ static void sparkline(frame *f, const vis_live *l, int w)
     const vis_profile *p = l->p;
     char t0[64], t1[64], top[64];
     uint64_t from, to;
-    vis_live_time_range(l, &from, &to);
+    vis_follow_file_time_range(l, &from, &to);
     vis_fmt_time(t0, sizeof t0, p->unit, from);
     vis_fmt_time(t1, sizeof t1, p->unit, to);
     bytes(top, sizeof top, max);
@@ -209,11 +219,11 @@ static void title(frame *f, const char *path, const char *state)
 }
 
 /* The state of the run, with the heap limit when the run had one. */
-static void state_line(frame *f, const vis_live *l)
+static void state_line(frame *f, const vis_follow_file *l)
 {
     const vis_profile *p = l->p;
     char st[256], lim[64], t[64];
-    vis_live_state_text(l, st, sizeof st);
+    vis_follow_state_text(l, st, sizeof st);
     if (!p->limit.present) {
         line(f, "run: %s", st);
         return;
@@ -229,7 +239,7 @@ static void state_line(frame *f, const vis_live *l)
              vis_limit_action_name(p->limit.action));
 }
 
-void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay)
+void vis_follow_frame(FILE *out, const vis_follow_file *l, const vis_follow_layout *lay)
 {
     frame f = { out, lay->cols, lay->rows > 0 ? lay->rows : -1, lay->utf8 };
     int footer = lay->interactive && lay->rows > 0;
@@ -241,8 +251,8 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         line(&f, "memtime-vis --follow %s", l->path);
         wrapped(&f, "", l->error[0] ? l->error : "reading", "");
     } else {
-        const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_live_peak(l)];
-        title(&f, l->path, vis_live_state_text(l, st, sizeof st));
+        const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_follow_file_peak(l)];
+        title(&f, l->path, vis_follow_state_text(l, st, sizeof st));
         line(&f, "cmd: %s", p->cmd);
         long ago = (long)(lay->now - l->p_mtime.tv_sec);
         line(&f, "elapsed %s, %zu snapshots, rewritten %lds ago",
@@ -276,11 +286,10 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
         /* What is left goes to the sites, then the marks (the last few),
          * keeping a line for the state and one for a problem. */
         int reserve = 1;
-        if (l->error[0]) {
-            int cols = lay->cols > 0 ? lay->cols : 80;
-            int n = (int)((strlen(l->error) + 32 + (size_t)cols - 1) / (size_t)cols);
-            reserve += n < 4 ? n : 4;
-        }
+        if (l->error[0])
+            reserve += wrapped_rows(l->error, lay->cols);
+        for (size_t k = 0; k < l->n_warnings; k++)
+            reserve += wrapped_rows(l->warnings[k], lay->cols);
         int room = f.rows_left < 0 ? 1 << 20 : f.rows_left - reserve;
         int want_marks = p->n_marks ? 1 + (int)(p->n_marks < 3 ? p->n_marks : 3) : 0;
         int sites = (int)l->n_sites < lay->top ? (int)l->n_sites : lay->top;
@@ -295,7 +304,7 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
                  : l->tree_is_peak ? " (the peak; the latest tree is empty)" : "",
                  vis_fmt_time(b, sizeof b, p->unit, p->snaps[l->first_tree].time));
             for (int k = 0; k < sites; k++) {
-                const vis_live_site *s = &l->sites[k];
+                const vis_follow_site *s = &l->sites[k];
                 if (s->has_growth)
                     vis_fmt_delta(b, sizeof b, s->growth_B);
                 else
@@ -317,16 +326,18 @@ void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay
                      p->marks[k].label);
         }
         state_line(&f, l);
+        for (size_t k = 0; k < l->n_warnings; k++)
+            wrapped(&f, "! ", l->warnings[k], "");
         if (l->error[0])
             wrapped(&f, "! ", l->error, " (showing the last good read)");
     }
     if (footer) {
         f.rows_left = 1;
-        line(&f, "%s", vis_live_over(l) ? "the run is over; q: quit" : "q: quit");
+        line(&f, "%s", vis_follow_file_over(l) ? "the run is over; q: quit" : "q: quit");
     }
 }
 
-void vis_follow_line(FILE *out, const vis_live *l, int with_time)
+void vis_follow_line(FILE *out, const vis_follow_file *l, int with_time)
 {
     frame f = { out, 0, -1, 1 };
     char a[64], b[64], c[64], d[64], e[64], g[64], st[256];
@@ -336,7 +347,11 @@ void vis_follow_line(FILE *out, const vis_live *l, int with_time)
              p && l->error[0] ? " (the last good read stands)" : "");
         return;
     }
-    const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_live_peak(l)];
+    /* A file cut short: its warnings first, one line each, then what was
+     * read of it. */
+    for (size_t k = 0; k < l->n_warnings; k++)
+        line(&f, "! %s", l->warnings[k]);
+    const vis_snapshot *now = &p->snaps[p->n_snaps - 1], *pk = &p->snaps[vis_follow_file_peak(l)];
     char rss[80] = "";
     if (l->rss_now != SIZE_MAX)
         snprintf(rss, sizeof rss, " rss %s", bytes(a, sizeof a, vis_rss_total(&p->rss[l->rss_now])));
@@ -351,14 +366,14 @@ void vis_follow_line(FILE *out, const vis_live *l, int with_time)
     line(&f, "%s%sheap %s extra %s stacks %s%s peak %s at %s%s [%s]", b, with_time ? " " : "", bytes(c, sizeof c, now->heap_B),
          bytes(d, sizeof d, now->heap_extra_B), bytes(e, sizeof e, now->stacks_B), rss,
          bytes(a, sizeof a, vis_snap_total(pk)), vis_fmt_time(g, sizeof g, p->unit, pk->time),
-         site, vis_live_state_text(l, st, sizeof st));
+         site, vis_follow_state_text(l, st, sizeof st));
 }
 
 /* One process's line of the directory view. */
-static void proc_line(frame *f, const vis_live_dir *d, const vis_proc *q)
+static void proc_line(frame *f, const vis_follow_dir *d, const vis_proc *q)
 {
-    const vis_live_entry *e = vis_live_dir_entry_of(d, q);
-    const vis_live *l = e->live;
+    const vis_follow_entry *e = vis_follow_dir_entry_of(d, q);
+    const vis_follow_file *l = e->live;
     const vis_profile *p = q->profile;
     const vis_snapshot *now = &p->snaps[p->n_snaps - 1];
     char pid[24] = "-", heap[64], rss[64] = "-", peak[64], st[256];
@@ -369,17 +384,17 @@ static void proc_line(frame *f, const vis_live_dir *d, const vis_proc *q)
     /* A parent's record of how a child died says more than the child's
      * own files can. */
     if (q->end_kind != VIS_END_UNKNOWN &&
-        (l->state == VIS_LIVE_RUNNING || l->state == VIS_LIVE_KILLED ||
-         l->state == VIS_LIVE_NO_RECORD || (l->state == VIS_LIVE_EXITED && !l->has_code)))
+        (l->state == VIS_FOLLOW_RUNNING || l->state == VIS_FOLLOW_KILLED ||
+         l->state == VIS_FOLLOW_NO_RECORD || (l->state == VIS_FOLLOW_EXITED && !l->has_code)))
         vis_proc_ending(q, st, sizeof st);
     else
-        vis_live_state_text(l, st, sizeof st);
+        vis_follow_state_text(l, st, sizeof st);
     line(f, "%8s %11s %11s %11s  %-24s %s%s", pid, bytes(heap, sizeof heap, now->heap_B), rss,
          bytes(peak, sizeof peak, q->peak_B), st, vis_proc_name(q),
          l->error[0] ? "  ! the last read failed" : "");
 }
 
-static void dir_lines(frame *f, const vis_live_dir *d, int header)
+static void dir_lines(frame *f, const vis_follow_dir *d, int header)
 {
     if (header)
         line(f, "%8s %11s %11s %11s  %-24s %s", "PID", "HEAP", "RSS", "PEAK", "STATE",
@@ -388,7 +403,7 @@ static void dir_lines(frame *f, const vis_live_dir *d, int header)
      * server's newest workers are, and a line for those left out. */
     size_t first = 0, bad = 0;
     for (size_t i = 0; i < d->n; i++)
-        bad += !d->e[i].live->p || d->e[i].live->error[0];
+        bad += !d->e[i].live->p ? 1 : (d->e[i].live->error[0] != 0) + d->e[i].live->n_warnings;
     if (f->rows_left >= 0 && d->procs.n + bad > (size_t)f->rows_left) {
         size_t room = (size_t)f->rows_left > bad + 1 ? (size_t)f->rows_left - bad - 1 : 0;
         first = d->procs.n - room;
@@ -397,13 +412,17 @@ static void dir_lines(frame *f, const vis_live_dir *d, int header)
     for (size_t i = first; i < d->procs.n; i++)
         proc_line(f, d, &d->procs.procs[i]);
     for (size_t i = 0; i < d->n; i++)
-        if (!d->e[i].live->p)
+        if (!d->e[i].live->p) {
             line(f, "%8s %s", "!", d->e[i].live->error[0] ? d->e[i].live->error : "reading");
-        else if (d->e[i].live->error[0])
-            line(f, "%8s %s", "!", d->e[i].live->error);
+        } else {
+            for (size_t k = 0; k < d->e[i].live->n_warnings; k++)
+                line(f, "%8s %s", "!", d->e[i].live->warnings[k]);
+            if (d->e[i].live->error[0])
+                line(f, "%8s %s", "!", d->e[i].live->error);
+        }
 }
 
-void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_layout *lay)
+void vis_follow_dir_frame(FILE *out, const vis_follow_dir *d, const vis_follow_layout *lay)
 {
     frame f = { out, lay->cols, lay->rows > 0 ? lay->rows : -1, lay->utf8 };
     int footer = lay->interactive && lay->rows > 0;
@@ -411,7 +430,7 @@ void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_lay
         f.rows_left--;
     size_t alive = 0, unread = 0;
     for (size_t i = 0; i < d->n; i++) {
-        alive += d->e[i].live->p && d->e[i].live->state == VIS_LIVE_RUNNING;
+        alive += d->e[i].live->p && d->e[i].live->state == VIS_FOLLOW_RUNNING;
         unread += !d->e[i].live->p;
     }
     char bad[64] = "";
@@ -428,7 +447,7 @@ void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_lay
     }
 }
 
-void vis_follow_dir_lines(FILE *out, const vis_live_dir *d)
+void vis_follow_dir_lines(FILE *out, const vis_follow_dir *d)
 {
     frame f = { out, 0, -1, 1 };
     if (d->error[0])

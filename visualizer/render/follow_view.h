@@ -1,4 +1,4 @@
-/* follow_view.h: what --follow shows (model/live.h), as text: the
+/* follow_view.h: what --follow shows (model/follow_state.h), as text: the
  * terminal's frame of one profile or of a directory of them, fitted to the
  * terminal's size, and the one plain line per change written when stdout
  * is not a terminal. It only formats: follow.c owns the terminal. */
@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 #include <time.h>
-#include "model/live.h"
+#include "model/follow_state.h"
 
 typedef struct {
     int cols, rows;          /* the terminal's size */
@@ -22,19 +22,19 @@ typedef struct {
  * lay->cols columns, each ended by '\n'. Every text from the files passes
  * through one filter: control characters (and, without UTF-8, every
  * non-ASCII byte) become '?', so a profile cannot drive the terminal. */
-void vis_follow_frame(FILE *out, const vis_live *l, const vis_follow_layout *lay);
+void vis_follow_frame(FILE *out, const vis_follow_file *l, const vis_follow_layout *lay);
 
 /* One line, '\n' ended, of what the view shows now: time, heap, extra,
  * stacks, RSS, the peak, the top site, the state; or the read's problem.
  * Without with_time the profile's time is left out (to tell whether
  * anything but the time changed). */
-void vis_follow_line(FILE *out, const vis_live *l, int with_time);
+void vis_follow_line(FILE *out, const vis_follow_file *l, int with_time);
 
 /* The frame of a followed directory: one line per process. */
-void vis_follow_dir_frame(FILE *out, const vis_live_dir *d, const vis_follow_layout *lay);
+void vis_follow_dir_frame(FILE *out, const vis_follow_dir *d, const vis_follow_layout *lay);
 
 /* One line, '\n' ended, per process of the directory (and per file that
  * fails to read): what vis_follow_dir_frame lists, unclipped. */
-void vis_follow_dir_lines(FILE *out, const vis_live_dir *d);
+void vis_follow_dir_lines(FILE *out, const vis_follow_dir *d);
 
 #endif

@@ -349,6 +349,7 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                       p->snaps[p->largest].index);
     }
     snprintf(buf + n, sizeof buf - (size_t)n, "%s", p->truncated ? ". File cut short."
+             : p->companion_cut_line ? ". Companion cut short."
              : p->end_record == VIS_END_RECORD_RUNNING ? ". Not at exit: killed, or still running." : "");
     cut_words(buf, chars_fitting(o->width, 0.97, 11), cut, sizeof cut);
     fprintf(f, "set label 2 ");

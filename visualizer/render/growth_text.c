@@ -36,9 +36,12 @@ void vis_growth_row_line(FILE *out, const vis_profile *p, const vis_growth_row *
             vis_site_label_name(p, r->label), r->maybe_below_threshold ? " [*]" : "");
 }
 
-/* What a row is: a site, or the group --group-by made of sites. */
+/* What a row is: a site, or the group --group-by made of sites ("group"
+ * where the default view descended into one crate's functions). */
 static const char *row_noun(const vis_profile *p)
 {
+    if (p->grouping.applied && p->grouping.descend)
+        return "group";
     return p->grouping.applied ? vis_group_by_name(p->grouping.by) : "site";
 }
 

@@ -8,6 +8,7 @@
 #include "model/alloc_account.h"
 #include "model/chart_data.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/names.h"
 #include "model/sites.h"
 #include "model/pruned_tree.h"
@@ -294,12 +295,34 @@ static void profile_keys(FILE *out, const vis_profile *p, const vis_analysis *an
     key(out, "profile");
     vis_json_string(out, p->path);
     fprintf(out, ",\n  \"time_unit\": \"%s\",\n", units[p->unit]);
+    /* A profile converted from heap dumps: where from, sampling, clock. */
+    fputs("  \"source\": [", out);
+    for (size_t i = 0; i < p->n_sources; i++) {
+        if (i)
+            fputs(", ", out);
+        vis_json_string(out, p->sources[i]);
+    }
+    fputs("],\n", out);
     fprintf(out, "  \"duration\": %" PRIu64 ",\n  \"snapshots\": %zu,\n"
                  "  \"detailed_snapshots\": %zu,\n",
             p->snaps[p->n_snaps - 1].time, p->n_snaps, p->n_detailed);
     fprintf(out, "  \"ended_by_exit\": %s,\n  \"end\": %s,\n", ended ? "true" : "false",
             p->end_record == VIS_END_RECORD_EXIT ? "\"exit\"" : p->end_record == VIS_END_RECORD_EXEC ? "\"exec\""
             : p->end_record == VIS_END_RECORD_RUNNING ? "\"none\"" : "null");
+    /* The files cut short (read/load.h): where each one ends. */
+    fputs("  \"cut_short\": [", out);
+    const char *cut_file[2] = { p->truncated ? p->path : NULL,
+                                p->companion_cut_line ? p->companion : NULL };
+    size_t cut_line[2] = { p->truncated_line, p->companion_cut_line }, n_cut = 0;
+    for (size_t k = 0; k < 2; k++) {
+        if (!cut_file[k])
+            continue;
+        fputs(n_cut++ ? ", {" : "{", out);
+        key(out, "file");
+        vis_json_string(out, cut_file[k]);
+        fprintf(out, ", \"line\": %zu}", cut_line[k]);
+    }
+    fputs("],\n", out);
     grouping(out, p);
     if (p->limit.present) {
         fprintf(out, "  \"heap_limit\": {\"bytes\": %" PRIu64 ", \"action\": \"%s\", \"time\": ",
@@ -414,6 +437,15 @@ static void grouping(FILE *out, const vis_profile *p)
     } else {
         fputs("null", out);
     }
+    /* The default view's descent into one group's functions (groups.h). */
+    fputs(", \"descended\": ", out);
+    if (gr->applied && gr->descend) {
+        fputs("{\"group\": ", out);
+        vis_json_string(out, gr->descend);
+        fprintf(out, ", \"by\": \"function\", \"percent\": %.1f}", gr->descend_share);
+    } else {
+        fputs("null", out);
+    }
     fputs(", \"wrappers\": [", out);
     for (size_t k = 0; k < gr->n_wrappers; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
@@ -431,9 +463,13 @@ static void grouping(FILE *out, const vis_profile *p)
         else
             fputs("null", out);
         free(fn);
-        fprintf(out, ", \"bytes\": %" PRIu64 ", \"callers\": %zu, \"by_name\": %s, "
-                     "\"callers_are_sites\": %s}", w->bytes, w->n_callers,
-                w->by_name ? "true" : "false", w->split ? "true" : "false");
+        /* Why it was taken, and which of its bytes went to its callers. */
+        fprintf(out, ", \"bytes\": %" PRIu64 ", \"bytes_to_callers\": %" PRIu64
+                     ", \"callers\": %zu, \"largest_caller_percent\": %.1f, \"by_name\": %s, "
+                     "\"reason\": \"%s\", \"callers_are_sites\": %s}",
+                w->bytes, w->bytes_split, w->n_callers, w->largest_share,
+                w->by_name ? "true" : "false", w->by_name ? "known name" : "shape",
+                w->split ? "true" : "false");
     }
     fprintf(out, "%s]},\n", gr->n_wrappers ? "\n  " : "");
 }

@@ -10,6 +10,7 @@
 #include "base/units.h"
 #include "model/alloc_account.h"
 #include "model/groups.h"
+#include "model/wrappers.h"
 #include "model/sites.h"
 #include "render/growth_text.h"
 #include "render/summary.h"
@@ -265,8 +266,15 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     if (p->truncated)
         fprintf(out, "  Warning:    the file is cut short at line %zu; %zu complete "
                 "snapshots are shown\n", p->truncated_line, p->n_snaps);
-    if (p->companion)
+    /* A profile converted from heap dumps says where it came from; its
+     * companion is then a temporary file of no interest. */
+    for (size_t i = 0; i < p->n_sources; i++)
+        fprintf(out, "  %-11s %s\n", i ? "" : "Source:", p->sources[i]);
+    if (p->companion && !p->n_sources)
         fprintf(out, "  Companion:  %s\n", p->companion);
+    if (p->companion && p->companion_cut_line)
+        fprintf(out, "  Warning:    the companion is cut short at line %zu; its records "
+                "before the cut are used\n", p->companion_cut_line);
 
     fprintf(out, "\n");
     if (p->peak_tree_snap == SIZE_MAX) {
@@ -276,10 +284,19 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
         uint64_t total = vis_snap_total(t);
         const vis_grouping *gr = &p->grouping;
         int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[192];
-        if (groups && gr->by_auto)
+        char what[640];
+        if (groups && gr->by_auto && gr->descend)
+            snprintf(what, sizeof what, "groups by %s, %s by function (the default for this "
+                     "program%s%s; %s held %.1f%% of the heap by %s, more than half; --group-by)",
+                     vis_group_by_name(gr->by), gr->descend, gr->why ? ": " : "",
+                     gr->why ? gr->why : "", gr->descend, gr->descend_share,
+                     vis_group_by_name(gr->by));
+        else if (groups && gr->by_auto)
             snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
                      vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+        else if (groups && gr->descend)
+            snprintf(what, sizeof what, "groups by %s, %s by function", vis_group_by_name(gr->by),
+                     gr->descend);
         else if (groups)
             snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
         else
@@ -295,7 +312,16 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     vis_group_by_name(gr->fallback), fb2 != VIS_GROUP_AUTO ? ", then their " : "",
                     fb2 != VIS_GROUP_AUTO ? vis_group_by_name(fb2) : "",
                     gr->by == VIS_GROUP_FILE ? "files" : "functions");
-        } else if (gr->applied)
+        } else if (gr->applied && gr->descend)
+            fprintf(out, "Grouping:   by %s, %s by function, %s; %s's functions below %.2f%% "
+                    "of a snapshot's heap fall back to \"other functions in %s\", other groups "
+                    "below it merge (%s)\n", vis_group_by_name(gr->by), gr->descend,
+                    gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
+                    gr->descend, gr->threshold, gr->descend,
+                    gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
+                                            "5% of the peak; --threshold sets it"
+                                          : "--threshold");
+        else if (gr->applied)
             fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
                     "merge (%s)\n", groups ? "by " : "by site",
                     groups ? vis_group_by_name(gr->by) : "",
@@ -409,32 +435,41 @@ static void summary_wrappers(FILE *out, const vis_profile *p)
     char a[32];
     if (!gr->n_wrappers)
         return;
-    fprintf(out, "Allocation wrappers found (a known name, or at least %d callers, none above "
-            "%d%%, nothing of their own):\n", VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
+    fprintf(out, "Allocation wrappers found (a known name, or at least %d distinct calling "
+            "functions, none above %d%% of it, nothing of its own), what each held at the peak:\n",
+            VIS_WRAPPER_MIN_CALLERS, VIS_WRAPPER_MAX_SHARE);
     uint64_t rest = 0;
     for (size_t k = 8; k < gr->n_wrappers; k++)
         rest += gr->wrappers[k].bytes;
     for (size_t k = 0; k < gr->n_wrappers && k < 8; k++) {
         const vis_wrapper *w = &gr->wrappers[k];
         char *name = vis_wrapper_display_name(p, w->label);
-        char callers[48];
-        if (w->n_callers)
-            snprintf(callers, sizeof callers, "%zu caller%s", w->n_callers,
+        char why[96], did[160];
+        /* Why it was taken: its name, or its shape where it held the most. */
+        if (w->by_name)
+            snprintf(why, sizeof why, "known by name, %zu distinct calling function%s", w->n_callers,
                      w->n_callers == 1 ? "" : "s");
-        else if (w->split && w->bytes)
-            snprintf(callers, sizeof callers, "its callers not in the detail");
         else
-            snprintf(callers, sizeof callers, "its callers not in the file");
-        fprintf(out, "      %10s  %s: %s, %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
-                name ? name : vis_site_name(w->label), callers,
-                w->by_name ? "known by name" : "by its shape",
-                w->split && !w->n_callers && w->bytes
-                ? "kept as a site: its callers are below the detail's depth (memtime's "
-                  "--detail-depth or --alloc-fn reaches them)"
-                : w->split ? "its callers are the sites (--keep-wrappers keeps it)"
-                : p->detail.present ? "kept (--keep-wrappers)"
-                : "kept: the profile has no detail of its callers (memtime's companion has it; "
-                  "or profile with --alloc-fn=NAME)");
+            snprintf(why, sizeof why, "by its shape: %zu distinct calling functions, the largest "
+                     "%.0f%% of its bytes", w->n_callers, w->largest_share);
+        if (!w->n_callers && !w->split && !p->detail.present)
+            snprintf(why, sizeof why, "known by name, its callers not in the file");
+        /* What the rewrite did with its bytes. */
+        if (w->split && w->bytes && !w->bytes_split)
+            snprintf(did, sizeof did, "kept as a site: its callers are below the detail's depth "
+                     "(memtime's --detail-depth or --alloc-fn reaches them)");
+        else if (w->split && w->bytes_split < w->bytes)
+            snprintf(did, sizeof did, "its callers are the sites (%s of it; the rest, its own, stays "
+                     "with it; --keep-wrappers keeps it)", vis_fmt_bytes(a, sizeof a, w->bytes_split));
+        else if (w->split)
+            snprintf(did, sizeof did, "its callers are the sites (--keep-wrappers keeps it)");
+        else if (p->detail.present)
+            snprintf(did, sizeof did, "kept (--keep-wrappers)");
+        else
+            snprintf(did, sizeof did, "kept: the profile has no detail of its callers (memtime's "
+                     "companion has it; or profile with --alloc-fn=NAME)");
+        fprintf(out, "      %10s  %s: %s; %s\n", vis_fmt_bytes(a, sizeof a, w->bytes),
+                name ? name : vis_site_name(w->label), why, did);
         free(name);
     }
     if (gr->n_wrappers > 8)

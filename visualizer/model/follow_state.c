@@ -1,25 +1,25 @@
-/* live.c: a profile followed while it is written (live.h).
+/* follow_state.c: a profile followed while it is written (follow_state.h).
  *
  * memtime rewrites the profile and its companion whole, each under a
  * temporary name renamed over the real one (companion first), so a file
  * opened by its name is always a complete version. A version is told by
- * the stat of the name (device, inode, size, mtime): a poll that finds the
- * same signatures as the last read does nothing, so following costs one
- * stat of each file per poll and one read per rewrite.
+ * the stat of the name (device, inode, size, mtime; read/follow_watch.c
+ * watches the files, read/load.c reads them): a poll that finds the same
+ * signatures as the last read does nothing, so following costs one stat of
+ * each file per poll and one read per rewrite.
  *
  * Files not written that way (Massif writes its file in place at exit, a
- * user copies one over) can be caught mid-write: the read is then cut short
- * or fails, and it is not shown; when the name's size or mtime moved while
- * it was read, it is read again at the next poll rather than trusted.
+ * user copies one over) can be caught mid-write: when the name's size or
+ * mtime moved while it was read, it is read again at the next poll rather
+ * than trusted. A file that stays cut short is shown as every command
+ * shows one (read/load.h): what is there, with its warning.
  *
  * The two files may be one rewrite apart (the companion is renamed first).
  * That matters once the companion says the run is over: the profile's
  * final version follows at once, so the run is "over" only once the
  * profile read is no older than the companion (by mtime), or has not
  * changed for a few polls (a pair put in place by hand). */
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +27,12 @@
 #include <unistd.h>
 
 #include "model/chart_data.h"
-#include "model/live.h"
+#include "model/follow_state.h"
 #include "model/sites.h"
 #include "model/outline.h"
 #include "read/companion.h"
-#include "read/massif.h"
+#include "read/follow_watch.h"
+#include "read/load.h"
 
 /* Polls with an unchanged profile after which a companion newer than it is
  * taken as the pair's final state (see the file comment). */
@@ -46,43 +47,9 @@ static char *dup_text(const char *s)
     return d;
 }
 
-static void sig_of_stat(vis_file_sig *s, const struct stat *st)
+vis_follow_file *vis_follow_file_new(const char *path, const char *companion_path, int no_companion)
 {
-    memset(s, 0, sizeof *s);
-    s->exists = 1;
-    s->dev = st->st_dev;
-    s->ino = st->st_ino;
-    s->size = st->st_size;
-    s->mtime = st->st_mtim;
-}
-
-/* The signature of the file at path (exists 0 when there is none). */
-static void sig_of(const char *path, vis_file_sig *s)
-{
-    struct stat st;
-    if (!path || stat(path, &st) != 0)
-        memset(s, 0, sizeof *s);
-    else
-        sig_of_stat(s, &st);
-}
-
-static int sig_eq(const vis_file_sig *a, const vis_file_sig *b)
-{
-    if (a->exists != b->exists)
-        return 0;
-    return !a->exists || (a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-                          a->mtime.tv_sec == b->mtime.tv_sec &&
-                          a->mtime.tv_nsec == b->mtime.tv_nsec);
-}
-
-static int ts_before(struct timespec a, struct timespec b)
-{
-    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
-}
-
-vis_live *vis_live_new(const char *path, const char *companion_path, int no_companion)
-{
-    vis_live *l = calloc(1, sizeof *l);
+    vis_follow_file *l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
     l->path = dup_text(path);
@@ -91,19 +58,19 @@ vis_live *vis_live_new(const char *path, const char *companion_path, int no_comp
     l->tree = l->latest_tree = l->first_tree = l->rss_now = SIZE_MAX;
     l->pid = -1;
     if (!l->path || (!no_companion && !l->companion_path)) {
-        vis_live_free(l);
+        vis_follow_file_free(l);
         return NULL;
     }
     return l;
 }
 
-void vis_live_set_grouping(vis_live *l, const vis_group_opts *g)
+void vis_follow_file_set_grouping(vis_follow_file *l, const vis_group_opts *g)
 {
     l->grouped = 1;
     l->group = *g;
 }
 
-static void drop_derived(vis_live *l)
+static void drop_derived(vis_follow_file *l)
 {
     free(l->sites);
     free(l->total_B);
@@ -112,7 +79,7 @@ static void drop_derived(vis_live *l)
     l->n_sites = 0;
 }
 
-void vis_live_free(vis_live *l)
+void vis_follow_file_free(vis_follow_file *l)
 {
     if (!l)
         return;
@@ -123,12 +90,12 @@ void vis_live_free(vis_live *l)
     free(l);
 }
 
-static vis_live_state state_of(vis_live *l);
+static vis_follow_state state_of(vis_follow_file *l);
 
 /* The sites the view lists: the latest tree's, or the peak's once the run
  * is over (its end freed what it held: the peak says where memory went)
  * or while the latest tree holds nothing. 0 or -1 (out of memory). */
-static int pick_sites(vis_live *l)
+static int pick_sites(vis_follow_file *l)
 {
     const vis_profile *p = l->p;
     free(l->sites);
@@ -136,9 +103,9 @@ static int pick_sites(vis_live *l)
     l->n_sites = 0;
     l->tree = l->latest_tree;
     l->tree_is_peak = 0;
-    int over = l->state != VIS_LIVE_RUNNING && l->state != VIS_LIVE_NO_RECORD;
+    int over = l->state != VIS_FOLLOW_RUNNING && l->state != VIS_FOLLOW_NO_RECORD;
     /* The largest tree; of equals, the file's marked peak, else the first
-     * (mid-run the marked peak can lag behind, see vis_live_peak). */
+     * (mid-run the marked peak can lag behind, see vis_follow_file_peak). */
     size_t big = SIZE_MAX;
     for (size_t i = 0; i < p->n_snaps; i++) {
         const vis_snapshot *s = &p->snaps[i];
@@ -160,7 +127,7 @@ static int pick_sites(vis_live *l)
             return -1;
         for (size_t k = 0; k < s->n_sites; k++) {
             const vis_site *st = &s->sites[k];
-            vis_live_site *o = &l->sites[l->n_sites];
+            vis_follow_site *o = &l->sites[l->n_sites];
             if (st->bytes == 0)
                 continue;
             l->n_sites++;
@@ -182,7 +149,7 @@ static int pick_sites(vis_live *l)
 /* What the view shows of a new good read: the latest and first trees, the
  * latest tree's sites with their growth, the series, the RSS now. 0 or -1
  * (out of memory). */
-static int derive(vis_live *l)
+static int derive(vis_follow_file *l)
 {
     const vis_profile *p = l->p;
     drop_derived(l);
@@ -218,33 +185,32 @@ static int derive(vis_live *l)
 }
 
 /* The run's state from the companion's records and the pid. */
-static vis_live_state state_of(vis_live *l)
+static vis_follow_state state_of(vis_follow_file *l)
 {
     const vis_profile *p = l->p;
     l->has_code = 0;
     if (!p)
-        return VIS_LIVE_NO_RECORD;
+        return VIS_FOLLOW_NO_RECORD;
     switch (p->end_record) {
     case VIS_END_RECORD_EXIT:
         l->has_code = p->process.end_kind == VIS_END_EXIT;
         l->end_code = p->process.end_code;
-        return VIS_LIVE_EXITED;
+        return VIS_FOLLOW_EXITED;
     case VIS_END_RECORD_EXEC:
-        return VIS_LIVE_EXECED;
+        return VIS_FOLLOW_EXECED;
     case VIS_END_RECORD_RUNNING:
         if (p->limit.present && p->limit.reached && p->limit.action == VIS_LIMIT_KILL)
-            return VIS_LIVE_LIMIT_KILLED;
-        /* kill(pid, 0) fails with ESRCH only for a pid no process has. */
-        if (l->pid > 0 && kill((pid_t)l->pid, 0) != 0 && errno == ESRCH)
-            return VIS_LIVE_KILLED;
-        return VIS_LIVE_RUNNING;
+            return VIS_FOLLOW_LIMIT_KILLED;
+        if (vis_pid_gone(l->pid))
+            return VIS_FOLLOW_KILLED;
+        return VIS_FOLLOW_RUNNING;
     default:
-        return VIS_LIVE_NO_RECORD;
+        return VIS_FOLLOW_NO_RECORD;
     }
 }
 
 /* Records a failed read's message; 1 when it is news. */
-static int set_error(vis_live *l, const char *msg)
+static int set_error(vis_follow_file *l, const char *msg)
 {
     if (!strcmp(l->error, msg))
         return 0;
@@ -256,58 +222,29 @@ static int set_error(vis_live *l, const char *msg)
     return 1;
 }
 
-/* Reads both files. Returns 1 with a new good read in l, 0 when the
- * profile moved while it was read (try again), -1 with err. */
-static int read_pair(vis_live *l, vis_file_sig *psig, char *err, size_t errsz)
+/* Reads both files through the one loader (read/load.h). Returns 1 with
+ * a new good read in l (a file cut short is one, with its warnings), 0
+ * when the profile moved while it was read (try again), -1 with err. */
+static int read_pair(vis_follow_file *l, vis_file_sig *psig, char *err, size_t errsz)
 {
     struct stat st;
-    memset(psig, 0, sizeof *psig);
-    /* Never open a FIFO or a device: it could block the loop. */
-    if (stat(l->path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        sig_of_stat(psig, &st);
-        snprintf(err, errsz, "%s: expected a regular file, found %s", l->path,
-                 S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
-        return -1;
-    }
-    FILE *in = fopen(l->path, "r");
-    if (!in) {
-        snprintf(err, errsz, "%s: cannot open: %s", l->path, strerror(errno));
-        return -1;
-    }
-    if (fstat(fileno(in), &st) != 0) {
-        snprintf(err, errsz, "%s: cannot read: %s", l->path, strerror(errno));
-        fclose(in);
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errsz, "%s: expected a regular file, found %s", l->path,
-                 S_ISDIR(st.st_mode) ? "a directory" : "another kind of file");
-        fclose(in);
-        return -1;
-    }
-    sig_of_stat(psig, &st);
-    vis_profile *p = vis_massif_read(in, l->path, err, errsz);
-    fclose(in);
+    /* The companion is read when it exists: the live view waits for it. */
+    vis_load_opts lo = { .companion = l->companion_path, .no_companion = !l->companion_path,
+                         .companion_optional = 1, .st = &st };
+    vis_profile *p = vis_load_profile(l->path, &lo, err, errsz);
+    if (st.st_mode)
+        vis_file_sig_of_stat(psig, &st);
+    else
+        memset(psig, 0, sizeof *psig);
     vis_file_sig now;
-    sig_of(l->path, &now);
-    if (now.exists && now.dev == psig->dev && now.ino == psig->ino && !sig_eq(&now, psig)) {
+    vis_file_sig_of(l->path, &now);
+    if (psig->exists && now.exists && now.dev == psig->dev && now.ino == psig->ino &&
+        !vis_file_sig_eq(&now, psig)) {
         vis_profile_free(p);     /* written in place while we read it */
         return 0;
     }
     if (!p)
         return -1;
-    if (p->truncated) {
-        const char *rest = strstr(p->truncated_msg, ": expected ");
-        int head = rest ? (int)(rest - p->truncated_msg) : 0;
-        snprintf(err, errsz, "%.*s: the file is cut short (%s)", head, p->truncated_msg,
-                 rest ? rest + 2 : p->truncated_msg);
-        vis_profile_free(p);
-        return -1;
-    }
-    if (l->companion_path && vis_companion_read(p, l->companion_path, err, errsz) < 0) {
-        vis_profile_free(p);
-        return -1;
-    }
     /* Each read is a new profile: grouped again, as the last one was. */
     if (l->grouped && vis_profile_regroup(p, &l->group) != 0) {
         snprintf(err, errsz, "%s: out of memory", l->path);
@@ -317,14 +254,19 @@ static int read_pair(vis_live *l, vis_file_sig *psig, char *err, size_t errsz)
     vis_profile_free(l->p);
     l->p = p;
     l->p_mtime = st.st_mtim;
+    l->n_warnings = 0;
+    while (l->n_warnings < VIS_FOLLOW_MAX_WARNINGS &&
+           vis_load_warning(p, l->n_warnings, l->warnings[l->n_warnings],
+                            sizeof l->warnings[0]))
+        l->n_warnings++;
     return 1;
 }
 
-int vis_live_poll(vis_live *l)
+int vis_follow_file_poll(vis_follow_file *l)
 {
     vis_file_sig ps, cs;
-    sig_of(l->path, &ps);
-    sig_of(l->companion_path, &cs);
+    vis_file_sig_of(l->path, &ps);
+    vis_file_sig_of(l->companion_path, &cs);
     int changed = 0;
     if (!ps.exists) {
         changed = !l->missing;
@@ -337,13 +279,13 @@ int vis_live_poll(vis_live *l)
     }
     changed = l->missing;
     l->missing = 0;
-    if (sig_eq(&ps, &l->prof_sig) && sig_eq(&cs, &l->comp_sig)) {
+    if (vis_file_sig_eq(&ps, &l->prof_sig) && vis_file_sig_eq(&cs, &l->comp_sig)) {
         int settles = l->unchanged_polls == SETTLE_POLLS - 1;
         if (l->unchanged_polls < SETTLE_POLLS)
             l->unchanged_polls++;
         /* Only the run's state can move: a process that vanished, a
          * companion that settles. */
-        vis_live_state s = state_of(l);
+        vis_follow_state s = state_of(l);
         changed |= s != l->state || settles;
         if (s != l->state) {
             l->state = s;
@@ -360,7 +302,7 @@ int vis_live_poll(vis_live *l)
     int rc = read_pair(l, &read_sig, err, sizeof err);
     if (rc == 0)
         return changed;          /* moving: read it at the next poll */
-    if (!sig_eq(&read_sig, &l->prof_sig))
+    if (!vis_file_sig_eq(&read_sig, &l->prof_sig))
         l->unchanged_polls = 0;
     l->prof_sig = read_sig;
     l->comp_sig = cs;
@@ -376,56 +318,56 @@ int vis_live_poll(vis_live *l)
     return 1;
 }
 
-size_t vis_live_peak(const vis_live *l)
+size_t vis_follow_file_peak(const vis_follow_file *l)
 {
     const vis_profile *p = l->p;
     return vis_snap_total(&p->snaps[p->largest]) > vis_snap_total(&p->snaps[p->peak]) ? p->largest
                                                                                     : p->peak;
 }
 
-int vis_live_over(const vis_live *l)
+int vis_follow_file_over(const vis_follow_file *l)
 {
     if (!l->p || l->error[0])
         return 0;
     switch (l->state) {
-    case VIS_LIVE_EXITED:
-    case VIS_LIVE_EXECED: {
+    case VIS_FOLLOW_EXITED:
+    case VIS_FOLLOW_EXECED: {
         /* The profile's final version is renamed just after the companion
          * that says so (see the file comment). */
         struct stat cst;
         int settled = l->unchanged_polls >= SETTLE_POLLS || !l->companion_path ||
                       stat(l->companion_path, &cst) != 0 ||
-                      !ts_before(l->p_mtime, cst.st_mtim);
+                      !vis_time_before(l->p_mtime, cst.st_mtim);
         return settled;
     }
-    case VIS_LIVE_KILLED:
-    case VIS_LIVE_LIMIT_KILLED:
+    case VIS_FOLLOW_KILLED:
+    case VIS_FOLLOW_LIMIT_KILLED:
         return 1;
     default:
         return 0;
     }
 }
 
-const char *vis_live_state_text(const vis_live *l, char *buf, size_t n)
+const char *vis_follow_state_text(const vis_follow_file *l, char *buf, size_t n)
 {
     const vis_profile *p = l->p;
     switch (l->state) {
-    case VIS_LIVE_RUNNING:
+    case VIS_FOLLOW_RUNNING:
         snprintf(buf, n, "running");
         break;
-    case VIS_LIVE_EXITED:
+    case VIS_FOLLOW_EXITED:
         if (l->has_code)
             snprintf(buf, n, "ended: exit %d", l->end_code);
         else
             snprintf(buf, n, "ended at exit");
         break;
-    case VIS_LIVE_EXECED:
+    case VIS_FOLLOW_EXECED:
         snprintf(buf, n, "ended: exec (the new image writes its own profile)");
         break;
-    case VIS_LIVE_KILLED:
+    case VIS_FOLLOW_KILLED:
         snprintf(buf, n, "killed: no final rewrite, and pid %lld is gone", l->pid);
         break;
-    case VIS_LIVE_LIMIT_KILLED: {
+    case VIS_FOLLOW_LIMIT_KILLED: {
         char b[64];
         vis_fmt_bytes(b, sizeof b, p->limit.bytes);
         snprintf(buf, n, "killed by memtime at its heap limit (%s)", b);
@@ -439,7 +381,7 @@ const char *vis_live_state_text(const vis_live *l, char *buf, size_t n)
     return buf;
 }
 
-void vis_live_time_range(const vis_live *l, uint64_t *t0, uint64_t *t1)
+void vis_follow_file_time_range(const vis_follow_file *l, uint64_t *t0, uint64_t *t1)
 {
     const vis_profile *p = l->p;
     *t0 = p->snaps[0].time;
@@ -449,10 +391,10 @@ void vis_live_time_range(const vis_live *l, uint64_t *t0, uint64_t *t1)
 }
 
 /* The columns from the exact outline: each one's highest total. */
-static uint64_t outline_columns(const vis_live *l, size_t cols, uint64_t *out)
+static uint64_t outline_columns(const vis_follow_file *l, size_t cols, uint64_t *out)
 {
     uint64_t t0, t1, max = 0;
-    vis_live_time_range(l, &t0, &t1);
+    vis_follow_file_time_range(l, &t0, &t1);
     vis_outline_index *x = vis_outline_index_new(&l->p->outline);
     if (!x)
         return 0;
@@ -473,7 +415,7 @@ static uint64_t outline_columns(const vis_live *l, size_t cols, uint64_t *out)
     return max;
 }
 
-uint64_t vis_live_columns(const vis_live *l, size_t cols, uint64_t *out)
+uint64_t vis_follow_file_columns(const vis_follow_file *l, size_t cols, uint64_t *out)
 {
     const vis_profile *p = l->p;
     uint64_t max = 0;
@@ -506,9 +448,9 @@ uint64_t vis_live_columns(const vis_live *l, size_t cols, uint64_t *out)
 
 /* ---------------------------------------------------------- directory */
 
-vis_live_dir *vis_live_dir_new(const char *dir)
+vis_follow_dir *vis_follow_dir_new(const char *dir)
 {
-    vis_live_dir *d = calloc(1, sizeof *d);
+    vis_follow_dir *d = calloc(1, sizeof *d);
     if (d && !(d->dir = dup_text(dir))) {
         free(d);
         return NULL;
@@ -527,13 +469,13 @@ static void procs_clear(vis_procs *ps)
     ps->n = 0;
 }
 
-void vis_live_dir_free(vis_live_dir *d)
+void vis_follow_dir_free(vis_follow_dir *d)
 {
     if (!d)
         return;
     for (size_t i = 0; i < d->n; i++) {
         free(d->e[i].name);
-        vis_live_free(d->e[i].live);
+        vis_follow_file_free(d->e[i].live);
     }
     free(d->e);
     procs_clear(&d->procs);
@@ -541,71 +483,52 @@ void vis_live_dir_free(vis_live_dir *d)
     free(d);
 }
 
-/* Whether the file at path is a profile: a regular file whose first line
- * begins "desc:" (as processes.c picks them). */
-static int looks_like_profile(const char *path)
-{
-    struct stat st;
-    char head[6] = "";
-    FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
-    if (!f)
-        return 0;
-    size_t got = fread(head, 1, 5, f);
-    head[got] = '\0';
-    fclose(f);
-    return !strcmp(head, "desc:");
-}
-
 static int by_name(const void *a, const void *b)
 {
-    return strcmp(((const vis_live_entry *)a)->name, ((const vis_live_entry *)b)->name);
+    return strcmp(((const vis_follow_entry *)a)->name, ((const vis_follow_entry *)b)->name);
 }
 
 /* Adds the profiles new in the directory, marks those still there. 1 when
  * the set changed, 0, or -1 with d->error. */
-static int scan(vis_live_dir *d)
+static int scan(vis_follow_dir *d)
 {
-    DIR *dh = opendir(d->dir);
-    if (!dh) {
-        snprintf(d->error, sizeof d->error, "%s: cannot open: %s", d->dir, strerror(errno));
+    char **names;
+    size_t n;
+    if (vis_dir_names(d->dir, &names, &n, d->error, sizeof d->error) != 0)
         return -1;
-    }
     d->error[0] = '\0';
     for (size_t i = 0; i < d->n; i++)
         d->e[i].seen = 0;
     int changed = 0;
-    struct dirent *de;
-    while ((de = readdir(dh)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (de->d_name[0] == '.' || (len > 8 && !strcmp(de->d_name + len - 8, ".memtime")))
-            continue;
+    for (size_t j = 0; j < n; j++) {
         size_t i = 0;
-        while (i < d->n && strcmp(d->e[i].name, de->d_name))
+        while (i < d->n && strcmp(d->e[i].name, names[j]))
             i++;
         if (i < d->n) {
             d->e[i].seen = 1;
             continue;
         }
-        size_t pn = strlen(d->dir) + len + 2;
+        /* Told a profile by its content once, when first seen. */
+        size_t pn = strlen(d->dir) + strlen(names[j]) + 2;
         char *path = malloc(pn);
         if (!path)
             break;
-        snprintf(path, pn, "%s/%s", d->dir, de->d_name);
-        vis_live_entry *a = looks_like_profile(path) ? realloc(d->e, (d->n + 1) * sizeof *a)
-                                                     : NULL;
-        vis_live *l = a ? vis_live_new(path, NULL, 0) : NULL;
-        char *name = l ? dup_text(de->d_name) : NULL;
+        snprintf(path, pn, "%s/%s", d->dir, names[j]);
+        vis_follow_entry *a = vis_load_is_profile(path) ? realloc(d->e, (d->n + 1) * sizeof *a)
+                                                      : NULL;
+        vis_follow_file *l = a ? vis_follow_file_new(path, NULL, 0) : NULL;
         free(path);
         if (a)
             d->e = a;
-        if (!name) {
-            vis_live_free(l);
+        if (!l)
             continue;
-        }
-        d->e[d->n++] = (vis_live_entry){ name, l, 1 };
+        d->e[d->n++] = (vis_follow_entry){ names[j], l, 1 };
+        names[j] = NULL;
         changed = 1;
     }
-    closedir(dh);
+    for (size_t j = 0; j < n; j++)
+        free(names[j]);
+    free(names);
     /* A profile removed from the directory leaves the listing. */
     size_t o = 0;
     for (size_t i = 0; i < d->n; i++) {
@@ -613,7 +536,7 @@ static int scan(vis_live_dir *d)
             d->e[o++] = d->e[i];
         } else {
             free(d->e[i].name);
-            vis_live_free(d->e[i].live);
+            vis_follow_file_free(d->e[i].live);
             changed = 1;
         }
     }
@@ -623,7 +546,7 @@ static int scan(vis_live_dir *d)
     return changed;
 }
 
-int vis_live_dir_poll(vis_live_dir *d)
+int vis_follow_dir_poll(vis_follow_dir *d)
 {
     char old[sizeof d->error];
     memcpy(old, d->error, sizeof old);
@@ -631,7 +554,7 @@ int vis_live_dir_poll(vis_live_dir *d)
     if (changed < 0)
         return strcmp(old, d->error) != 0;
     for (size_t i = 0; i < d->n; i++)
-        changed |= vis_live_poll(d->e[i].live);
+        changed |= vis_follow_file_poll(d->e[i].live);
     if (!changed)
         return 0;
     /* The good reads as processes, on one axis, endings completed from
@@ -650,7 +573,7 @@ int vis_live_dir_poll(vis_live_dir *d)
     return 1;
 }
 
-const vis_live_entry *vis_live_dir_entry_of(const vis_live_dir *d, const vis_proc *q)
+const vis_follow_entry *vis_follow_dir_entry_of(const vis_follow_dir *d, const vis_proc *q)
 {
     for (size_t i = 0; i < d->n; i++)
         if (d->e[i].live->p == q->profile)
