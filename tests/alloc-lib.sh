@@ -8,18 +8,6 @@
 native() { sed -n "s/^phase $2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$1"; }
 # mark_time COMPANION PHASE
 mark_time() { awk -v ph="$2" '$1 == "mark:" && $3 == ph { split($2, a, "="); print a[2]; exit }' "$1"; }
-# mt_rss COMPANION PHASE: the client's RSS (kB) at the first reading at or
-# after the phase's mark.
-mt_rss() {
-  local t; t=$(mark_time "$1" "$2")
-  awk -v t="${t:-x}" '$1 == "rss:" { split($3, tm, "="); if (t == "x" || tm[2] + 0 < t + 0) next
-      split($4, x, "="); split($5, y, "="); split($6, z, "="); print int((x[2] + y[2] + z[2]) / 1024); exit }' "$1"
-}
-# mt_heap PROFILE PHASE: mem_heap_B of the first snapshot at or after the mark.
-mt_heap() {
-  local t; t=$(mark_time "$1.memtime" "$2")
-  snapshots "$1" | awk -v t="${t:-x}" 't != "x" && $2 + 0 >= t + 0 { print $3; exit }'
-}
 # mt_stat COMPANION PHASE KEY: the allocator's KEY at the first reading of its
 # statistics at or after the phase's mark.
 mt_stat() {
@@ -38,17 +26,6 @@ heap_ok() {
   if [ -n "$2" ] && within_pct "$2" "$3" 2; then ok "$1: memtime's heap $2 B, the program's $3 B"
   else not_ok "$1: memtime's heap ${2:-none} B, the program's $3 B (more than 2% apart)"; fi
 }
-# gap_ok WHAT COMPANION PROFILE PHASE KEY: the allocator's KEY is RSS - heap
-# within 25%.
-gap_ok() {
-  local rss heap v gap
-  rss=$(mt_rss "$2" "$4"); heap=$(mt_heap "$3" "$4"); v=$(mt_stat "$2" "$4" "$5")
-  gap=$(( ${rss:-0} * 1024 - ${heap:-0} ))
-  if [ -n "$v" ] && [ "$gap" -gt 0 ] && within_pct "$v" "$gap" 25; then
-    ok "$1: $5 $v B names the gap RSS - heap = $gap B"
-  else not_ok "$1: $5 ${v:-none} B is not the gap RSS - heap = $gap B within 25%"; fi
-}
-
 # With --time-unit=i and a program that holds still (no allocation) for
 # millions of instructions around each mark, the exact outline's bucket that
 # holds the mark has the phase's figures alone, whatever snapshots were culled:

@@ -15,6 +15,9 @@
 # answer is known; the default (10 s) is only reported. Trimming the main
 # arena's top gives brk back to Valgrind, which keeps the pages (it zeroes
 # them): up to its 8 MiB brk cap more there, allowed for.
+# Each phase is read from the exact outline's bucket that holds its mark
+# (--time-unit=i; the program holds still after each mark), never from a
+# snapshot, which memtime may cull in a run as long as this one.
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/progs/jemalloc_build.sh"
 . "$MT_SRC/tests/alloc-lib.sh"
@@ -28,7 +31,7 @@ plan 37
 # run NAME ENV BINARY MODE: natively, then under memtime.
 run() {
   env $2 "$3" "$4" >"$T/$1.native" || not_ok "$1: native run"
-  memtime_env "$2" --allocator=program --memtime-out-file="$T/$1.out" "$3" "$4" >"$T/$1.txt" 2>"$T/$1.err"
+  memtime_env "$2" --allocator=program --time-unit=i --memtime-out-file="$T/$1.out" "$3" "$4" >"$T/$1.txt" 2>"$T/$1.err"
   is "$?" 0 "$1: runs under memtime --allocator=program"
 }
 memtime_env() { local e=$1; shift; env $e VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@"; }
@@ -40,36 +43,36 @@ for flavour in shared rjem; do
     n=je-$flavour-$decay
     run "$n" "MALLOC_CONF=dirty_decay_ms:$decay" "$bin" batch
     for ph in live batch freed; do
-      rss_ok "$n, $ph: RSS" "$(mt_rss "$T/$n.out.memtime" $ph)" "$(native "$T/$n.native" $ph VmRSS)"
+      rss_ok "$n, $ph: RSS" "$(o_rss "$T/$n.out.memtime" $ph)" "$(native "$T/$n.native" $ph VmRSS)"
     done
-    heap_ok "$n, freed: heap" "$(mt_heap "$T/$n.out" freed)" "$(native "$T/$n.native" freed heap)"
+    heap_ok "$n, freed: heap" "$(o_heap "$T/$n.out.memtime" freed)" "$(native "$T/$n.native" freed heap)"
     if [ "$decay" = -1 ]; then
-      gap_ok "$n, freed: jemalloc's dirty pages" "$T/$n.out.memtime" "$T/$n.out" freed dirty
+      o_gap_ok "$n, freed: jemalloc's dirty pages" "$T/$n.out.memtime" freed dirty
     fi
   done
 done
 # The default decay: what production would see depends on the time since
 # the free, which Valgrind stretches; reported, not held to a figure.
 "$GS" batch >"$T/je-default.native"
-memtime --allocator=program --memtime-out-file="$T/je-default.out" "$GS" batch >/dev/null 2>&1
-diag "jemalloc, default decay, after the free: memtime $(mt_rss "$T/je-default.out.memtime" freed) kB, native $(native "$T/je-default.native" freed VmRSS) kB"
+memtime --allocator=program --time-unit=i --memtime-out-file="$T/je-default.out" "$GS" batch >/dev/null 2>&1
+diag "jemalloc, default decay, after the free: memtime $(o_rss "$T/je-default.out.memtime" freed) kB, native $(native "$T/je-default.native" freed VmRSS) kB"
 
 # --- glibc: holes in the main arena, and per-thread arenas -------------------
 run holes "" "$G" holes
 for ph in allocated freed; do
-  rss_ok "holes, $ph: RSS" "$(mt_rss "$T/holes.out.memtime" $ph)" "$(native "$T/holes.native" $ph VmRSS)"
+  rss_ok "holes, $ph: RSS" "$(o_rss "$T/holes.out.memtime" $ph)" "$(native "$T/holes.native" $ph VmRSS)"
 done
 rss_ok "holes, trimmed: RSS (Valgrind keeps the brk pages trimmed, up to 8 MiB)" \
-  "$(mt_rss "$T/holes.out.memtime" trimmed)" "$(native "$T/holes.native" trimmed VmRSS)" 8192
-heap_ok "holes, freed: heap" "$(mt_heap "$T/holes.out" freed)" "$(native "$T/holes.native" freed heap)"
-gap_ok "holes, freed: glibc's free chunks" "$T/holes.out.memtime" "$T/holes.out" freed free
+  "$(o_rss "$T/holes.out.memtime" trimmed)" "$(native "$T/holes.native" trimmed VmRSS)" 8192
+heap_ok "holes, freed: heap" "$(o_heap "$T/holes.out.memtime" freed)" "$(native "$T/holes.native" freed heap)"
+o_gap_ok "holes, freed: glibc's free chunks" "$T/holes.out.memtime" freed free
 
 run arenas "" "$G" arenas
 for ph in freed trimmed; do
-  rss_ok "arenas, $ph: RSS" "$(mt_rss "$T/arenas.out.memtime" $ph)" "$(native "$T/arenas.native" $ph VmRSS)"
+  rss_ok "arenas, $ph: RSS" "$(o_rss "$T/arenas.out.memtime" $ph)" "$(native "$T/arenas.native" $ph VmRSS)"
 done
-heap_ok "arenas, freed: heap" "$(mt_heap "$T/arenas.out" freed)" "$(native "$T/arenas.native" freed heap)"
-gap_ok "arenas, freed: glibc's free chunks" "$T/arenas.out.memtime" "$T/arenas.out" freed free
+heap_ok "arenas, freed: heap" "$(o_heap "$T/arenas.out.memtime" freed)" "$(native "$T/arenas.native" freed heap)"
+o_gap_ok "arenas, freed: glibc's free chunks" "$T/arenas.out.memtime" freed free
 
 # --- memtime-vis: the account in the summary and in --json --------------------
 vis --summary-only "$T/je-shared--1.out" >"$T/je.sum" 2>&1
