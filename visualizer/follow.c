@@ -35,6 +35,9 @@
 #include "exit_status.h"
 #include "follow.h"
 #include "model/follow_state.h"
+#include "read/dumps.h"
+#include "read/follow_watch.h"
+#include "read/load.h"
 #include "render/follow_view.h"
 
 /* How often the files are looked at (one stat of each per poll). */
@@ -280,12 +283,33 @@ static int poll_files(follow *f)
     return f->dir ? vis_follow_dir_poll(f->dir) : vis_follow_file_poll(f->live);
 }
 
+/* Whether directory path holds a profile memtime (or Massif) wrote: such a
+ * directory is followed as memtime's, whatever else it holds (a pprof file
+ * exported beside the profiles is no series of heap dumps). */
+static int has_profile(const char *path)
+{
+    char **names, err[256];
+    size_t n;
+    int found = 0;
+    if (vis_dir_names(path, &names, &n, err, sizeof err) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char *full = found ? NULL : vis_strfmt("%s/%s", path, names[i]);
+        if (full && vis_load_is_profile(full))
+            found = 1;
+        free(full);
+        free(names[i]);
+    }
+    free(names);
+    return found;
+}
+
 /* Whether directory path holds heap dumps and no profile memtime wrote. */
 static int is_dump_dir(const char *path)
 {
     char **paths, *sig, err[256];
     size_t n;
-    if (vis_dumps_scan_dir(path, &paths, &n, &sig, err, sizeof err) != 0)
+    if (has_profile(path) || vis_dumps_scan_dir(path, &paths, &n, &sig, err, sizeof err) != 0)
         return 0;
     free(sig);
     for (size_t i = 0; i < n; i++)
