@@ -3,9 +3,11 @@
 # comes from the build's object files (scripts/module-graph.sh, itself
 # checked first on objects whose calls are known by construction);
 # mt_main.c's map names every module in the order of memtime/Makefile.am,
-# and every call goes down that order: no cycle at all.
+# and every call goes down that order: no cycle at all. memtime-vis: no
+# cycle, and every call from one stage into another is one that
+# visualizer/README.md lists (its "Cross-stage calls"), each entry a call.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 12
 G="$MT_SRC/scripts/module-graph.sh"
 
 # a -> b -> c, and c -> a closes a cycle of three.
@@ -58,8 +60,48 @@ mkdir -p "$T/vis"
 (cd "$MT_SRC/visualizer" && find . -name '*.c' | sed 's|^\./||') | while read -r src; do
   d=$(dirname "$src"); b=$(basename "$src" .c)
   o="$MT_BUILD/visualizer/$d/memtime_vis-$b.o"
-  [ -f "$o" ] && cp "$o" "$T/vis/$(echo "$d" | tr / _)_$b.o"
+  mkdir -p "$T/vis/$d"
+  [ -f "$o" ] && cp "$o" "$T/vis/$d/$b.o"
 done
 sh "$G" "$T/vis" >"$T/vis.txt"
 check "memtime-vis's modules have no cycle" grep -qx 'cycles: none' "$T/vis.txt" || diag "$(grep '^cycle' "$T/vis.txt")"
+
+# unlisted GRAPH LIST: the cross-stage calls of GRAPH (module-graph.sh's
+# lines, modules named stage/file, the top level without a stage) that
+# LIST (lines "caller callee") does not hold. Free: the top level calling
+# anything, anything calling base/, render/ calling model/, and read/
+# filling the model through model/profile (profile_build.h).
+unlisted() {
+  awk 'NR == FNR { ok[$1 " " $2] = 1; next }
+       /^cycle/ { next }
+       function stage(m) { return m ~ /\// ? substr(m, 1, index(m, "/") - 1) : "main" }
+       { a = stage($1)
+         for (i = 3; i <= NF; i++) {
+           b = stage($i)
+           if (a == b || a == "main" || (b == "base" && a != "base") ||
+               (a == "render" && b == "model") || (a == "read" && $i == "model/profile"))
+             continue
+           if (!(($1 " " $i) in ok)) print $1 " -> " $i
+         } }' "$2" "$1"
+}
+# The rule itself, on calls known by construction: a renderer reading a
+# file, a reader naming sites, base calling up, the model calling a
+# renderer; the one listed call and the free ones pass.
+printf '%s\n' 'render/a -> base/x model/b read/c render/d' 'read/c -> base/x model/profile model/sites' \
+  'base/x -> model/b' 'model/b -> read/c render/d' 'main -> read/c render/d' 'cycles: none' >"$T/fake.txt"
+echo 'model/b read/c' >"$T/fake-list.txt"
+is "$(unlisted "$T/fake.txt" "$T/fake-list.txt" | tr '\n' '|')" \
+   "render/a -> read/c|read/c -> model/sites|base/x -> model/b|model/b -> render/d|" \
+   "the cross-stage rule finds exactly the unlisted calls of a known graph"
+
+# visualizer/README.md's list: "- `caller` -> `callee`: reason" under
+# "## Cross-stage calls".
+awk '/^## /{f = ($0 == "## Cross-stage calls")} f' "$MT_SRC/visualizer/README.md" \
+  | sed -n 's/^- `\([a-z_/]*\)` -> `\([a-z_/]*\)`:.*/\1 \2/p' >"$T/listed.txt"
+diag "listed cross-stage calls: $(wc -l <"$T/listed.txt")"
+is "$(unlisted "$T/vis.txt" "$T/listed.txt")" "" \
+   "every cross-stage call of memtime-vis is listed in visualizer/README.md"
+stale=$(while read -r a b; do
+  grep -q "^$a -> \(.* \)\?$b\( \|\$\)" "$T/vis.txt" || echo "$a -> $b"; done <"$T/listed.txt")
+is "$stale" "" "every call listed in visualizer/README.md is a call of the build"
 finish

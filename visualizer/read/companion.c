@@ -642,233 +642,270 @@ static int detail_finish(vis_profile *p, cctx *c)
     return 0;
 }
 
-static int do_line(vis_profile *p, char *line, cctx *c)
+/* The record handlers, one per record kind of the tool's MtRecord
+ * (memtime/mt_companion.h) and the header's "time_unit:" and "source:".
+ * Each gets the text after its key: with the blanks after the colon
+ * skipped, or (free text: RECORD_TEXT) only the one separating space, so
+ * that a name's own leading blanks survive. */
+
+static int time_unit_rec(vis_profile *p, const char *v, cctx *c)
 {
-    const char *v;
+    static const char *const names[] = { "i", "ms", "B" };
+    size_t len = strcspn(v, " \t");
+    const char *want = names[p->unit];
+    if (len != strlen(want) || strncmp(v, want, len) != 0)
+        return cfail(c, "'time_unit: %s' as in the profile", want);
+    return 0;
+}
+
+/* Free text for the summary: where a converted profile came from. */
+static int source_rec(vis_profile *p, const char *v, cctx *c)
+{
+    char **a = vis_grow(p->sources, p->n_sources, 4, sizeof *a);
+    if (!a)
+        return nomem(c);
+    p->sources = a;
+    if (!(a[p->n_sources] = strdup(v)))
+        return nomem(c);
+    p->n_sources++;
+    return 0;
+}
+
+static int thread_rec(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t n;
+    if (key_num(&v, "tid", &n) != 0)
+        return cfail(c, "'thread: tid=<n> [name=<text>]'");
+    vis_thread_stack *th = thread_get(p, n, c);
+    if (!th)
+        return -1;
+    if (strncmp(v, "name=", 5) == 0 && v[5])
+        return set_text(&th->name, v + 5, c);
+    return 0;
+}
+
+static int mark_rec(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t t;
+    if (key_num(&v, "time", &t) != 0)
+        return cfail(c, "'mark: time=<n> <label>'");
+    return add_mark(p, t, v, c);
+}
+
+static int stacks_rec(vis_profile *p, const char *v, cctx *c)
+{
     uint64_t n, t;
-    if (strncmp(line, "time_unit:", 10) == 0) {
-        static const char *const names[] = { "i", "ms", "B" };
-        v = line + 10;
+    if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
+        return cfail(c, "'stacks: snapshot=<n> time=<n> <tid>=<bytes> ...'");
+    /* Parse the whole line before using it, so a bad line changes nothing. */
+    const char *pairs = v;
+    while (*v) {
+        uint64_t tid, b;
+        if (vis_parse_u64(&v, &tid) != 0 || *v++ != '=' || vis_parse_u64(&v, &b) != 0 ||
+            (*v != '\0' && *v != ' ' && *v != '\t'))
+            return cfail(c, "'<tid>=<bytes>' pairs after 'stacks: snapshot=<n> time=<n>'");
         v += strspn(v, " \t");
-        size_t len = strcspn(v, " \t");
-        const char *want = names[p->unit];
-        if (len != strlen(want) || strncmp(v, want, len) != 0)
-            return cfail(c, "'time_unit: %s' as in the profile", want);
-        return 0;
     }
-    if (strncmp(line, "thread:", 7) == 0) {
-        v = line + 7 + strspn(line + 7, " \t");
-        if (key_num(&v, "tid", &n) != 0)
-            return cfail(c, "'thread: tid=<n> [name=<text>]'");
-        vis_thread_stack *th = thread_get(p, n, c);
+    if (n >= p->n_snaps || p->snaps[n].time != t)
+        return 0;
+    for (v = pairs; *v; v += strspn(v, " \t")) {
+        uint64_t tid = 0, b = 0;   /* checked above; set for the compiler */
+        vis_parse_u64(&v, &tid);
+        v++;
+        vis_parse_u64(&v, &b);
+        vis_thread_stack *th = thread_get(p, tid, c);
         if (!th)
             return -1;
-        if (strncmp(v, "name=", 5) == 0 && v[5]) {
-            free(th->name);
-            if (!(th->name = strdup(v + 5))) {
-                snprintf(c->err, c->errsz, "%s: out of memory", c->path);
-                return -1;
-            }
-        }
-        return 0;
+        th->bytes[n] = b;
+        if (b > th->peak_B)
+            th->peak_B = b;
     }
-    if (strncmp(line, "source:", 7) == 0) {
-        /* Free text for the summary: where a converted profile came from. */
-        char **a = vis_grow(p->sources, p->n_sources, 4, sizeof *a);
-        if (!a || !(a[p->n_sources] = strdup(text_after(line, 7) ? text_after(line, 7) : ""))) {
-            if (a)
-                p->sources = a;
-            snprintf(c->err, c->errsz, "%s: out of memory", c->path);
-            return -1;
-        }
-        p->sources = a;
-        p->n_sources++;
-        return 0;
+    return 0;
+}
+
+static int site_rec(vis_profile *p, const char *v, cctx *c)
+{
+    static const char *const keys[] = { "allocs", "temporary", "bytes", "live_blocks",
+                                        "live_bytes" };
+    uint64_t val[5];
+    for (int k = 0; k < 5; k++)
+        if (key_num(&v, keys[k], &val[k]) != 0)
+            return cfail(c, "'site: allocs=<n> temporary=<n> bytes=<n> live_blocks=<n> "
+                         "live_bytes=<n> <label>'");
+    if (!*v)
+        return cfail(c, "a site label after 'live_bytes=<n>'");
+    if (val[1] > val[0] || val[3] > val[0])
+        return cfail(c, "temporary and live_blocks at most allocs");
+    const char *label = vis_profile_intern(p, v, strlen(v));
+    if (!label)
+        return nomem(c);
+    /* A label repeated (memtime never does) stays two entries, which the
+     * analysis adds up. */
+    vis_site_counts *a = vis_grow(p->counts, p->n_counts, 16, sizeof *a);
+    if (!a)
+        return nomem(c);
+    p->counts = a;
+    a[p->n_counts++] = (vis_site_counts){ .label = label, .allocs = val[0],
+                                          .temporary = val[1], .alloc_bytes = val[2],
+                                          .live_blocks = val[3], .live_bytes = val[4] };
+    return 0;
+}
+
+static int end_rec(vis_profile *p, const char *v, cctx *c)
+{
+    if (!strcmp(v, "exit"))
+        p->end_record = VIS_END_RECORD_EXIT;
+    else if (!strcmp(v, "exec"))
+        p->end_record = VIS_END_RECORD_EXEC;
+    else if (!strcmp(v, "none"))
+        p->end_record = VIS_END_RECORD_RUNNING;
+    else
+        return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
+    return 0;
+}
+
+static int process_rec(vis_profile *p, const char *v, cctx *c)
+{
+    return process_line(&p->process, v, c);
+}
+
+static int command_rec(vis_profile *p, const char *v, cctx *c)
+{
+    return set_text(&p->process.command, v, c);
+}
+
+/* "title: time=T via=prctl|argv TEXT": the last one is the title. */
+static int title_rec(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t t;
+    if (key_num(&v, "time", &t) != 0 || strncmp(v, "via=", 4) != 0)
+        return cfail(c, "'title: time=<n> via=prctl|argv <title>'");
+    v = strchr(v, ' ');
+    return set_text(&p->process.title, v ? v + 1 : NULL, c);
+}
+
+static int fork_rec(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t t, n;
+    if (key_num(&v, "time", &t) != 0 || key_num(&v, "child", &n) != 0 || *v)
+        return cfail(c, "'fork: time=<n> child=<pid>'");
+    vis_fork *a = vis_grow(p->process.forks, p->process.n_forks, 4, sizeof *a);
+    if (!a)
+        return nomem(c);
+    p->process.forks = a;
+    a[p->process.n_forks++] = (vis_fork){ t, (long long)n };
+    return 0;
+}
+
+static int child_ended_rec(vis_profile *p, const char *v, cctx *c)
+{
+    vis_child_end e = { 0, VIS_END_EXIT, 0 };
+    uint64_t t, pid, code;
+    if (key_num(&v, "time", &t) != 0 || key_num(&v, "pid", &pid) != 0)
+        return cfail(c, "'child-ended: time=<n> pid=<pid> exit=<n>|signal=<n>'");
+    if (key_num(&v, "signal", &code) == 0)
+        e.kind = VIS_END_SIGNAL;
+    else if (key_num(&v, "exit", &code) != 0)
+        return cfail(c, "'exit=<n>' or 'signal=<n>' after 'child-ended: time=<n> pid=<pid>'");
+    e.pid = (long long)pid;
+    e.code = (int)code;
+    vis_child_end *a = vis_grow(p->process.child_ends, p->process.n_child_ends, 4, sizeof *a);
+    if (!a)
+        return nomem(c);
+    p->process.child_ends = a;
+    a[p->process.n_child_ends++] = e;
+    return 0;
+}
+
+static int ended_rec(vis_profile *p, const char *v, cctx *c)
+{
+    uint64_t t, n;
+    if (key_num(&v, "time", &t) != 0 || key_num(&v, "exit", &n) != 0)
+        return cfail(c, "'ended: time=<n> exit=<n>'");
+    p->process.end_kind = VIS_END_EXIT;
+    p->process.end_code = (int)n;
+    return 0;
+}
+
+static int heap_limit_rec(vis_profile *p, const char *v, cctx *c)
+{
+    static const char *const want =
+        "'heap-limit: bytes=<n> action=kill|fail|snapshot time=<n>|none refused=<n>'";
+    vis_heap_limit *l = &p->limit;
+    if (key_num(&v, "bytes", &l->bytes) != 0 || l->bytes == 0)
+        return cfail(c, want);
+    if (!strncmp(v, "action=kill ", 12))
+        l->action = VIS_LIMIT_KILL, v += 12;
+    else if (!strncmp(v, "action=fail ", 12))
+        l->action = VIS_LIMIT_FAIL, v += 12;
+    else if (!strncmp(v, "action=snapshot ", 16))
+        l->action = VIS_LIMIT_SNAPSHOT, v += 16;
+    else
+        return cfail(c, want);
+    if (!strncmp(v, "time=none ", 10)) {
+        l->reached = 0;
+        v += 10;
+    } else if (key_num(&v, "time", &l->time) == 0) {
+        l->reached = 1;
+    } else {
+        return cfail(c, want);
     }
-    if (strncmp(line, "mark:", 5) == 0) {
-        v = line + 5 + strspn(line + 5, " \t");
-        if (key_num(&v, "time", &t) != 0)
-            return cfail(c, "'mark: time=<n> <label>'");
-        return add_mark(p, t, v, c);
+    if (key_num(&v, "refused", &l->refused) != 0 || *v)
+        return cfail(c, want);
+    l->present = 1;
+    return 0;
+}
+
+enum { RECORD_FIELDS, RECORD_TEXT };
+
+/* The record table: a line is the record whose key, colon included,
+ * begins it (no key begins another, so the order does not matter; it is
+ * MtRecord's). "profile:" is informational, and keys not listed are
+ * skipped: a newer writer may add records. */
+static const struct {
+    const char *key;
+    int text;
+    int (*read)(vis_profile *p, const char *v, cctx *c);
+} records[] = {
+    { "time_unit:", RECORD_FIELDS, time_unit_rec },
+    { "source:", RECORD_TEXT, source_rec },
+    { "thread:", RECORD_FIELDS, thread_rec },                 /* MtRecThread */
+    { "mark:", RECORD_FIELDS, mark_rec },                     /* MtRecMark */
+    { "site:", RECORD_FIELDS, site_rec },                     /* MtRecSite */
+    { "end:", RECORD_FIELDS, end_rec },                       /* MtRecEnd */
+    { "process:", RECORD_FIELDS, process_rec },               /* MtRecProcess */
+    { "command:", RECORD_TEXT, command_rec },                 /* MtRecCommand */
+    { "title:", RECORD_FIELDS, title_rec },                   /* MtRecTitle */
+    { "fork:", RECORD_FIELDS, fork_rec },                     /* MtRecFork */
+    { "child-ended:", RECORD_FIELDS, child_ended_rec },       /* MtRecChildEnded */
+    { "ended:", RECORD_FIELDS, ended_rec },                   /* MtRecEnded */
+    { "heap-limit:", RECORD_FIELDS, heap_limit_rec },         /* MtRecHeapLimit */
+    { "stacks:", RECORD_FIELDS, stacks_rec },                 /* MtRecStacks */
+    { "rss:", RECORD_FIELDS, rss_line },                      /* MtRecRss */
+    { "rss-peak:", RECORD_FIELDS, rss_peak_line },            /* MtRecRssPeak */
+    { "rss-mapping:", RECORD_FIELDS, rss_mapping_line },      /* MtRecRssMapping */
+    { "rss-mapping-frame:", RECORD_FIELDS, rss_frame_line },  /* MtRecRssMappingFrame */
+    { "allocator:", RECORD_FIELDS, allocator_line },          /* MtRecAllocator */
+    { "alloc-stats:", RECORD_FIELDS, alloc_stats_line },      /* MtRecAllocStats */
+    { "outline:", RECORD_FIELDS, outline_line },              /* MtRecOutline */
+    { "o:", RECORD_FIELDS, o_line },                          /* MtRecOutlineBucket */
+    { "o-rss:", RECORD_FIELDS, o_rss_line },                  /* MtRecOutlineRss */
+    { "detail:", RECORD_FIELDS, detail_line },                /* MtRecDetail */
+    { "frame:", RECORD_FIELDS, frame_line },                  /* MtRecFrame */
+    { "dtree:", RECORD_FIELDS, dtree_line },                  /* MtRecDTree */
+};
+
+static int do_line(vis_profile *p, const char *line, cctx *c)
+{
+    for (size_t i = 0; i < sizeof records / sizeof *records; i++) {
+        size_t kl = strlen(records[i].key);
+        if (strncmp(line, records[i].key, kl) != 0)
+            continue;
+        const char *v = records[i].text == RECORD_TEXT ? text_after(line, kl)
+                                                       : line + kl + strspn(line + kl, " \t");
+        return records[i].read(p, v, c);
     }
-    if (strncmp(line, "stacks:", 7) == 0) {
-        v = line + 7 + strspn(line + 7, " \t");
-        if (key_num(&v, "snapshot", &n) != 0 || key_num(&v, "time", &t) != 0)
-            return cfail(c, "'stacks: snapshot=<n> time=<n> <tid>=<bytes> ...'");
-        /* Parse the whole line before using it, so a bad line changes nothing. */
-        const char *pairs = v;
-        while (*v) {
-            uint64_t tid, b;
-            if (vis_parse_u64(&v, &tid) != 0 || *v++ != '=' || vis_parse_u64(&v, &b) != 0 ||
-                (*v != '\0' && *v != ' ' && *v != '\t'))
-                return cfail(c, "'<tid>=<bytes>' pairs after 'stacks: snapshot=<n> time=<n>'");
-            v += strspn(v, " \t");
-        }
-        if (n >= p->n_snaps || p->snaps[n].time != t)
-            return 0;
-        for (v = pairs; *v; v += strspn(v, " \t")) {
-            uint64_t tid = 0, b = 0;   /* checked above; set for the compiler */
-            vis_parse_u64(&v, &tid);
-            v++;
-            vis_parse_u64(&v, &b);
-            vis_thread_stack *th = thread_get(p, tid, c);
-            if (!th)
-                return -1;
-            th->bytes[n] = b;
-            if (b > th->peak_B)
-                th->peak_B = b;
-        }
-        return 0;
-    }
-    if (strncmp(line, "rss:", 4) == 0)
-        return rss_line(p, line + 4 + strspn(line + 4, " \t"), c);
-    if (strncmp(line, "rss-peak:", 9) == 0)
-        return rss_peak_line(p, line + 9 + strspn(line + 9, " \t"), c);
-    if (strncmp(line, "rss-mapping:", 12) == 0)
-        return rss_mapping_line(p, line + 12 + strspn(line + 12, " \t"), c);
-    if (strncmp(line, "rss-mapping-frame:", 18) == 0)
-        return rss_frame_line(p, line + 18 + strspn(line + 18, " \t"), c);
-    if (strncmp(line, "allocator:", 10) == 0)
-        return allocator_line(p, line + 10 + strspn(line + 10, " \t"), c);
-    if (strncmp(line, "alloc-stats:", 12) == 0)
-        return alloc_stats_line(p, line + 12 + strspn(line + 12, " \t"), c);
-    if (strncmp(line, "site:", 5) == 0) {
-        static const char *const keys[] = { "allocs", "temporary", "bytes", "live_blocks",
-                                            "live_bytes" };
-        uint64_t val[5];
-        v = line + 5 + strspn(line + 5, " \t");
-        for (int k = 0; k < 5; k++)
-            if (key_num(&v, keys[k], &val[k]) != 0)
-                return cfail(c, "'site: allocs=<n> temporary=<n> bytes=<n> live_blocks=<n> "
-                             "live_bytes=<n> <label>'");
-        if (!*v)
-            return cfail(c, "a site label after 'live_bytes=<n>'");
-        if (val[1] > val[0] || val[3] > val[0])
-            return cfail(c, "temporary and live_blocks at most allocs");
-        const char *label = vis_profile_intern(p, v, strlen(v));
-        if (!label)
-            goto nomem;
-        /* A label repeated (memtime never does) stays two entries, which
-         * the analysis adds up. */
-        vis_site_counts *a = vis_grow(p->counts, p->n_counts, 16, sizeof *a);
-        if (!a)
-            goto nomem;
-        p->counts = a;
-        vis_site_counts *sc = &p->counts[p->n_counts++];
-        sc->label = label;
-        sc->allocs = val[0];
-        sc->temporary = val[1];
-        sc->alloc_bytes = val[2];
-        sc->live_blocks = val[3];
-        sc->live_bytes = val[4];
-        return 0;
-    }
-    if (strncmp(line, "detail:", 7) == 0)
-        return detail_line(p, line + 7 + strspn(line + 7, " \t"), c);
-    if (strncmp(line, "frame:", 6) == 0)
-        return frame_line(p, line + 6 + strspn(line + 6, " \t"), c);
-    if (strncmp(line, "dtree:", 6) == 0)
-        return dtree_line(p, line + 6 + strspn(line + 6, " \t"), c);
-    if (strncmp(line, "heap-limit:", 11) == 0) {
-        static const char *const want =
-            "'heap-limit: bytes=<n> action=kill|fail|snapshot time=<n>|none refused=<n>'";
-        vis_heap_limit *l = &p->limit;
-        v = line + 11 + strspn(line + 11, " \t");
-        if (key_num(&v, "bytes", &l->bytes) != 0 || l->bytes == 0)
-            return cfail(c, want);
-        if (!strncmp(v, "action=kill ", 12))
-            l->action = VIS_LIMIT_KILL, v += 12;
-        else if (!strncmp(v, "action=fail ", 12))
-            l->action = VIS_LIMIT_FAIL, v += 12;
-        else if (!strncmp(v, "action=snapshot ", 16))
-            l->action = VIS_LIMIT_SNAPSHOT, v += 16;
-        else
-            return cfail(c, want);
-        if (!strncmp(v, "time=none ", 10)) {
-            l->reached = 0;
-            v += 10;
-        } else if (key_num(&v, "time", &l->time) == 0) {
-            l->reached = 1;
-        } else {
-            return cfail(c, want);
-        }
-        if (key_num(&v, "refused", &l->refused) != 0 || *v)
-            return cfail(c, want);
-        l->present = 1;
-        return 0;
-    }
-    if (strncmp(line, "end:", 4) == 0) {
-        v = line + 4 + strspn(line + 4, " \t");
-        if (!strcmp(v, "exit"))
-            p->end_record = VIS_END_RECORD_EXIT;
-        else if (!strcmp(v, "exec"))
-            p->end_record = VIS_END_RECORD_EXEC;
-        else if (!strcmp(v, "none"))
-            p->end_record = VIS_END_RECORD_RUNNING;
-        else
-            return cfail(c, "'end: exit', 'end: exec' or 'end: none'");
-        return 0;
-    }
-    if (strncmp(line, "outline:", 8) == 0)
-        return outline_line(p, line + 8 + strspn(line + 8, " \t"), c);
-    if (strncmp(line, "o:", 2) == 0)
-        return o_line(p, line + 2 + strspn(line + 2, " \t"), c);
-    if (strncmp(line, "o-rss:", 6) == 0)
-        return o_rss_line(p, line + 6 + strspn(line + 6, " \t"), c);
-    if (strncmp(line, "process:", 8) == 0)
-        return process_line(&p->process, line + 8 + strspn(line + 8, " \t"), c);
-    if (strncmp(line, "command:", 8) == 0)
-        return set_text(&p->process.command, text_after(line, 8), c);
-    if (strncmp(line, "title:", 6) == 0) {
-        /* "title: time=T via=prctl|argv TEXT": the last one is the title. */
-        v = line + 6 + strspn(line + 6, " \t");
-        if (key_num(&v, "time", &t) != 0 || strncmp(v, "via=", 4) != 0)
-            return cfail(c, "'title: time=<n> via=prctl|argv <title>'");
-        v = strchr(v, ' ');
-        return set_text(&p->process.title, v ? v + 1 : NULL, c);
-    }
-    if (strncmp(line, "fork:", 5) == 0) {
-        v = line + 5 + strspn(line + 5, " \t");
-        if (key_num(&v, "time", &t) != 0 || key_num(&v, "child", &n) != 0 || *v)
-            return cfail(c, "'fork: time=<n> child=<pid>'");
-        vis_fork *a = vis_grow(p->process.forks, p->process.n_forks, 4, sizeof *a);
-        if (!a)
-            goto nomem;
-        p->process.forks = a;
-        a[p->process.n_forks++] = (vis_fork){ t, (long long)n };
-        return 0;
-    }
-    if (strncmp(line, "child-ended:", 12) == 0) {
-        vis_child_end e = { 0, VIS_END_EXIT, 0 };
-        uint64_t pid, code;
-        v = line + 12 + strspn(line + 12, " \t");
-        if (key_num(&v, "time", &t) != 0 || key_num(&v, "pid", &pid) != 0)
-            return cfail(c, "'child-ended: time=<n> pid=<pid> exit=<n>|signal=<n>'");
-        if (key_num(&v, "signal", &code) == 0)
-            e.kind = VIS_END_SIGNAL;
-        else if (key_num(&v, "exit", &code) != 0)
-            return cfail(c, "'exit=<n>' or 'signal=<n>' after 'child-ended: time=<n> pid=<pid>'");
-        e.pid = (long long)pid;
-        e.code = (int)code;
-        vis_child_end *a = vis_grow(p->process.child_ends, p->process.n_child_ends, 4, sizeof *a);
-        if (!a)
-            goto nomem;
-        p->process.child_ends = a;
-        a[p->process.n_child_ends++] = e;
-        return 0;
-    }
-    if (strncmp(line, "ended:", 6) == 0) {
-        v = line + 6 + strspn(line + 6, " \t");
-        if (key_num(&v, "time", &t) != 0 || key_num(&v, "exit", &n) != 0)
-            return cfail(c, "'ended: time=<n> exit=<n>'");
-        p->process.end_kind = VIS_END_EXIT;
-        p->process.end_code = (int)n;
-        return 0;
-    }
-    return 0;   /* "profile:" is informational; unknown keys are skipped */
-nomem:
-    snprintf(c->err, c->errsz, "%s: out of memory", c->path);
-    return -1;
+    return 0;
 }
 
 /* The message of an unfinished line, in the readers' one shape. */
