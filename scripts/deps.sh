@@ -14,7 +14,7 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
   pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached redis-server redis-tools"
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
-  # The live view (--follow) is driven in a terminal multiplexer (t680-t682).
+  # The live view (--follow) is driven in a terminal multiplexer (t680-t683).
   pkgs="$pkgs tmux"
   # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
   pkgs="$pkgs bzip2 xz-utils util-linux"
