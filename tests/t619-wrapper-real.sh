@@ -40,7 +40,7 @@ OURS='^(?!in )(?!\(in lib)'
 DEFAULT="(anonymous namespace)=80000 db::engine::buf::Page::frame(unsigned long)=40000 db::engine::buf::Pool::grow(unsigned long)=400000 db::engine::log::Rec::body(unsigned long)=50000 db::engine::log::Writer::reserve(unsigned long)=150000 db::sql::exec::Join::buffer(unsigned long)=120000 db::sql::exec::Sort::keys(unsigned long)=30000 db::sql::parse::Lexer::token(unsigned long)=10000 db::sql::parse::Parser::node(unsigned long)=20000 net=220000"
 is "$(peak_sites a.out "$OURS")" "$DEFAULT" \
    "default view: by namespace, db (73%) by its functions, both wrappers' callers counted where they are"
-is "$(vis --json a.out | python3 -c 'import json,sys; g=json.load(sys.stdin)["grouping"]; print(g["by"], g["by_default"])')" \
+is "$(vis --json a.out | json_get - 'd["grouping"]["by"], d["grouping"]["by_default"]')" \
    "namespace True" "the default grouping of a C++ program with namespaces is namespace, and says so"
 is "$(peak_sites a.out "$OURS" --group-by=namespace --namespace-depth=2)" \
    "(anonymous namespace)=80000 db::engine=640000 db::sql=180000 net::proto=70000 net::vio=150000" \

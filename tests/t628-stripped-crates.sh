@@ -77,7 +77,7 @@ print(" ".join("%s=%d" % kv for kv in sorted(acc.items())))' >fn.txt
 is "$(cat fn.txt)" "net::frame=200000 store::fill=300000" \
    "function: ??? called by store::fill 300000 B, ??? called by net::frame 200000 B"
 
-is "$(vis --json l.out | python3 -c 'import json, sys; g = json.load(sys.stdin)["grouping"]; print(g["by"], g["by_default"])')" \
+is "$(vis --json l.out | json_get - 'd["grouping"]["by"], d["grouping"]["by_default"]')" \
    "namespace True" "the default grouping: namespace, the unnamed frames weighed by their named callers"
 
 memtime -q --time-unit=B --detailed-freq=1 --depth=2 --memtime-out-file=d2.out ./layers >/dev/null 2>err

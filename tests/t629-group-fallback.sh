@@ -22,7 +22,7 @@ OURS='^(big::|many::|mid::|x0::|few::|other functions)'
 is "$(peak_sites fb.out "$OURS" --group-by=function)" \
    "big::hold()=500000 other functions in many=200000 other functions in mid=30000 other functions in ns_fallback.cc=16000" \
    "JSON: big::hold itself; many's 40 and mid's 10 functions by namespace; the rest by file"
-is "$(vis --json --group-by=function fb.out | python3 -c 'import json, sys; print(json.load(sys.stdin)["grouping"]["fallback"])')" \
+is "$(vis --json --group-by=function fb.out | json_get - 'd["grouping"]["fallback"]')" \
    "['namespace', 'file']" "JSON: grouping.fallback names the two levels"
 vis --group-by=function fb.out >sum.txt
 check "the summary lists the fallback groups" grep -q "other functions in many" sum.txt
