@@ -14,7 +14,7 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs g++ libc6-dev perl libjemalloc-dev libmimalloc-dev libgoogle-perftools-dev clang libclang-rt-14-dev"
   pkgs="$pkgs gnuplot-nox binutils rustc man-db libstdc++6 golang-go python3 chromium sqlite3 memcached redis-server redis-tools"
   pkgs="$pkgs massif-visualizer xvfb xauth imagemagick"
-  # The live view (--follow) is driven in a terminal multiplexer (t680-t682).
+  # The live view (--follow) is driven in a terminal multiplexer (t680-t683).
   pkgs="$pkgs tmux"
   # A tokio service built offline by Debian's cargo from Debian's crate sources (t413).
   pkgs="$pkgs cargo librust-tokio-dev"

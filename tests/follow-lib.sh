@@ -1,5 +1,5 @@
 # follow-lib.sh: memtime-vis --follow in a tmux pane, for the live view's
-# tests (t680-t682). Source it after lib.sh. The pane runs the view with
+# tests (t680-t683, t703). Source it after lib.sh. The pane runs the view with
 # LANG=C.UTF-8 on its own tmux server (killed at exit); its exit status
 # and its stderr (the sanitizers' reports) land in $T/view.status and
 # $T/view.err. Every wait is on the pane's text (wait_until polls it).

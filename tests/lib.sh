@@ -140,6 +140,24 @@ build_prog() {
   echo "$out"
 }
 
+# rust_prog SRC OPT [rustc args...]: compiles tests/progs/SRC (Rust) once
+# into $MT_PROGS with test_rustc's compiler at -C opt-level=OPT with -g,
+# prints the binary's path. Cached per compiler version (a rustup and a
+# Debian rustc differ in debug info) and per extra arguments (link args,
+# symbol-mangling-version).
+rust_prog() {
+  local src="$MT_SRC/tests/progs/$1" opt=$2; shift 2
+  local rustc; rustc=${RUSTC:-$(test_rustc)}
+  [ -n "$rustc" ] || { echo "rust_prog: no rustc" >&2; return 1; }
+  local tag; tag=$(printf '%s' "$*" | md5sum | cut -c1-8)
+  local out; out="$MT_PROGS/$(basename "$src" .rs)-O$opt-$tag-$("$rustc" --version | md5sum | cut -c1-8)"
+  if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+    "$rustc" -g -C opt-level="$opt" -o "$out.tmp.$$" "$src" "$@" >&2 \
+      && mv -f "$out.tmp.$$" "$out" || return 1
+  fi
+  echo "$out"
+}
+
 # --- What a script needs beyond the build -------------------------------------
 # need DEP...: declares, before plan, what the script uses that building
 # memtime does not need (scripts/deps.sh --test installs all of it). When
@@ -253,6 +271,37 @@ max_heap() { sed -n 's/^mem_heap_B=//p' "$1" | sort -n | tail -n 1; }
 peak_stacks() { sed -n 's/^mem_stacks_B=//p' "$1" | sort -n | tail -1; }
 # within_pct A B PCT: |A-B| <= PCT% of B (B > 0).
 within_pct() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
+
+# --- Reading memtime-vis's JSON ------------------------------------------------
+# json_get FILE EXPR: prints the Python expression EXPR evaluated with d, the
+# JSON document in FILE ("-": stdin); a tuple prints as print's arguments
+# (json_get f.json 'd["a"], d["b"]' prints "A B"). Fails, naming the file,
+# when FILE is not JSON or EXPR does not hold.
+json_get() {
+  python3 -c '
+import json, sys
+f, expr = sys.argv[1], sys.argv[2]
+try:
+    d = json.load(sys.stdin if f == "-" else open(f))
+    v = eval(expr, {"d": d})
+except Exception as e:
+    sys.exit("json_get %s: %s: %r" % (f, expr, e))
+print(*v) if isinstance(v, tuple) else print(v)' "$1" "$2"
+}
+# peak_sites FILE REGEX [vis args...]: "label=bytes" of the sites (or
+# groups) at the peak in memtime-vis's --json of FILE whose label matches
+# REGEX (Python's re.search), sorted by label, on one line. Fails if two
+# sites share a label: the report never prints two alike.
+peak_sites() {
+  local f=$1 keys=$2; shift 2
+  vis --json "$@" "$f" | python3 -c '
+import json, re, sys
+s = json.load(sys.stdin)["peak"]["sites"]
+if len({x["site"] for x in s}) != len(s):
+    sys.exit("peak_sites: two sites share a label")
+print(" ".join("%s=%d" % (x["site"], x["bytes"]) for x in sorted(s, key=lambda x: x["site"])
+               if re.search(sys.argv[1], x["site"])))' "$keys"
+}
 
 # --- The end ------------------------------------------------------------------
 # at_exit COMMAND: COMMAND (a string for eval) runs when the script ends,

@@ -274,11 +274,7 @@ RUSTC=$(test_rustc)
 if [ -z "$RUSTC" ]; then
   for i in 1 2 3; do skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"; done
 else
-  ro="$MT_PROGS/rust_inlined-O2-$("$RUSTC" --version | md5sum | cut -c1-8)"
-  if [ ! -x "$ro" ] || [ "$MT_SRC/tests/progs/rust_inlined.rs" -nt "$ro" ]; then
-    "$RUSTC" -g -C opt-level=2 -o "$ro.tmp.$$" "$MT_SRC/tests/progs/rust_inlined.rs" >"$T/rs.err" 2>&1 \
-      && mv -f "$ro.tmp.$$" "$ro"
-  fi
+  ro=$(rust_prog rust_inlined.rs 2 2>"$T/rs.err")
   check "rustc builds rust_inlined.rs at opt-level=2" test -x "$ro"
   memtime -q $B --threshold=0 --memtime-out-file="$T/r.out" "$ro" >/dev/null 2>&1
   rd unpruned "$T/r.out" "$T/r.out.memtime" >"$T/r.chk"; rc=$?

@@ -13,12 +13,10 @@ need rustc file:libjemalloc_pic.a objcopy
 RUSTC=$(test_rustc)   # lib.sh: Debian's rustc first, as on a fresh machine
 ARCHIVE=$(je_rjem_archive 2>"$T/err") || plan_skip "no libjemalloc_pic.a to rename: $(head -c 200 "$T/err")"
 
-# rust_prog OPT: tests/progs/rust_jemalloc.rs built at -C opt-level=OPT with -g.
-rust_prog() { je_rust_prog "$RUSTC" "$1"; }
 
 plan 13
-P0=$(rust_prog 0 2>"$T/err0") || { head -20 "$T/err0" | diag "$(cat)"; }
-P2=$(rust_prog 2 2>"$T/err2") || { head -20 "$T/err2" | diag "$(cat)"; }
+P0=$(je_rust_prog "$RUSTC" 0 2>"$T/err0") || { head -20 "$T/err0" | diag "$(cat)"; }
+P2=$(je_rust_prog "$RUSTC" 2 2>"$T/err2") || { head -20 "$T/err2" | diag "$(cat)"; }
 check "rustc builds the program against _rjem_ jemalloc" test -x "$P0" -a -x "$P2"
 
 # Unoptimised: the allocation frames are all real functions.

@@ -54,19 +54,9 @@ if [ -z "$RUSTC" ]; then
   for i in $(seq 10); do skip "no rustc on PATH nor in ~/.cargo/bin (apt-get install rustc)"; done
   finish; exit
 fi
-# rust_prog SRC [LINK ARGS]: tests/progs/SRC at -C opt-level=2 with -g.
-rust_prog() {
-  local src="$MT_SRC/tests/progs/$1"; shift
-  local out; out="$MT_PROGS/$(basename "$src" .rs)-O2-$("$RUSTC" --version | md5sum | cut -c1-8)"
-  if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-    "$RUSTC" -g -C opt-level=2 -o "$out.tmp.$$" "$src" "$@" >&2 \
-      && mv -f "$out.tmp.$$" "$out" || return 1
-  fi
-  echo "$out"
-}
 PLUMBING='__rust|__rdl_|__rg_|GlobalAlloc|RawVec|raw_vec|alloc\.rs|boxed\.rs|hashbrown|/raw/|UnknownInlinedFun|library/|jemalloc|mallocx|: alloc '
 
-ri=$(rust_prog rust_inlined.rs 2>"$T/ri.err") || { head -20 "$T/ri.err" | diag "$(cat)"; }
+ri=$(rust_prog rust_inlined.rs 2 2>"$T/ri.err") || { head -20 "$T/ri.err" | diag "$(cat)"; }
 check "rustc builds rust_inlined.rs at opt-level=2" test -x "$ri"
 memtime --massif-out-file="$T/ri.out" "$ri" >/dev/null 2>"$T/ri.err"
 is "$?" 0 "rust_inlined runs under memtime"
@@ -86,7 +76,7 @@ ARCHIVE=$(je_rjem_archive 2>"$T/err") || {
 }
 # libc after the archive: rustc links with -nodefaultlibs and puts its own -lc
 # before link-args (rustc 1.63, Debian bookworm's).
-rj=$(rust_prog rust_jemalloc.rs -C link-arg="$ARCHIVE" -C link-arg=-lm -C link-arg=-lpthread -C link-arg=-lc 2>"$T/rj.err") \
+rj=$(rust_prog rust_jemalloc.rs 2 -C link-arg="$ARCHIVE" -C link-arg=-lm -C link-arg=-lpthread -C link-arg=-lc 2>"$T/rj.err") \
   || { head -20 "$T/rj.err" | diag "$(cat)"; }
 check "rustc builds rust_jemalloc.rs against _rjem_ jemalloc at opt-level=2" test -x "$rj"
 memtime --massif-out-file="$T/rj.out" "$rj" >/dev/null 2>"$T/rj.err"

@@ -18,7 +18,6 @@ P=$(build_prog limit_chunks.c) || { not_ok "build limit_chunks.c"; exit 1; }
 PN=$(build_prog limit_new.cc) || { not_ok "build limit_new.cc"; exit 1; }
 PNGCHECK=$(build_pngcheck) || { not_ok "build pngcheck"; exit 1; }
 MiB=1048576
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 # The heap bytes under grab() in the last snapshot's tree.
 last_grab() {
   awk '/^snapshot=/{g=0} /^ *n[0-9]+: [0-9]+ .*grab \(limit_chunks.c/{g=$2} END{print g}' "$1"
@@ -41,7 +40,7 @@ check "kill: companion mark" grep -q '^mark: time=[0-9]* heap limit 10MiB reache
 check "kill: companion heap-limit line" \
   grep -Eq '^heap-limit: bytes=10485760 action=kill time=[0-9]+ refused=0$' "$out.memtime"
 vis "$out" --json >"$T/kill.json"
-is "$(json "$T/kill.json" 'd["heap_limit"]["bytes"], d["heap_limit"]["action"], d["heap_limit"]["time"] is not None, d["ended_by_exit"]')" \
+is "$(json_get "$T/kill.json" 'd["heap_limit"]["bytes"], d["heap_limit"]["action"], d["heap_limit"]["time"] is not None, d["ended_by_exit"]')" \
    "10485760 kill True False" "kill: --json heap_limit and ended_by_exit"
 vis "$out" >"$T/kill.report"
 check "kill: the summary says memtime killed it at the limit" \
@@ -75,7 +74,7 @@ is "$(grep -c 'heap limit of 10485760 bytes reached: refusing' "$T/fail.err")" 1
 check "fail: companion counts 3 refusals" \
   grep -Eq '^heap-limit: bytes=10485760 action=fail time=[0-9]+ refused=3$' "$out.memtime"
 vis "$out" --json >"$T/fail.json"
-is "$(json "$T/fail.json" 'd["heap_limit"]["action"], d["heap_limit"]["refused"], d["peak"]["total_bytes"] <= 10485760')" \
+is "$(json_get "$T/fail.json" 'd["heap_limit"]["action"], d["heap_limit"]["refused"], d["peak"]["total_bytes"] <= 10485760')" \
    "fail 3 True" "fail: --json counts the refusals, and the heap never passed the limit"
 check "fail: the summary counts the refusals" grep -q '^Heap limit: 10.0 MiB first reached at .*: 3 allocations refused' \
   <(vis "$out")
@@ -102,7 +101,7 @@ check "snapshot: one mark" test -n "$mark_t"
 # The detailed snapshot at the mark's time holds 10 blocks under grab().
 at_mark=$(awk -v t="$mark_t" '/^time=/{tm=substr($0,6)} /^heap_tree=/{d=(tm==t)} d && /grab \(limit_chunks.c/{print $2; exit}' "$out")
 is "$at_mark" $((10 * MiB)) "snapshot: the detailed snapshot at the crossing holds 10 blocks"
-is "$(vis "$out" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["heap_limit"]["action"], d["heap_limit"]["time"])')" \
+is "$(vis "$out" --json | json_get - 'd["heap_limit"]["action"], d["heap_limit"]["time"]')" \
    "snapshot $mark_t" "snapshot: --json heap_limit time is the mark's"
 
 # --- options ----------------------------------------------------------------------

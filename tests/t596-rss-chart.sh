@@ -102,6 +102,6 @@ m = json.load(open(sys.argv[1]))["rss"]["peak"]["mappings"]
 print(m[0]["name"], m[0]["mmap_stack"], m[1]["name"], m[1]["mappings"], m[1]["mmap_stack"])' "$T/r.json")" \
   "/var/lib/service/cache.db [] [anon] 3 ['arena_grow (arena.c:77)', 'main (service.c:19)']" \
   "JSON: the mappings at the RSS peak, anonymous ones with their mmap's stack"
-is "$("$MT_VIS" --json --no-companion "$FIX" | python3 -c 'import json, sys; print(json.load(sys.stdin)["rss"])')" \
+is "$("$MT_VIS" --json --no-companion "$FIX" | json_get - 'd["rss"]')" \
   None "JSON: rss is null without readings"
 finish

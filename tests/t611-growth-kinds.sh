@@ -57,6 +57,6 @@ vis --json --no-companion "$T/n.out" >"$T/n.json"
 is "$?" 0 "--json with a hostile name: exit 0"
 check "no raw '<' or control character in the document" sh -c "! grep -q '[<>&]' '$T/n.json' && ! grep -qP '[\\x00-\\x08\\x0b-\\x1f]' '$T/n.json'"
 want=$(printf '%s' "$name" | python3 -c 'import sys; print(repr(sys.stdin.buffer.read().decode("utf-8", "replace")))')
-got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(repr(d["growth"][0]["site"]))' "$T/n.json")
+got=$(json_get "$T/n.json" 'repr(d["growth"][0]["site"])')
 is "$got" "$want" "the name reads back unchanged (the stray byte as U+FFFD)"
 finish

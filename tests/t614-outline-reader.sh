@@ -35,11 +35,11 @@ for s in bursts gaps; do
   check "$s: NAME.outline.csv, every row and column (python reader)" ocheck csv $s.out.memtime $s.outline.csv
 done
 # gaps: a gap of ~70 s at width 64 is one filled span, not a thousand.
-is "$(python3 -c 'import json,sys; o=json.load(open("gaps.json"))["outline"]; print(len(o), sum(s["filled"] for s in o), o[-1]["end"])')" \
+is "$(json_get gaps.json 'len(d["outline"]), sum(s["filled"] for s in d["outline"]), d["outline"][-1]["end"]')" \
   "6 2 99999" "gaps: 4 buckets, 2 filled spans (one per gap), the last cut at end=99999"
 
 vis --json "$MT_SRC/tests/data/massif-B.out" >massif.json
-is "$(python3 -c 'import json; d=json.load(open("massif.json")); print(d["outline"], d["outline_rss"], d["outline_info"], d["bursts"])')" \
+is "$(json_get massif.json 'd["outline"], d["outline_rss"], d["outline_info"], d["bursts"]')" \
   "[] [] None []" "a Massif file: \"outline\": [], no bursts"
 vis -o none.outline.csv "$MT_SRC/tests/data/massif-B.out" 2>err.txt
 rc=$?
@@ -55,7 +55,7 @@ import json
 for b in json.load(open("bursts.json"))["bursts"]:
     print(b["top_time"], b["height_bytes"] // 1048576, b["level_bytes"] // 1048576, b["start"], b["end"], b["snapshot"], b["site"])')
 is "$got" "$want" "bursts: top time, height, level, duration and site, largest first"
-is "$(python3 -c 'import json; d=json.load(open("bursts.json")); print(d["outline_info"]["max_bytes"], d["bursts"][1]["site_bytes"])')" \
+is "$(json_get bursts.json 'd["outline_info"]["max_bytes"], d["bursts"][1]["site_bytes"]')" \
   "$((50 * MiB)) $((32 * MiB))" "bursts: the outline's maximum (50 MiB) and the site's bytes in its tree"
 
 vis --summary-only bursts.out >bursts.txt
@@ -85,7 +85,7 @@ check "growth with the outline: spike_alloc does not grow" sh -c "! grep -q '+40
 check "  ... and the two samples on bursts are said to be left out" \
   grep -q "(2 detailed snapshots taken during bursts of the exact outline left out at the window.s ends" g1.txt
 vis --json growth.out >g.json
-is "$(python3 -c 'import json; d=json.load(open("g.json")); print(d["window"]["left_out_on_bursts"], [r["growth_bytes"] for r in d["growth"]])')" \
+is "$(json_get g.json 'd["window"]["left_out_on_bursts"], [r["growth_bytes"] for r in d["growth"]]')" \
   "2 [0]" "growth, JSON: 2 samples left out, no site grew"
 
 # ---- check and diff: the true maximum.
@@ -97,7 +97,7 @@ is "$?:$(cat chk.txt)" "0:" "  ... the samples' peak (42 MiB) alone would pass"
 vis check --max-peak=50MiB bursts.out >chk.txt 2>&1
 is "$?:$(cat chk.txt)" "0:" "check --max-peak=50MiB: the true maximum is not over it"
 vis diff --json growth.out bursts.out >d.json
-is "$(python3 -c 'import json; d=json.load(open("d.json")); print(d["total"]["new_bytes"], d["true_peak"])')" \
+is "$(json_get d.json 'd["total"]["new_bytes"], d["true_peak"]')" \
   "$((42 * MiB)) {'old_bytes': $((50 * MiB)), 'new_bytes': $((50 * MiB)), 'delta_bytes': 0, 'source': 'outline'}" \
   "diff --json: the samples' totals and the true peaks, said to come from the outline"
 
@@ -106,7 +106,7 @@ is "$(python3 -c 'import json; d=json.load(open("d.json")); print(d["total"]["ne
 cp "$MT_SRC/tests/data/small.out" h.out
 printf 'memtime-companion: 1\ntime_unit: B\noutline: width=1 end=18446744073709551615\no: 0 1 3 2 1 1 1\no: 9223372036854775808 1 3 2 1 1 1\n' >h.out.memtime
 vis --json h.out >h.json 2>err.txt
-is "$?:$(python3 -c 'import json; print(len(json.load(open("h.json"))["outline"]))')" "0:4" \
+is "$?:$(json_get h.json 'len(d["outline"])')" "0:4" \
   "a gap of 2^63 buckets: one filled span (4 spans in all)"
 awk 'BEGIN { print "memtime-companion: 1"; print "time_unit: B"; print "outline: width=1 end=18446744073709551615"
   for (i = 0; i < 524300; i++) printf "o: %d 1 1 1 1 1 1\n", 2 * i }' >h.out.memtime

@@ -99,7 +99,7 @@ done
 
 # 3. The default: Rust holds most of the named heap -> crate.
 vis --json p.out >auto.json
-is "$(python3 -c 'import json,sys; g=json.load(open("auto.json"))["grouping"]; print(g["by"], g["by_default"])')" \
+is "$(json_get auto.json 'd["grouping"]["by"], d["grouping"]["by_default"]')" \
    "crate True" "the default grouping of a Rust-heavy profile is crate, and says so"
 
 # 4. The wrapper.

@@ -20,19 +20,14 @@ cd "$T" || exit 1
 P=$(build_prog ns_layers.cc) || { not_ok "build ns_layers.cc"; exit 1; }
 memtime -q --memtime-out-file=ns.out "$P" 2>err
 check "memtime profiles ns_layers" test -s ns.out
-groups() {  # FILE ARGS...: "key=bytes" of the peak's groups, sorted
-  local f=$1; shift
-  vis --json "$@" "$f" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["sites"], key=lambda s: s["site"])
-               if not s["site"].startswith("in ") and not s["site"].endswith(" (no symbols)")
-               and (not s["site"].startswith("(in ") or s["site"] == "(in ns_layers.cc)")))'
-}
-is "$(groups ns.out --group-by=namespace)" \
+# The program's own groups (lib.sh's peak_sites): not the libraries' ("in
+# libc.so.6", "(in libstdc++.so.6)", "x (no symbols)"), but its C function
+# by its object.
+OURS='^(?!in )(?!.* \(no symbols\)$)(?!\(in (?!ns_layers\.cc\)$))'
+is "$(peak_sites ns.out "$OURS" --group-by=namespace)" \
    "(anonymous namespace)=60000 (in ns_layers.cc)=40000 net=200000 std=512 store=500000" \
    "namespace depth 1: store 500000, net 200000, the anonymous namespace, a C function by its object"
-is "$(groups ns.out --group-by=namespace --namespace-depth=2)" \
+is "$(peak_sites ns.out "$OURS" --group-by=namespace --namespace-depth=2)" \
    "(anonymous namespace)=60000 (in ns_layers.cc)=40000 net::http=120000 net::tls=80000 std::__new_allocator=512 store::cache=200000 store::disk=300000" \
    "namespace depth 2: store::disk 300000, store::cache 200000, net::http 120000, net::tls 80000"
 
@@ -66,8 +61,8 @@ r --crate-type=rlib --crate-name alpha "$src/alpha.rs" && r --crate-type=rlib --
 check "rustc builds the program from its three crates" test -x crates
 memtime -q --memtime-out-file=rs.out ./crates >run.txt 2>err
 is "$(cat run.txt)" "300000 25000 1000" "the program runs under memtime"
-is "$(groups rs.out --group-by=crate | tr ' ' '\n' | grep -E '^(alpha|beta)=' | tr '\n' ' ')" \
-   "alpha=300000 beta=200000 " "crate: alpha holds 300000 B, beta 200000 B"
-is "$(groups rs.out --group-by=function | tr ' ' '\n' | grep -E '^(alpha|beta)::' | tr '\n' ' ')" \
-   "alpha::Store::fill=300000 beta::codec::frame=200000 " "function: alpha::Store::fill and beta::codec::frame, without locations"
+is "$(peak_sites rs.out '^(alpha|beta)$' --group-by=crate)" \
+   "alpha=300000 beta=200000" "crate: alpha holds 300000 B, beta 200000 B"
+is "$(peak_sites rs.out '^(alpha|beta)::' --group-by=function)" \
+   "alpha::Store::fill=300000 beta::codec::frame=200000" "function: alpha::Store::fill and beta::codec::frame, without locations"
 finish

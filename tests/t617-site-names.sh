@@ -93,18 +93,10 @@ sed "0,/intern_ty/s//inte${E}ty/" sum.txt >cut.txt
 
 # A real Rust program, legacy and v0 mangling, under memtime.
 RUSTC=$(test_rustc)
-rust_prog() {   # SRC VARIANT [rustc args]
-  local src="$MT_SRC/tests/progs/$1" v=$2; shift 2
-  local out; out="$MT_PROGS/$(basename "$src" .rs)-$v-$("$RUSTC" --version | md5sum | cut -c1-8)"
-  if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
-    "$RUSTC" -g -C opt-level=0 -o "$out.tmp.$$" "$src" "$@" >&2 && mv -f "$out.tmp.$$" "$out" || return 1
-  fi
-  echo "$out"
-}
 for v in legacy v0; do
   if [ -z "$RUSTC" ]; then skip "no rustc"; skip "no rustc"; continue; fi
   args=(); [ $v = v0 ] && args=(-C symbol-mangling-version=v0)
-  prog=$(rust_prog rust_names.rs $v "${args[@]}" 2>"$T/rustc.err") || { not_ok "rustc builds rust_names.rs ($v)"; diag "$(head "$T/rustc.err")"; skip "no program"; continue; }
+  prog=$(rust_prog rust_names.rs 0 "${args[@]}" 2>"$T/rustc.err") || { not_ok "rustc builds rust_names.rs ($v)"; diag "$(head "$T/rustc.err")"; skip "no program"; continue; }
   memtime -q --time-unit=B --memtime-out-file="$T/r$v.out" "$prog" >/dev/null 2>"$T/r$v.err"
   # The program's own sites: a Rust program is grouped by crate by default,
   # and Arena::grow is a wrapper by its name (model/groups.h), whose two

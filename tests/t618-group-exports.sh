@@ -196,7 +196,7 @@ is "$(jgroups --group-by=crate --threshold=0)" "alpha=50000 app=25000 gamma=1500
    "crate: the mangled names in their crates"
 is "$(jgroups --group-by=namespace --namespace-depth=2 --threshold=0)" \
    "alpha::store=50000 app::net=25000 gamma::net=15000 std::vector=10000" "namespace depth 2: likewise"
-is "$(python3 -c 'import json,sys; g=json.load(sys.stdin)["grouping"]; print(g["by"], g["by_default"])' <<<"$(vis --json m.out)")" \
+is "$(vis --json m.out | json_get - 'd["grouping"]["by"], d["grouping"]["by_default"]')" \
    "site True" "a file without memtime's detail keeps its sites by default"
 vis --group-by=function --threshold=0 --flamegraph=m.svg --pprof=m.pb.gz --collapsed=m.folded m.out
 MF="alpha::store::Store::insert=50000 app::net::Conn::read(int)=25000 gamma::net::Peer::recv=15000 std::vector<int, std::allocator<int> >::push_back(int const&)=10000"

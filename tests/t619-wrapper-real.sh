@@ -32,35 +32,25 @@ ms_print a.out >ms.txt 2>&1
 check "ms_print: db::engine::buf::Pool::grow holds 400,000 B in the file itself" \
   grep -qE '\(400,000B\) 0x[0-9A-F]+: db::engine::buf::Pool::grow' ms.txt
 
-# groups FILE ARGS...: "key=bytes" of the peak's groups, sorted, without the
-# C and C++ libraries' own (a libstdc++ pool) and the merged rest.
-groups() {
-  local f=$1; shift
-  vis --json "$@" "$f" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-s = d["peak"]["sites"]
-if len({x["site"] for x in s}) != len(s):
-    sys.exit("two groups share a label")
-print(" ".join("%s=%d" % (x["site"], x["bytes"]) for x in sorted(s, key=lambda x: x["site"])
-               if not x["site"].startswith("in ") and not x["site"].startswith("(in lib")))'
-}
+# The peak's groups (lib.sh's peak_sites) without the C and C++ libraries'
+# own (a libstdc++ pool) and the merged rest.
+OURS='^(?!in )(?!\(in lib)'
 # db holds 73% of the heap by namespace: the default view tells it apart by
 # its functions (more than half in one group explains nothing).
 DEFAULT="(anonymous namespace)=80000 db::engine::buf::Page::frame(unsigned long)=40000 db::engine::buf::Pool::grow(unsigned long)=400000 db::engine::log::Rec::body(unsigned long)=50000 db::engine::log::Writer::reserve(unsigned long)=150000 db::sql::exec::Join::buffer(unsigned long)=120000 db::sql::exec::Sort::keys(unsigned long)=30000 db::sql::parse::Lexer::token(unsigned long)=10000 db::sql::parse::Parser::node(unsigned long)=20000 net=220000"
-is "$(groups a.out)" "$DEFAULT" \
+is "$(peak_sites a.out "$OURS")" "$DEFAULT" \
    "default view: by namespace, db (73%) by its functions, both wrappers' callers counted where they are"
-is "$(vis --json a.out | python3 -c 'import json,sys; g=json.load(sys.stdin)["grouping"]; print(g["by"], g["by_default"])')" \
+is "$(vis --json a.out | json_get - 'd["grouping"]["by"], d["grouping"]["by_default"]')" \
    "namespace True" "the default grouping of a C++ program with namespaces is namespace, and says so"
-is "$(groups a.out --group-by=namespace --namespace-depth=2)" \
+is "$(peak_sites a.out "$OURS" --group-by=namespace --namespace-depth=2)" \
    "(anonymous namespace)=80000 db::engine=640000 db::sql=180000 net::proto=70000 net::vio=150000" \
    "namespace depth 2"
-is "$(groups a.out --group-by=namespace --namespace-depth=3)" \
+is "$(peak_sites a.out "$OURS" --group-by=namespace --namespace-depth=3)" \
    "(anonymous namespace)=80000 db::engine::buf=440000 db::engine::log=200000 db::sql::exec=150000 db::sql::parse=30000 net::proto::Packet=70000 net::vio::Socket=90000 net::vio::Ssl=60000" \
    "namespace depth 3: classes are scopes too"
 
 FUNCS="(anonymous namespace)::scratch(unsigned long)=80000 db::engine::buf::Page::frame(unsigned long)=40000 db::engine::buf::Pool::grow(unsigned long)=400000 db::engine::log::Rec::body(unsigned long)=50000 db::engine::log::Writer::reserve(unsigned long)=150000 db::sql::exec::Join::buffer(unsigned long)=120000 db::sql::exec::Sort::keys(unsigned long)=30000 db::sql::parse::Lexer::token(unsigned long)=10000 db::sql::parse::Parser::node(unsigned long)=20000 net::proto::Packet::alloc(unsigned long)=70000 net::vio::Socket::read_buf(unsigned long)=90000 net::vio::Ssl::state(unsigned long)=60000"
-is "$(groups a.out --group-by=function --threshold=0)" "$FUNCS" \
+is "$(peak_sites a.out "$OURS" --group-by=function --threshold=0)" "$FUNCS" \
    "by function: the twelve callers hold what they allocated, no wrapper among them"
 
 vis --json --group-by=site --threshold=0 a.out >site.json
@@ -104,6 +94,6 @@ memtime -q --known-alloc-fns=no --memtime-out-file=b.out "$P" 2>err.b
 vis --summary-only b.out >sum.b
 is "$(($(in_tree b.out my_malloc) > 0)) $(grep -cE 'my_malloc \(ns_wrapped\.cc:[0-9]+\): known by name, 4 distinct calling functions; its callers are the sites' sum.b)" "1 1" \
    "--known-alloc-fns=no: my_malloc in the file; memtime-vis splits it by name, 4 callers"
-is "$(groups b.out)" "$DEFAULT" \
+is "$(peak_sites b.out "$OURS")" "$DEFAULT" \
    "--known-alloc-fns=no: the default view is still by namespace, with the same bytes"
 finish

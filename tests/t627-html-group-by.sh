@@ -93,7 +93,7 @@ PY
 j() { python3 judge.py "$@" 2>&1; }
 is "$(j radios auto.html.txt)" "site function file object crate namespace" \
   "the selector offers every grouping of a profile with Rust and C++ functions, in order"
-is "$(python3 -c 'import json; print(json.load(open("/dev/stdin"))["grouping"]["by"])' < <(vis --json p.out))" "crate" \
+is "$(vis --json p.out | json_get - 'd["grouping"]["by"]')" "crate" \
   "the default rule picks crate for this profile (--json)"
 is "$(j initial auto.html.txt)" "crate crate" "without --group-by the page first shows the default grouping, its button checked"
 is "$(j initial object.html.txt)" "object object" "with --group-by=object the page first shows object, its button checked"

@@ -62,17 +62,9 @@ PY
 is "$(cat depths.txt)" "keep_local@1 main@2 net::frame@4 store::fill@4" \
    "the detail: unnamed paths go on to their first named frame (level 4), named ones stop at --detail-depth=2"
 
-groups() {  # FILE ARGS...: "key=bytes" of the peak's groups that match KEYS (a regex)
-  local f=$1 keys=$2; shift 2
-  vis --json --threshold=0 "$@" "$f" | python3 -c '
-import json, re, sys
-d = json.load(sys.stdin)
-print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["sites"], key=lambda s: s["site"])
-               if re.search(sys.argv[1], s["site"])))' "$keys"
-}
-is "$(groups l.out '^(store|net)$' --group-by=crate)" "net=200000 store=300000" \
+is "$(peak_sites l.out '^(store|net)$' --threshold=0 --group-by=crate)" "net=200000 store=300000" \
    "crate: store 300000 B, net 200000 B, each path by its own first named frame"
-is "$(groups l.out '^(store|net)$' --group-by=namespace)" "net=200000 store=300000" \
+is "$(peak_sites l.out '^(store|net)$' --threshold=0 --group-by=namespace)" "net=200000 store=300000" \
    "namespace: the same"
 vis --json --threshold=0 --group-by=function l.out | python3 -c '
 import json, sys
@@ -85,11 +77,11 @@ print(" ".join("%s=%d" % kv for kv in sorted(acc.items())))' >fn.txt
 is "$(cat fn.txt)" "net::frame=200000 store::fill=300000" \
    "function: ??? called by store::fill 300000 B, ??? called by net::frame 200000 B"
 
-is "$(vis --json l.out | python3 -c 'import json, sys; g = json.load(sys.stdin)["grouping"]; print(g["by"], g["by_default"])')" \
+is "$(vis --json l.out | json_get - 'd["grouping"]["by"], d["grouping"]["by_default"]')" \
    "namespace True" "the default grouping: namespace, the unnamed frames weighed by their named callers"
 
 memtime -q --time-unit=B --detailed-freq=1 --depth=2 --memtime-out-file=d2.out ./layers >/dev/null 2>err
-is "$(groups d2.out 'libstrl' --group-by=crate)" "libstrl.so (no symbols)=500000" \
+is "$(peak_sites d2.out 'libstrl' --threshold=0 --group-by=crate)" "libstrl.so (no symbols)=500000" \
    "stacks cut before any name: one group named by the library, 500000 B"
 vis --group-by=crate --summary-only d2.out >d2.txt
 check "  ... and the summary names it so" grep -q '^   1\. .*libstrl\.so (no symbols)$' d2.txt

@@ -17,18 +17,12 @@ P=$(build_prog ns_fallback.cc) || { not_ok "build ns_fallback.cc"; exit 1; }
 memtime -q --memtime-out-file=fb.out "$P" 2>err
 check "memtime profiles ns_fallback" test -s fb.out
 
-groups() {  # ARGS...: "name=bytes" of the peak's groups of ours, sorted
-  vis --json "$@" fb.out | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-ours = ("big::", "many::", "mid::", "x0::", "few::", "other functions")
-print(" ".join("%s=%d" % (s["site"], s["bytes"]) for s in sorted(d["peak"]["sites"], key=lambda s: s["site"])
-               if s["site"].startswith(ours)))'
-}
-is "$(groups --group-by=function)" \
+# The peak's groups of ours (lib.sh's peak_sites).
+OURS='^(big::|many::|mid::|x0::|few::|other functions)'
+is "$(peak_sites fb.out "$OURS" --group-by=function)" \
    "big::hold()=500000 other functions in many=200000 other functions in mid=30000 other functions in ns_fallback.cc=16000" \
    "JSON: big::hold itself; many's 40 and mid's 10 functions by namespace; the rest by file"
-is "$(vis --json --group-by=function fb.out | python3 -c 'import json, sys; print(json.load(sys.stdin)["grouping"]["fallback"])')" \
+is "$(vis --json --group-by=function fb.out | json_get - 'd["grouping"]["fallback"]')" \
    "['namespace', 'file']" "JSON: grouping.fallback names the two levels"
 vis --group-by=function fb.out >sum.txt
 check "the summary lists the fallback groups" grep -q "other functions in many" sum.txt
@@ -52,6 +46,6 @@ check "chart: the fallback group is a band, the rest past --top says so (not 'ot
   sh -c "grep -q '^layout legend 1 other functions in many\$' fb.layout &&
          grep -Eq '^layout legend 2 [0-9]+ more groups \(past --top\)\$' fb.layout"
 
-n=$(groups --group-by=function --threshold=0 | tr ' ' '\n' | grep -c '^many::f')
+n=$(peak_sites fb.out "$OURS" --group-by=function --threshold=0 | tr ' ' '\n' | grep -c '^many::f')
 is "$n" "40" "--threshold=0: the 40 functions of many each on their own again"
 finish

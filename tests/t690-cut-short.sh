@@ -138,7 +138,7 @@ for c in $CASES; do
   vis --json p.out >j.json 2>err.txt
   rc=$?
   check "$c: JSON: exit 0, the warning" ran $rc err.txt "$WANT" 0
-  is "$(python3 -c 'import json,sys; print(json.load(open("j.json"))["cut_short"])')" \
+  is "$(json_get j.json 'd["cut_short"]')" \
      "[{'file': '$F', 'line': $L}]" "$c: JSON: cut_short names $F and line $L"
 
   # The exports of the last detailed snapshot (its tree cut, in the tree

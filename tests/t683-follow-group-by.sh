@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t617-follow-group-by: memtime-vis --follow --group-by: the live
+# t683-follow-group-by: memtime-vis --follow --group-by: the live
 # view regroups each read of the profile, so its top sites are the groups.
 # The profile is tests/detail-gen.py's (every group's bytes known by
 # construction). Without a terminal the one line per change names the
