@@ -21,11 +21,13 @@ LEAK=$(line_of LEAK_LINE) CACHE=$(line_of CACHE_LINE) BURST=$(line_of BURST_LINE
 
 plan 27
 
-# One sample per 64 KiB (lg_prof_sample:16) keeps the sampled sites' shapes
-# clear of sampling noise (the leak gains about 16 samples between dumps);
+# One sample per 4 KiB (lg_prof_sample:12) keeps the sampled sites' shapes
+# clear of sampling noise: the 2 MiB cache holds about 512 samples (+-4%);
+# at one per 64 KiB its 32 samples (+-18%) made its level read as a burst in
+# about one run of five;
 # a dump every 4 MiB allocated (lg_prof_interval:22), and one at exit.
 mkdir "$T/d"
-MALLOC_CONF=prof:true,lg_prof_interval:22,lg_prof_sample:16,prof_final:true,prof_prefix:$T/d/jp \
+MALLOC_CONF=prof:true,lg_prof_interval:22,lg_prof_sample:12,prof_final:true,prof_prefix:$T/d/jp \
   "$prog" || diag "dumps_sites exited with $?"
 mapfile -t dumps < <(cd "$T/d" && ls jp.*.heap | sort -t. -k3,3n | sed "s|^|$T/d/|")
 n=${#dumps[@]}
@@ -88,7 +90,7 @@ top=$(awk '/^Top allocation sites at the peak/{getline; print; exit}' "$T/sum.tx
 case $top in *"burst_site (dumps_sites.c:$BURST)") ok "the top site at the peak is the burst, with its file:line" ;;
   *) not_ok "the top site at the peak is the burst, with its file:line"; diag "$top" ;; esac
 check "the summary states the sampling and a small site's error" \
-  grep -q 'sampling: one sample per 64 KiB allocated on average.*+-100% for a 64 KiB site' "$T/sum.txt"
+  grep -q 'sampling: one sample per 4 KiB allocated on average.*+-100% for a 4 KiB site' "$T/sum.txt"
 check "... and the clock" grep -q "clock: the dumps' sequence numbers" "$T/sum.txt"
 check "... and names the dumps it read, first to last" \
   grep -q "^memtime-vis summary of ${dumps[0]} .. ${dumps[n-1]}$" "$T/sum.txt"
@@ -119,7 +121,7 @@ check "the JSON report parses, names the burst and states the sampling and clock
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert 'burst_site' in json.dumps(d)
-assert any(s.startswith('sampling: one sample per 64 KiB') for s in d['source'])
+assert any(s.startswith('sampling: one sample per 4 KiB') for s in d['source'])
 assert any(s.startswith('clock: the dumps') for s in d['source'])" "$T/p.json"
 vis --pprof="$T/p.pb.gz" --clock=seq "${dumps[@]}" 2>/dev/null
 check "the pprof export of the peak: go tool pprof lists burst_site" \
