@@ -105,15 +105,11 @@ void mt_allocator_init(void)
 
 /* ------------------------------------------------------------ requests */
 
-/* The address of name in the object that holds 'near' (a wrapped
-   function), or 0. */
-static Addr resolve_in(const HChar* name, Addr near)
+/* The address of the text symbol name in di (not an ifunc), or 0; its
+   secondary names count too when also_secondary. */
+static Addr text_sym_in(const DebugInfo* di, const HChar* name, Bool also_secondary)
 {
-   DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), near);
-   Int i, n;
-   if (di == NULL)
-      return 0;
-   n = VG_(DebugInfo_syms_howmany)(di);
+   Int i, n = VG_(DebugInfo_syms_howmany)(di);
    for (i = 0; i < n; i++) {
       SymAVMAs avmas;
       const HChar* pri;
@@ -125,11 +121,19 @@ static Addr resolve_in(const HChar* name, Addr near)
          continue;
       if (VG_(strcmp)(pri, name) == 0)
          return avmas.main;
-      for (; sec && *sec; sec++)
+      for (; also_secondary && sec && *sec; sec++)
          if (VG_(strcmp)(*sec, name) == 0)
             return avmas.main;
    }
    return 0;
+}
+
+/* The address of name in the object that holds 'near' (a wrapped
+   function), or 0. */
+static Addr resolve_in(const HChar* name, Addr near)
+{
+   DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), near);
+   return di == NULL ? 0 : text_sym_in(di, name, True);
 }
 
 /* The first object defining one of names (text, global), and which. */
@@ -137,23 +141,14 @@ static Addr resolve_any(const HChar* const* names, Int* which)
 {
    const DebugInfo* di;
    Int k;
-   for (k = 0; names[k]; k++) {
+   for (k = 0; names[k]; k++)
       for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
-         Int i, n = VG_(DebugInfo_syms_howmany)(di);
-         for (i = 0; i < n; i++) {
-            SymAVMAs avmas;
-            const HChar* pri;
-            const HChar** sec;
-            Bool is_text, is_ifunc, is_global;
-            VG_(DebugInfo_syms_getidx)(di, i, &avmas, NULL, &pri, &sec,
-                                       &is_text, &is_ifunc, &is_global);
-            if (is_text && !is_ifunc && VG_(strcmp)(pri, names[k]) == 0) {
-               *which = k;
-               return avmas.main;
-            }
+         Addr a = text_sym_in(di, names[k], False);
+         if (a != 0) {
+            *which = k;
+            return a;
          }
       }
-   }
    return 0;
 }
 
