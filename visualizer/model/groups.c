@@ -590,6 +590,25 @@ static int snapshot_entries(rg *g, size_t i, entries *es)
     return e;
 }
 
+/* The peak's detailed tree merged into the view's groups (*out, n of
+ * them, the caller frees): 0; 1 when the profile has no peak tree with a
+ * heap (nothing to weigh); -1 out of memory. */
+static int peak_groups(rg *g, vis_site **out, size_t *n)
+{
+    vis_profile *p = g->p;
+    size_t snap = p->peak_tree_snap;
+    *out = NULL;
+    *n = 0;
+    if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY || !p->snaps[snap].heap_B)
+        return 1;
+    entries es = { NULL, 0 };
+    int e = snapshot_entries(g, snap, &es);
+    if (e == 0)
+        e = merge_entries(g, &es, out, n, NULL);
+    free(es.e);
+    return e != 0 ? -1 : 0;
+}
+
 /* The default view never ends with one group holding most of the heap: a
  * crate (or namespace) that holds more than VIS_DESCEND_SHARE percent of
  * the peak's tree is told apart by its functions, the other groups stay
@@ -600,17 +619,11 @@ static int choose_descent(rg *g)
 {
     vis_profile *p = g->p;
     size_t snap = p->peak_tree_snap;
-    if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY || !p->snaps[snap].heap_B)
-        return 0;
-    entries es = { NULL, 0 };
-    vis_site *out = NULL;
-    size_t n = 0;
-    int e = snapshot_entries(g, snap, &es);
-    if (e == 0)
-        e = merge_entries(g, &es, &out, &n, NULL);
-    free(es.e);
-    if (e != 0)
-        return -1;
+    vis_site *out;
+    size_t n;
+    int r = peak_groups(g, &out, &n);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
     const vis_site *top = NULL;
     for (size_t k = 0; k < n; k++)
         if (!out[k].is_below_threshold && (!top || out[k].bytes > top->bytes))
@@ -636,19 +649,12 @@ static int choose_descent(rg *g)
 static int adapt_threshold(rg *g)
 {
     vis_profile *p = g->p;
-    size_t snap = p->peak_tree_snap;
-    if (snap >= p->n_snaps || p->snaps[snap].kind == VIS_TREE_EMPTY || !p->snaps[snap].heap_B)
-        return 0;
-    double heap = (double)p->snaps[snap].heap_B;
-    entries es = { NULL, 0 };
-    vis_site *out = NULL;
-    size_t n = 0;
-    int e = snapshot_entries(g, snap, &es);
-    if (e == 0)
-        e = merge_entries(g, &es, &out, &n, NULL);
-    free(es.e);
-    if (e != 0)
-        return -1;
+    vis_site *out;
+    size_t n;
+    int r = peak_groups(g, &out, &n);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    double heap = (double)p->snaps[p->peak_tree_snap].heap_B;
     if (n > 1)
         qsort(out, n, sizeof *out, by_bytes);
     double t = g->threshold;
