@@ -13,15 +13,7 @@ work=$top/tests/fuzz/corpus-work          # kept between runs, not committed
 rm -rf "$work/crashes"    # only this run's crashers are copied below
 mkdir -p "$work/corpus" "$work/crashes" "$top/tests/data/fuzz-regress"
 bin=$work/fuzz_parser
-clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I"$top/visualizer" -o "$bin" \
-  tests/fuzz/fuzz_parser.c visualizer/read/massif.c visualizer/model/profile.c visualizer/model/sites.c visualizer/model/names.c visualizer/base/units.c visualizer/render/report.c \
-  visualizer/model/stacks.c visualizer/render/collapsed.c visualizer/render/flamegraph.c \
-  visualizer/model/analysis.c visualizer/model/growth.c visualizer/model/when.c visualizer/render/summary.c \
-  visualizer/render/growth_text.c visualizer/base/grow.c visualizer/base/ptrmap.c visualizer/base/utf8.c \
-  visualizer/read/companion.c visualizer/model/outline.c visualizer/model/groups.c \
-  visualizer/model/stack_groups.c visualizer/model/demangle.c -liberty -lm
+tests/fuzz/build-parser.sh "$bin"
 cp tests/data/*.out tests/data/bad/*.out tests/data/*.massif "$work/corpus/" 2>/dev/null || true
 cp tests/data/fuzz-regress/* "$work/corpus/" 2>/dev/null || true
 cp tests/fuzz/seeds/* "$work/corpus/" 2>/dev/null || true
