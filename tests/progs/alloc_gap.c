@@ -142,6 +142,10 @@ static void holes(void)
 
 enum { THREADS = 4, AB = 8192, ATMP = 40 * MiB / AB, AKEEP = 30 * MiB / 4 / AB };
 static void* arena_keep[THREADS][AKEEP];
+/* No thread ends before every thread has allocated: a thread that ended
+ * would hand its arena, holes and all, to the next one (glibc reuses the
+ * arenas of threads gone), and whether it did would depend on scheduling. */
+static pthread_barrier_t arena_done;
 
 static void* arena_thread(void* arg)
 {
@@ -151,6 +155,7 @@ static void* arena_thread(void* arg)
    for (i = 0; i < ATMP; i++) tmp[t][i] = take(AB);
    for (i = 0; i < AKEEP; i++) arena_keep[t][i] = take(AB);
    for (i = 0; i < ATMP; i++) free(tmp[t][i]);
+   pthread_barrier_wait(&arena_done);
    return NULL;
 }
 
@@ -158,6 +163,7 @@ static void arenas(void)
 {
    pthread_t th[THREADS];
    long t;
+   pthread_barrier_init(&arena_done, NULL, THREADS);
    for (t = 0; t < THREADS; t++)
       if (pthread_create(&th[t], NULL, arena_thread, (void*)t) != 0) exit(1);
    for (t = 0; t < THREADS; t++)

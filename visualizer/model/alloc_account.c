@@ -40,22 +40,25 @@ const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint
     return NULL;
 }
 
-const vis_alloc_stats *vis_alloc_stats_last(const vis_profile *p, size_t *snap)
+const vis_alloc_stats *vis_alloc_stats_most_held(const vis_profile *p, size_t *snap)
 {
-    uint64_t next = UINT64_MAX;
+    const vis_alloc_stats *best = NULL;
+    uint64_t best_held = 0, next = UINT64_MAX;
+    vis_alloc_split sp;
     for (size_t i = p->n_snaps; p->rss && i-- > 0;) {
         if (!p->rss[i].valid)
             continue;
         const vis_alloc_stats *r = vis_alloc_stats_at(p, p->snaps[i].time, next);
-        if (r) {
-            *snap = i;
-            return r;
-        }
-        /* The latest reading with no account after it: an earlier one's
-         * account may still lie before this reading. */
         next = p->snaps[i].time;
+        /* Walking back, a tie keeps the later reading. */
+        if (r && vis_alloc_split_of(r, vis_rss_total(&p->rss[i]), &sp) == 0 &&
+            (!best || sp.held_B > best_held)) {
+            best = r;
+            best_held = sp.held_B;
+            *snap = i;
+        }
     }
-    return NULL;
+    return best;
 }
 
 int vis_alloc_split_of(const vis_alloc_stats *r, uint64_t rss, vis_alloc_split *out)

@@ -24,9 +24,11 @@ typedef struct {
  * allocator call) and before next_t. NULL when there is none. */
 const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint64_t next_t);
 
-/* The last snapshot with an RSS reading that has a reading of the
- * allocator's statistics with it; sets *snap. NULL when there is none. */
-const vis_alloc_stats *vis_alloc_stats_last(const vis_profile *p, size_t *snap);
+/* The RSS reading, with a reading of the allocator's statistics, at which
+ * the allocator holds the most freed (the latest of equals): where the gap
+ * between RSS and heap is the allocator's most, the moment the split
+ * answers for. Sets *snap; NULL when no RSS reading has an account. */
+const vis_alloc_stats *vis_alloc_stats_most_held(const vis_profile *p, size_t *snap);
 
 /* Splits rss by reading r. Returns 0, or -1 when r lacks the allocated
  * bytes (*out then zero but for rss_B). */

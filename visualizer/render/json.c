@@ -206,7 +206,7 @@ static void allocator_json(FILE *out, const vis_profile *p)
     fputs(a->n ? "\n  ]" : "]", out);
     size_t snap = 0;
     vis_alloc_split sp;
-    const vis_alloc_stats *r = vis_alloc_stats_last(p, &snap);
+    const vis_alloc_stats *r = vis_alloc_stats_most_held(p, &snap);
     if (r && vis_alloc_split_of(r, vis_rss_total(&p->rss[snap]), &sp) == 0)
         fprintf(out, ",\n   \"rss_split\": {\"time\": %" PRIu64 ", \"snapshot\": %zu, \"stats_time\": %" PRIu64
                      ", \"rss_bytes\": %" PRIu64 ", \"heap_bytes\": %" PRIu64 ", \"held_bytes\": %" PRIu64

@@ -131,10 +131,10 @@ static void summary_rss(FILE *out, const vis_profile *p)
                 k->n_maps - shown, k->n_maps - shown == 1 ? "" : "s");
 }
 
-/* The RSS of the last reading the allocator's own account goes with
- * (memtime --allocator=program, model/alloc_account.h): the bytes the
- * program holds, what the allocator holds freed (by its names), and what
- * lies outside it; the three add up to the RSS. */
+/* The RSS split by the allocator's own account (memtime
+ * --allocator=program, model/alloc_account.h) where it holds the most
+ * freed: the bytes the program holds, what the allocator holds freed (by
+ * its names), and what lies outside it; the three add up to the RSS. */
 static void summary_allocator(FILE *out, const vis_profile *p)
 {
     char a[64], b[64], c[64], d[64], e[64], f[64];
@@ -142,12 +142,12 @@ static void summary_allocator(FILE *out, const vis_profile *p)
     vis_alloc_split sp;
     if (!p->allocator.name[0])
         return;
-    const vis_alloc_stats *r = vis_alloc_stats_last(p, &last);
+    const vis_alloc_stats *r = vis_alloc_stats_most_held(p, &last);
     if (!r || vis_alloc_split_of(r, vis_rss_total(&p->rss[last]), &sp) != 0)
         return;
     const char *name = p->allocator.name;
     const vis_snapshot *s = &p->snaps[last];
-    fprintf(out, "\nThe RSS by the allocator's own account (%s, read at %s):\n", name,
+    fprintf(out, "\nThe RSS by the allocator's own account, where it holds the most freed (%s, read at %s):\n", name,
             vis_fmt_time(a, sizeof a, p->unit, r->time));
     fprintf(out, "  RSS %s = heap %s + %s holds freed %s + outside %s %s\n",
             vis_fmt_bytes(a, sizeof a, sp.rss_B), vis_fmt_bytes(b, sizeof b, sp.heap_B), name,
