@@ -3,7 +3,7 @@
 # a test tree (visualizer with ASan/UBSan, warnings as errors) in _build/check
 # and checks the optimised build compiles warning-free (_build/check-O2), then
 # runs every tests/t*.sh through prove against _build/check. Nothing installed
-# is used. The suite must leave nothing running: every process it starts
+# is used, and nothing is written into the clone outside _build. The suite must leave nothing running: every process it starts
 # carries MT_TEST_RUN=<this run> in its environment, and one still running
 # after prove fails the suite (and is killed).
 set -eu
@@ -31,7 +31,18 @@ export MT_BUILD="$top/_build/check" MT_SRC="$top"
 MT_TEST_RUN="check.$$.$(date +%s%N)"
 export MT_TEST_RUN
 rc=0
+# What the clone holds untracked before the suite: a script that writes into
+# the clone (a profile under its default name in the working directory)
+# is found after it.
+untracked() { git ls-files --others --exclude-standard 2>/dev/null | sort; }
+untracked >"_build/check/untracked.before"
 prove -j2 --timer "$@" tests/t*.sh || rc=$?
+untracked >"_build/check/untracked.after"
+if [ -n "$(comm -13 _build/check/untracked.before _build/check/untracked.after)" ]; then
+  echo "check.sh: the suite wrote into the clone:"
+  comm -13 _build/check/untracked.before _build/check/untracked.after | sed 's/^/  /'
+  rc=1
+fi
 # Each script kills what it left at its end (tests/lib.sh); what is found
 # here escaped that: a script that replaced lib.sh's EXIT trap, or a
 # program that cleared its environment's marker of the script but kept

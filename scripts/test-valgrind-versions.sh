@@ -18,7 +18,7 @@ summary=
 status=0
 for prefix in "$@"; do
   prefix=$(cd "$prefix" && pwd) || { status=1; continue; }
-  ver=$("$prefix/bin/valgrind" --version 2>/dev/null | sed 's/^valgrind-//')
+  ver=$("$prefix/bin/valgrind" --tool=none --version 2>/dev/null | sed 's/^valgrind-//')
   [ -n "$ver" ] || { echo "$prefix: no bin/valgrind" >&2; status=1; continue; }
   log=$(mktemp)
   echo "== Valgrind $ver ($prefix)"

@@ -20,7 +20,7 @@ fake_prefix() {
   printf 'prefix=%s\nexec_prefix=${prefix}\nlibdir=${exec_prefix}/lib\nincludedir=${prefix}/include/valgrind\nvalt_load_address=0x58000000\n\nName: Valgrind\nDescription: fake\nVersion: %s\nLibs:\nCflags: -I${includedir}\n' \
     "$d" "$2" >"$d/lib/pkgconfig/valgrind.pc"
   # The launcher: its version as told, the rest (valgrind -d) the real one's.
-  printf '#!/bin/sh\n[ "$1" = --version ] && { echo valgrind-%s; exit 0; }\nexec valgrind "$@"\n' "$3" >"$d/bin/valgrind"
+  printf '#!/bin/sh\ncase " $* " in *" --version "*) echo valgrind-%s; exit 0;; esac\nexec valgrind "$@"\n' "$3" >"$d/bin/valgrind"
   chmod +x "$d/bin/valgrind"
 }
 conf() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$MT_SRC/configure" "$@" >log 2>&1); }

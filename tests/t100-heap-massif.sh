@@ -48,7 +48,7 @@ rf=$(build_prog heap_realloc_fail.c) || { not_ok "build heap_realloc_fail.c"; ex
 memtime --time-unit=B --memtime-out-file="$T/rf.mt" "$rf" 2>/dev/null
 is "$(snapshots "$T/rf.mt" | tail -1 | cut -d' ' -f3,4)" "0 0" "failed realloc: heap and extra back to 0 at the end"
 massif --time-unit=B --massif-out-file="$T/rf.ms" "$rf" 2>/dev/null
-diag "Massif $("$MT_VALGRIND" --version) ends heap_realloc_fail with heap/extra: $(snapshots "$T/rf.ms" | tail -1 | cut -d' ' -f3,4)"
+diag "Massif $("$MT_VALGRIND" --tool=none --version) ends heap_realloc_fail with heap/extra: $(snapshots "$T/rf.ms" | tail -1 | cut -d' ' -f3,4)"
 
 # realloc(p, 0): up to 3.20 the core's preload frees p itself; from 3.21 the
 # tool decides, under --realloc-zero-bytes-frees (mt_compat.h).
@@ -56,7 +56,7 @@ rz=$(build_prog realloc_zero.c) || { not_ok "build realloc_zero.c"; exit 1; }
 memtime --time-unit=B --memtime-out-file="$T/rz.mt" "$rz" >/dev/null 2>&1
 massif --time-unit=B --massif-out-file="$T/rz.ms" "$rz" >/dev/null 2>&1
 is "$(last_heap "$T/rz.mt") $(last_heap "$T/rz.ms")" "100 100" "realloc(p, 0) frees p, as under Massif"
-if "$MT_VALGRIND" --help 2>/dev/null | grep -q -- '--realloc-zero-bytes-frees'; then
+if "$MT_VALGRIND" --tool=massif --help 2>/dev/null | grep -q -- '--realloc-zero-bytes-frees'; then
   memtime --time-unit=B --realloc-zero-bytes-frees=no --memtime-out-file="$T/rz1.mt" "$rz" >"$T/rz1.txt" 2>&1
   massif --time-unit=B --realloc-zero-bytes-frees=no --massif-out-file="$T/rz1.ms" "$rz" >/dev/null 2>&1
   is "$(last_heap "$T/rz1.mt") $(last_heap "$T/rz1.ms")" "101 101" \
@@ -64,7 +64,7 @@ if "$MT_VALGRIND" --help 2>/dev/null | grep -q -- '--realloc-zero-bytes-frees'; 
   check "--realloc-zero-bytes-frees=no: the program gets a block" grep -q 'returned a block' "$T/rz1.txt"
 else
   # The option is not this core's: it must refuse it, not ignore it.
-  if memtime --realloc-zero-bytes-frees=no true >/dev/null 2>&1; then
+  if memtime --realloc-zero-bytes-frees=no --memtime-out-file="$T/rz2.mt" true >/dev/null 2>&1; then
     not_ok "a core without --realloc-zero-bytes-frees refuses it"
   else ok "a core without --realloc-zero-bytes-frees refuses it"; fi
   check "and realloc(p, 0) returned NULL to the program" \

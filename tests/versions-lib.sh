@@ -17,7 +17,7 @@ VERSION_TESTS="t100-heap-massif t101-options t102-tree-options t104-special-outp
 # under PREFIX, warnings as errors. Prints the release's version.
 vt_build() {
   local prefix=$1 dir=$2 log=$3 ver
-  ver=$("$prefix/bin/valgrind" --version | sed 's/^valgrind-//')
+  ver=$("$prefix/bin/valgrind" --tool=none --version | sed 's/^valgrind-//')
   mkdir -p "$dir"
   ( cd "$dir" && "$MT_SRC/configure" --enable-werror --with-valgrind="$prefix" && make -C memtime -j2 ) \
     >"$log" 2>&1 || return 1
