@@ -86,7 +86,7 @@
 /* Disjoint ranges sorted by start, each with the stack of the mmap that
    made it, or made by the program's allocator (ec NULL then). A segment
    split later (mprotect) still falls inside its range. */
-typedef struct { Addr start, end; ExeContext* ec; Bool shared, malloc; } Origin;
+typedef struct { Addr start, end; ExeContext* ec; Bool shared, by_malloc; } Origin;
 
 static Origin* origins;
 static UInt    n_origins, max_origins;
@@ -110,7 +110,7 @@ static Origin* origin_find(Addr a)
 }
 
 static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec,
-                             Bool shared, Bool malloc)
+                             Bool shared, Bool by_malloc)
 {
    if (n_origins == max_origins) {
       max_origins = max_origins ? 2 * max_origins : 64;
@@ -122,7 +122,7 @@ static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec,
    origins[i].end = end;
    origins[i].ec = ec;
    origins[i].shared = shared;
-   origins[i].malloc = malloc;
+   origins[i].by_malloc = by_malloc;
    n_origins++;
 }
 
@@ -138,7 +138,7 @@ static void origin_remove(Addr a, SizeT len)
       if (o->end > end) {
          Addr tail_end = o->end;
          o->end = a;
-         origin_insert_at(i, end, tail_end, o->ec, o->shared, o->malloc);
+         origin_insert_at(i, end, tail_end, o->ec, o->shared, o->by_malloc);
          return;
       }
       o->end = a;
@@ -154,10 +154,10 @@ static void origin_remove(Addr a, SizeT len)
 }
 
 static void origin_add(Addr a, SizeT len, ExeContext* ec, Bool shared,
-                       Bool malloc)
+                       Bool by_malloc)
 {
    origin_remove(a, len);
-   origin_insert_at(origin_lower_bound(a), a, a + len, ec, shared, malloc);
+   origin_insert_at(origin_lower_bound(a), a, a + len, ec, shared, by_malloc);
 }
 
 void mt_rss_new_mmap(Addr a, SizeT len, Bool by_malloc)
@@ -189,10 +189,10 @@ void mt_rss_copy_remap(Addr from, Addr to, SizeT len)
 {
    Origin* o = origin_find(from);
    ExeContext* ec = o ? o->ec : NULL;
-   Bool shared = o ? o->shared : False, malloc = o ? o->malloc : False;
+   Bool shared = o ? o->shared : False, by_malloc = o ? o->by_malloc : False;
    len = VG_PGROUNDUP(len);
-   if (ec || malloc) origin_add(to, len, ec, shared, malloc);
-   else              origin_remove(to, len);
+   if (ec || by_malloc) origin_add(to, len, ec, shared, by_malloc);
+   else                 origin_remove(to, len);
 }
 
 void mt_rss_die_munmap(Addr a, SizeT len)
@@ -499,7 +499,7 @@ static const HChar* segment_name(const SegRss* s, ExeContext** ec,
    if (seg->isCH)
       return NULL;
    o = origin_find(s->start);
-   if (o != NULL && o->malloc)
+   if (o != NULL && o->by_malloc)
       return "[malloc]";
    if (o != NULL) {
       *ec = o->ec;
