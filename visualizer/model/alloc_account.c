@@ -9,14 +9,52 @@ uint64_t vis_alloc_stat_or0(const vis_alloc_stats *r, vis_alloc_stat k)
     return (r->have & (1u << k)) ? r->v[k] : 0;
 }
 
-int vis_alloc_is_jemalloc_like(const vis_alloc_stats *r)
+vis_alloc_kind vis_alloc_kind_of(const vis_alloc_stats *r)
 {
-    return (r->have & (1u << VIS_AS_RESIDENT)) != 0;
+    if (r->have & (1u << VIS_AS_RESIDENT))
+        return VIS_AK_JEMALLOC;
+    if (r->have & (1u << VIS_AS_HEAP_SIZE))
+        return VIS_AK_TCMALLOC;
+    if (r->have & (1u << VIS_AS_COMMITTED))
+        return VIS_AK_MIMALLOC;
+    return VIS_AK_GLIBC;
+}
+
+uint64_t vis_alloc_tc_caches(const vis_alloc_stats *r)
+{
+    return vis_alloc_stat_or0(r, VIS_AS_CENTRAL_FREE) + vis_alloc_stat_or0(r, VIS_AS_TRANSFER_FREE) +
+           vis_alloc_stat_or0(r, VIS_AS_THREAD_FREE);
 }
 
 const char *vis_alloc_held_noun(const vis_alloc_stats *r)
 {
-    return vis_alloc_is_jemalloc_like(r) ? "dirty, muzzy, partly used pages" : "free chunks";
+    switch (vis_alloc_kind_of(r)) {
+    case VIS_AK_JEMALLOC: return "dirty, muzzy, partly used pages";
+    case VIS_AK_TCMALLOC: return "free pages and cached blocks";
+    case VIS_AK_MIMALLOC: return "committed, not in use";
+    default:              return "free chunks";
+    }
+}
+
+/* What the allocator has resident by its own account: jemalloc says it
+ * (resident, "a maximum"); tcmalloc's are what the program holds, the
+ * page heap's free pages still mapped, its caches' free bytes and its
+ * metadata (its unmapped pages were given back: not resident); mimalloc's
+ * is its commit (committed pages it never touched are not resident:
+ * at most); glibc's are its arenas and mmapped blocks. */
+static uint64_t allocator_resident(const vis_alloc_stats *r)
+{
+    switch (vis_alloc_kind_of(r)) {
+    case VIS_AK_JEMALLOC:
+        return vis_alloc_stat_or0(r, VIS_AS_RESIDENT);
+    case VIS_AK_TCMALLOC:
+        return vis_alloc_stat_or0(r, VIS_AS_ALLOCATED) + vis_alloc_stat_or0(r, VIS_AS_PAGEHEAP_FREE) +
+               vis_alloc_tc_caches(r) + vis_alloc_stat_or0(r, VIS_AS_METADATA);
+    case VIS_AK_MIMALLOC:
+        return vis_alloc_stat_or0(r, VIS_AS_COMMITTED);
+    default:
+        return vis_alloc_stat_or0(r, VIS_AS_ARENA) + vis_alloc_stat_or0(r, VIS_AS_MMAPPED);
+    }
 }
 
 const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint64_t next_t)
@@ -68,11 +106,8 @@ int vis_alloc_split_of(const vis_alloc_stats *r, uint64_t rss, vis_alloc_split *
     out->outside_B = rss;
     if (!(r->have & (1u << VIS_AS_ALLOCATED)))
         return -1;
-    /* What the allocator has resident, at most the RSS: jemalloc says it
-     * (resident, "a maximum"); glibc's are its arenas and mmapped blocks. */
-    uint64_t mine = vis_alloc_is_jemalloc_like(r)
-                        ? vis_alloc_stat_or0(r, VIS_AS_RESIDENT)
-                        : vis_alloc_stat_or0(r, VIS_AS_ARENA) + vis_alloc_stat_or0(r, VIS_AS_MMAPPED);
+    /* What the allocator has resident, at most the RSS. */
+    uint64_t mine = allocator_resident(r);
     if (mine > rss)
         mine = rss;
     uint64_t alloc = vis_alloc_stat_or0(r, VIS_AS_ALLOCATED);
