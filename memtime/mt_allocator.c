@@ -349,12 +349,17 @@ Bool mt_allocator_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
          mt_allocstats_add(mt_time_now(), MtStatsTcmalloc, s->v, s->ok);
       else if (s->kind == MT_PW_STATS_MIMALLOC) {
          /* What the program holds, by memtime's count: mimalloc gives no
-            such figure without its statistics build. The reading comes
-            at the depth-0 end of an allocator call, so the count is the
-            one mimalloc's commit goes with. */
+            such figure without its statistics build. Its usable sizes
+            (the bytes requested and the rounding), not --heap-admin's
+            estimate of bookkeeping: mimalloc keeps that in its pages'
+            headers, inside its commit. The reading comes at the depth-0
+            end of an allocator call, so the count is the one mimalloc's
+            commit goes with. */
          UWord v[MT_PW_STATS_N];
+         SizeT extra = mt_snapshot_heap_extra_szB();
+         SizeT admin = mt_heap_admin_total_szB();
          VG_(memcpy)(v, s->v, sizeof v);
-         v[MT_MI_HEAP] = mt_snapshot_heap_szB() + mt_snapshot_heap_extra_szB();
+         v[MT_MI_HEAP] = mt_snapshot_heap_szB() + (extra > admin ? extra - admin : 0);
          mt_allocstats_add(mt_time_now(), MtStatsMimalloc, v,
                            s->ok | (1 << MT_MI_HEAP));
       }
