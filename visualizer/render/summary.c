@@ -188,7 +188,7 @@ static void summary_allocator(FILE *out, const vis_profile *p)
         break;
     case VIS_AK_MIMALLOC: {
         uint64_t cm = vis_alloc_stat_or0(r, VIS_AS_COMMITTED), al = vis_alloc_stat_or0(r, VIS_AS_ALLOCATED);
-        fprintf(out, "  %s holds freed: committed %s beyond the heap's %s (its commit %s, at most %s; "
+        fprintf(out, "  %s holds freed: committed %s beyond the heap's %s (its commit %s, its peak %s; "
                      "the heap by memtime's count: %s counts it only in a statistics build)\n",
                 name, vis_fmt_bytes(a, sizeof a, cm > al ? cm - al : 0), vis_fmt_bytes(b, sizeof b, al),
                 vis_fmt_bytes(c, sizeof c, cm),
