@@ -9,6 +9,7 @@
 #include "mt_allocator.h"
 #include "mt_allocstats.h"
 #include "mt_companion.h"
+#include "mt_rss.h"
 
 #define MAX_READINGS 1024
 #define N_VALUES     12
@@ -17,6 +18,9 @@ typedef struct {
    Time  time;
    UWord ok;
    ULong v[N_VALUES];
+   Bool  has_rss;        /* the RSS reading it follows: */
+   Long  rss_time;
+   ULong rss_B;
 } Reading;
 
 static Reading*    readings;
@@ -49,6 +53,7 @@ void mt_allocstats_add(Time time, MtStatsKind k, const UWord* v, UWord ok)
    r = &readings[n_readings++];
    r->time = time;
    r->ok = ok;
+   r->has_rss = mt_rss_last(&r->rss_time, &r->rss_B);
    for (i = 0; i < N_VALUES; i++)
       r->v[i] = v[i];
 }
@@ -129,6 +134,9 @@ void mt_allocstats_companion(MtFile* c)
    for (i = 0; i < n_readings; i++) {
       mt_companion_begin(c, MtRecAllocStats);
       mt_companion_add(c, "time=%lld", (Long)readings[i].time);
+      if (readings[i].has_rss)
+         mt_companion_add(c, " rss_time=%lld rss=%llu", readings[i].rss_time,
+                          readings[i].rss_B);
       switch (kind) {
       case MtStatsJemalloc: put_jemalloc(c, &readings[i]); break;
       case MtStatsTcmalloc: put_tcmalloc(c, &readings[i]); break;

@@ -17,7 +17,9 @@ typedef enum { MtStatsJemalloc, MtStatsGlibc, MtStatsTcmalloc, MtStatsMimalloc }
 /* One reading at 'time': the values as the wrapper read them (jemalloc:
    MT_JE_STATS_NAMES' order; tcmalloc: MT_TC_STATS_NAMES'; mimalloc:
    MT_MI_*; glibc: struct mallinfo2's fields), bit i of 'ok' set when value
-   i was read. */
+   i was read. It is kept with the resident-memory reading it follows (its
+   time and total), so that the split of that RSS never depends on the
+   snapshot the reading was taken at surviving culling. */
 void mt_allocstats_add(Time time, MtStatsKind kind, const UWord* v, UWord ok);
 Bool mt_allocstats_any(void);
 void mt_allocstats_companion(MtFile* c);

@@ -78,25 +78,58 @@ const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint
     return NULL;
 }
 
-const vis_alloc_stats *vis_alloc_stats_most_held(const vis_profile *p, size_t *snap)
+/* The snapshot with an RSS reading at time t, or SIZE_MAX (culled since). */
+static size_t snapshot_read_at(const vis_profile *p, uint64_t t)
 {
-    const vis_alloc_stats *best = NULL;
-    uint64_t best_held = 0, next = UINT64_MAX;
+    for (size_t i = 0; p->rss && i < p->n_snaps && p->snaps[i].time <= t; i++)
+        if (p->snaps[i].time == t && p->rss[i].valid)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Keeps m's candidate (r splitting rss read at rss_time, at snapshot snap)
+ * when it holds more freed than the best so far, or as much later on. */
+static void consider(vis_alloc_moment *m, const vis_alloc_stats *r, uint64_t rss_time,
+                     uint64_t rss_B, size_t snap)
+{
     vis_alloc_split sp;
-    for (size_t i = p->n_snaps; p->rss && i-- > 0;) {
-        if (!p->rss[i].valid)
-            continue;
-        const vis_alloc_stats *r = vis_alloc_stats_at(p, p->snaps[i].time, next);
-        next = p->snaps[i].time;
-        /* Walking back, a tie keeps the later reading. */
-        if (r && vis_alloc_split_of(r, vis_rss_total(&p->rss[i]), &sp) == 0 &&
-            (!best || sp.held_B > best_held)) {
-            best = r;
-            best_held = sp.held_B;
-            *snap = i;
+    if (vis_alloc_split_of(r, rss_B, &sp) != 0 || (m->stats && sp.held_B < m->split.held_B))
+        return;
+    m->stats = r;
+    m->split = sp;
+    m->rss_time = rss_time;
+    m->snap = snap;
+}
+
+int vis_alloc_most_held(const vis_profile *p, vis_alloc_moment *m)
+{
+    const vis_allocator *a = &p->allocator;
+    int own = 0;
+    memset(m, 0, sizeof *m);
+    /* Readings that carry the RSS they follow (memtime writes it): the
+     * split never depends on that RSS's snapshot surviving culling. */
+    for (size_t k = 0; k < a->n; k++)
+        if (a->stats[k].has_rss) {
+            own = 1;
+            consider(m, &a->stats[k], a->stats[k].rss_time, a->stats[k].rss_B,
+                     snapshot_read_at(p, a->stats[k].rss_time));
         }
+    /* Older files: each RSS reading with the reading of statistics after
+     * it, before the next RSS reading. */
+    size_t prev = SIZE_MAX;
+    for (size_t i = 0; !own && p->rss && i <= p->n_snaps; i++) {
+        if (i < p->n_snaps && !p->rss[i].valid)
+            continue;
+        if (prev != SIZE_MAX) {
+            uint64_t t = p->snaps[prev].time;
+            const vis_alloc_stats *r =
+                vis_alloc_stats_at(p, t, i < p->n_snaps ? p->snaps[i].time : UINT64_MAX);
+            if (r)
+                consider(m, r, t, vis_rss_total(&p->rss[prev]), prev);
+        }
+        prev = i;
     }
-    return best;
+    return m->stats ? 0 : -1;
 }
 
 int vis_alloc_split_of(const vis_alloc_stats *r, uint64_t rss, vis_alloc_split *out)

@@ -25,11 +25,21 @@ typedef struct {
  * allocator call) and before next_t. NULL when there is none. */
 const vis_alloc_stats *vis_alloc_stats_at(const vis_profile *p, uint64_t t, uint64_t next_t);
 
-/* The RSS reading, with a reading of the allocator's statistics, at which
- * the allocator holds the most freed (the latest of equals): where the gap
- * between RSS and heap is the allocator's most, the moment the split
- * answers for. Sets *snap; NULL when no RSS reading has an account. */
-const vis_alloc_stats *vis_alloc_stats_most_held(const vis_profile *p, size_t *snap);
+/* The moment the split answers for: the RSS reading, with a reading of the
+ * allocator's statistics, at which the allocator holds the most freed (the
+ * latest of equals), where the gap between RSS and heap is most the
+ * allocator's. */
+typedef struct {
+    const vis_alloc_stats *stats;  /* the reading of the statistics */
+    vis_alloc_split split;         /* the RSS split by it */
+    uint64_t rss_time;             /* when that RSS was read */
+    size_t snap;                   /* its snapshot, SIZE_MAX if culled since */
+} vis_alloc_moment;
+
+/* Fills *m; returns 0, or -1 when no RSS reading has an account. The RSS a
+ * reading follows is its own (rss_time, rss) when memtime wrote it; an
+ * older file's pairs each RSS reading with the statistics after it. */
+int vis_alloc_most_held(const vis_profile *p, vis_alloc_moment *m);
 
 /* Splits rss by reading r. Returns 0, or -1 when r lacks the allocated
  * bytes (*out then zero but for rss_B). */

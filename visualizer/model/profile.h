@@ -186,6 +186,8 @@ typedef struct {
     uint64_t time;           /* in the profile's unit */
     uint32_t have;           /* bit k: v[k] was read */
     uint64_t v[VIS_AS_N];
+    int has_rss;             /* the resident-memory reading it follows: */
+    uint64_t rss_time, rss_B;
 } vis_alloc_stats;
 
 typedef struct {

@@ -145,24 +145,26 @@ static void summary_rss(FILE *out, const vis_profile *p)
 static void summary_allocator(FILE *out, const vis_profile *p)
 {
     char a[64], b[64], c[64], d[64], e[64], f[64], g[64];
-    size_t last = 0;
-    vis_alloc_split sp;
-    if (!p->allocator.name[0])
+    vis_alloc_moment m;
+    if (!p->allocator.name[0] || vis_alloc_most_held(p, &m) != 0)
         return;
-    const vis_alloc_stats *r = vis_alloc_stats_most_held(p, &last);
-    if (!r || vis_alloc_split_of(r, vis_rss_total(&p->rss[last]), &sp) != 0)
-        return;
+    const vis_alloc_stats *r = m.stats;
+    const vis_alloc_split sp = m.split;
     const char *name = p->allocator.name;
-    const vis_snapshot *s = &p->snaps[last];
     fprintf(out, "\nThe RSS by the allocator's own account, where it holds the most freed (%s, read at %s):\n", name,
             vis_fmt_time(a, sizeof a, p->unit, r->time));
     fprintf(out, "  RSS %s = heap %s + %s holds freed %s + outside %s %s\n",
             vis_fmt_bytes(a, sizeof a, sp.rss_B), vis_fmt_bytes(b, sizeof b, sp.heap_B), name,
             vis_fmt_bytes(c, sizeof c, sp.held_B), name,
             vis_fmt_bytes(d, sizeof d, sp.outside_B));
-    fprintf(out, "  (the RSS of snapshot %zu at %s; memtime's heap there %s, with extra %s)\n",
-            last, vis_fmt_time(e, sizeof e, p->unit, s->time), vis_fmt_bytes(f, sizeof f, s->heap_B),
-            vis_fmt_bytes(a, sizeof a, s->heap_B + s->heap_extra_B));
+    if (m.snap != SIZE_MAX) {
+        const vis_snapshot *s = &p->snaps[m.snap];
+        fprintf(out, "  (the RSS of snapshot %zu at %s; memtime's heap there %s, with extra %s)\n",
+                m.snap, vis_fmt_time(e, sizeof e, p->unit, s->time), vis_fmt_bytes(f, sizeof f, s->heap_B),
+                vis_fmt_bytes(a, sizeof a, s->heap_B + s->heap_extra_B));
+    } else
+        fprintf(out, "  (the RSS read at %s, at a snapshot culled since)\n",
+                vis_fmt_time(e, sizeof e, p->unit, m.rss_time));
     switch (vis_alloc_kind_of(r)) {
     case VIS_AK_JEMALLOC: {
         uint64_t act = vis_alloc_stat_or0(r, VIS_AS_ACTIVE), al = vis_alloc_stat_or0(r, VIS_AS_ALLOCATED);

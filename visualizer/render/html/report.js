@@ -150,7 +150,7 @@
     rows.push(["RSS by " + D.allocator.name + "'s account", fmtB(AS.rss_bytes) + " = heap " +
       fmtB(AS.heap_bytes) + " + " + D.allocator.name + " holds freed " + fmtB(AS.held_bytes) +
       " + outside " + D.allocator.name + " " + fmtB(AS.outside_bytes) + " (the RSS at " + fmtT(AS.time) +
-      ", snapshot " + AS.snapshot + ", where " + D.allocator.name + " holds the most freed)" +
+      (AS.snapshot === null ? "" : ", snapshot " + AS.snapshot) + ", where " + D.allocator.name + " holds the most freed)" +
       heldParts(D.allocator, AS.stats_time)]);
   var HL = D.heap_limit;
   if (HL)
