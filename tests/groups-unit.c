@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/group_cut.h"
 #include "model/groups.h"
 #include "model/wrappers.h"
 

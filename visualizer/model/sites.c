@@ -18,6 +18,7 @@
 #include "base/grow.h"
 #include "base/ptrmap.h"
 #include "model/profile.h"
+#include "model/label.h"
 #include "model/names.h"
 #include "model/sites.h"
 
@@ -25,7 +26,7 @@
 
 const char *vis_site_name(const char *label)
 {
-    return vis_name_bare(label);
+    return vis_label_bare(label);
 }
 
 int vis_site_unnamed(const char *label)

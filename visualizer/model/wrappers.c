@@ -169,21 +169,13 @@ static int add_part(finder *f, const char *fn, const char *caller, uint64_t byte
     return 0;
 }
 
-static size_t subtree_end(const vis_dtree *t, size_t j)
-{
-    size_t e = j + 1;
-    while (e < t->n && t->nodes[e].depth > t->nodes[j].depth)
-        e++;
-    return e;
-}
-
 /* The callers of node j, a frame of function fn: its children, where a
  * child is fn itself (recursion) that child's callers instead. */
 static int callers_of(finder *f, const vis_dtree *t, size_t j, const char *fn, int level)
 {
-    size_t end = subtree_end(t, j);
+    size_t end = vis_dtree_end(t, j);
     uint64_t held = 0;
-    for (size_t c = j + 1; c < end; c = subtree_end(t, c)) {
+    for (size_t c = j + 1; c < end; c = vis_dtree_end(t, c)) {
         held += t->nodes[c].bytes;
         const char *cf = f->fn[t->nodes[c].frame];
         int rc = cf == fn && level < 1024 ? callers_of(f, t, c, fn, level + 1)
@@ -272,14 +264,6 @@ static int wide_fan(const fn_shape *s)
            s->max_caller * 100 <= s->bytes * VIS_WRAPPER_MAX_SHARE;
 }
 
-static const vis_dtree *tree_at(const vis_profile *p, size_t snap)
-{
-    for (size_t i = 0; i < p->detail.n_trees; i++)
-        if (p->detail.trees[i].snap == snap)
-            return &p->detail.trees[i];
-    return NULL;
-}
-
 static int add_wrapper(vis_grouping *gr, const vis_wrapper *w)
 {
     vis_wrapper *a = vis_grow(gr->wrappers, gr->n_wrappers, 4, sizeof *a);
@@ -348,7 +332,7 @@ static int from_detail(vis_profile *p, int keep, unsigned char *split)
         }
     }
     /* The peak's tree: what each wrapper holds there, and its frame there. */
-    const vis_dtree *pt = p->peak_tree_snap != SIZE_MAX ? tree_at(p, p->peak_tree_snap) : NULL;
+    const vis_dtree *pt = p->peak_tree_snap != SIZE_MAX ? vis_detail_tree(p, p->peak_tree_snap) : NULL;
     vis_ptrmap_clear(&top);
     f.n_parts = 0;
     if (pt && tree_parts(&f, pt, &top) != 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/units.h"
 #include "model/alloc_account.h"
+#include "model/group_cut.h"
 #include "model/groups.h"
 #include "model/wrappers.h"
 #include "model/sites.h"
