@@ -11,6 +11,7 @@
 #include "model/group_cut.h"
 #include "model/group_default.h"
 #include "model/groups.h"
+#include "model/label.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
 #include "model/wrappers.h"
@@ -67,8 +68,8 @@ typedef struct {
  * file's trees are deeper than the detail where it stops), else label. */
 static const char *told(rg *g, const char *l)
 {
-    const char *colon = strstr(l, ": ");
-    const char *addr = colon ? vis_profile_intern(g->p, l, (size_t)(colon - l)) : NULL;
+    vis_label lp = vis_label_parse(l);
+    const char *addr = lp.addr ? vis_profile_intern(g->p, lp.addr, lp.addr_len) : NULL;
     void **slot = addr && g->told.cap ? vis_ptrmap_slot(&g->told, addr) : NULL;
     return slot && *slot ? *slot : l;
 }
@@ -589,10 +590,10 @@ static int told_names(rg *g)
         const vis_snapshot *s = &p->snaps[i];
         for (size_t k = 0; k < s->n_sites && s->kind != VIS_TREE_EMPTY; k++) {
             const char *l = s->sites[k].label;
-            const char *colon = l ? strstr(l, ": ??? called by ") : NULL;
-            if (s->sites[k].is_below_threshold || !colon || !vis_site_unnamed(l))
+            vis_label lp = vis_label_parse(l ? l : "");
+            if (s->sites[k].is_below_threshold || !lp.addr || !lp.caller)
                 continue;
-            const char *addr = vis_profile_intern(p, l, (size_t)(colon - l));
+            const char *addr = vis_profile_intern(p, l, lp.addr_len);
             void **slot = addr ? vis_ptrmap_slot(&g->told, addr) : NULL;
             if (!slot)
                 return -1;

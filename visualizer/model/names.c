@@ -13,14 +13,13 @@
  * has none (or out of memory). */
 static char *address_of(const char *label)
 {
-    const char *rest = vis_label_bare(label);
-    if (rest == label)
+    vis_label l = vis_label_parse(label);
+    if (!l.addr)
         return NULL;
-    size_t n = (size_t)(rest - label) - 2;
-    char *a = malloc(n + 1);
+    char *a = malloc(l.addr_len + 1);
     if (a) {
-        memcpy(a, label, n);
-        a[n] = '\0';
+        memcpy(a, l.addr, l.addr_len);
+        a[l.addr_len] = '\0';
     }
     return a;
 }
@@ -32,9 +31,8 @@ static char *full_tagged(const char *label, const char *addr)
     if (!f)
         return NULL;
     vis_strbuf b = VIS_STRBUF_INIT;
-    long ls = vis_label_location(f);
-    int called = !strncmp(f, VIS_LABEL_CALLED_BY, sizeof VIS_LABEL_CALLED_BY - 1);
-    size_t at = called ? 3 : ls > 0 ? (size_t)ls - 1 : strlen(f);
+    vis_label l = vis_label_parse(f);
+    size_t at = l.caller && l.fn == f ? 3 : l.loc ? (size_t)(l.loc - f) - 1 : strlen(f);
     vis_sb_put(&b, f, at);
     vis_sb_puts(&b, " @");
     vis_sb_puts(&b, addr);

@@ -549,16 +549,14 @@ char *vis_name_shorten(const char *label, const char *addr_tag, size_t max_chars
     char *loc = NULL, *fn = NULL, *out = NULL;
     if (!full)
         return NULL;
-    long ls = vis_label_location(full);
-    if (ls >= 0) {
-        if (!(loc = short_location(full + ls)))
+    vis_label l = vis_label_parse(full);
+    int called = l.caller && l.fn == full;
+    if (l.loc) {
+        if (!(loc = short_location(l.loc)))
             goto out;
-        full[ls - 1] = '\0';
+        full[l.loc - full - 1] = '\0';
     }
-    const char *body = full[0] ? full : "???";
-    int called = !strncmp(body, VIS_LABEL_CALLED_BY, sizeof VIS_LABEL_CALLED_BY - 1) && body[sizeof VIS_LABEL_CALLED_BY - 1];
-    if (called)
-        body += sizeof VIS_LABEL_CALLED_BY - 1;
+    const char *body = called ? l.caller : full[0] ? full : "???";
     size_t fixed = (called ? sizeof VIS_LABEL_CALLED_BY - 1 : 0) + (addr_tag ? strlen(addr_tag) + 2 : 0) +
                    (loc ? vis_name_width(loc) + 1 : 0);
     size_t budget = max_chars > fixed ? max_chars - fixed : 0;

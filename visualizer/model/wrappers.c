@@ -9,6 +9,7 @@
 #include "base/ptrmap.h"
 #include "model/demangle.h"
 #include "model/group_keys.h"
+#include "model/label.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
 #include "model/wrappers.h"
@@ -36,8 +37,8 @@ static const char *const WRAPPER_NAMES[] = {
 
 static int wrapper_name(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
-    if (vis_label_unnamed(&p))
+    vis_label p = vis_label_parse(label);
+    if (p.unnamed)
         return 0;
     const char *name;
     int args;
@@ -74,8 +75,8 @@ static int wrapper_name(const char *label)
 
 char *vis_wrapper_alloc_fn(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
-    if (vis_label_unnamed(&p))
+    vis_label p = vis_label_parse(label);
+    if (p.unnamed)
         return NULL;
     return strndup(p.fn, p.fn_len);
 }
@@ -387,7 +388,7 @@ static int from_file(vis_profile *p)
         return 0;
     for (size_t k = 0; k < p->peak_tree->n_children; k++) {
         const vis_node *n = &p->peak_tree->children[k];
-        if (!n->label || vis_site_unnamed(n->label) || !strncmp(n->label, "in ", 3))
+        if (!n->label || vis_site_unnamed(n->label) || vis_label_parse(n->label).below)
             continue;
         char *fn = vis_caller_key(n->label);
         const char **seen = calloc(n->n_children + 1, sizeof *seen);
@@ -396,7 +397,7 @@ static int from_file(vis_profile *p)
         for (size_t c = 0; c < n->n_children && rc == 0; c++) {
             const vis_node *ch = &n->children[c];
             s.own = s.own > ch->bytes ? s.own - ch->bytes : 0;
-            if (!ch->label || !strncmp(ch->label, "in ", 3))
+            if (!ch->label || vis_label_parse(ch->label).below)
                 continue;
             char *ck = vis_caller_key(ch->label);
             const char *in = ck ? vis_profile_intern(p, ck, strlen(ck)) : NULL;

@@ -32,6 +32,7 @@
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
  * describe_layout()). */
+#include "model/label.h"
 #include "model/names.h"
 #include "model/sites.h"
 #include "render/chart.h"
@@ -701,10 +702,10 @@ static void outside_numbers(const chart *c, uint64_t v[2])
 static const char *band_site(const chart *c, size_t j, char *addr, size_t n)
 {
     const char *label = c->p->site_info[j].label;
-    const char *bare = vis_site_name(label);
+    vis_label l = vis_label_parse(label);
     addr[0] = '\0';
-    if (bare != label && strstr(c->d->bands[j].label, " @0x") && (size_t)(bare - label) - 2 < n)
-        snprintf(addr, n, "%.*s", (int)(bare - label - 2), label);
+    if (l.addr && strstr(c->d->bands[j].label, " @0x") && l.addr_len < n)
+        snprintf(addr, n, "%.*s", (int)l.addr_len, l.addr);
     return label;
 }
 
