@@ -168,12 +168,25 @@
 static void on_new_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx,
                         ULong di_handle)
 {
+   Bool by_malloc = mt_allocator_in_call();
    if (clo_pages_as_heap)
       mt_pages_new_mmap(a, len, rr, ww, xx, di_handle);
-   else if (!mt_allocator_in_call())   /* the allocator's own: not blind */
+   else if (!by_malloc)   /* the allocator's own: not blind */
       mt_warn_new_mmap(a, len);
    if (clo_rss)
-      mt_rss_new_mmap(a, len);
+      mt_rss_new_mmap(a, len, by_malloc);
+}
+
+/* --allocator=program with --rss: glibc's main arena grows by brk. */
+static void on_new_brk(Addr a, SizeT len, ThreadId tid)
+{
+   if (mt_allocator_in_call())
+      mt_rss_new_brk(a, len);
+}
+
+static void on_die_brk(Addr a, SizeT len)
+{
+   mt_rss_die_munmap(a, len);
 }
 
 static void on_copy_remap(Addr from, Addr to, SizeT len)
@@ -206,6 +219,10 @@ static void extensions_post_clo_init(void)
    if (clo_pages_as_heap || clo_rss) {
       VG_(track_copy_mem_remap)(on_copy_remap);
       VG_(track_die_mem_munmap)(on_die_munmap);
+   }
+   if (clo_rss && clo_allocator_program && !clo_pages_as_heap) {
+      VG_(track_new_mem_brk)(on_new_brk);
+      VG_(track_die_mem_brk)(on_die_brk);
    }
 }
 

@@ -41,7 +41,10 @@
    every client mmap in a sorted table of ranges); the core's own client
    mappings are the malloc arena of memtime's replacement allocator (the
    heap, marked isCH by the core), the main stack and the executable's
-   bss. */
+   bss. Under --allocator=program the heap is the program's allocator's:
+   every mapping it made (an mmap, mremap or brk inside one of its calls)
+   is one group, "[malloc]", whatever the stack: its heap and what it holds
+   freed, which its own account splits. */
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
@@ -81,8 +84,9 @@
 /*------------------------------------------------------------*/
 
 /* Disjoint ranges sorted by start, each with the stack of the mmap that
-   made it. A segment split later (mprotect) still falls inside its range. */
-typedef struct { Addr start, end; ExeContext* ec; Bool shared; } Origin;
+   made it, or made by the program's allocator (ec NULL then). A segment
+   split later (mprotect) still falls inside its range. */
+typedef struct { Addr start, end; ExeContext* ec; Bool shared, by_malloc; } Origin;
 
 static Origin* origins;
 static UInt    n_origins, max_origins;
@@ -106,7 +110,7 @@ static Origin* origin_find(Addr a)
 }
 
 static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec,
-                             Bool shared)
+                             Bool shared, Bool by_malloc)
 {
    if (n_origins == max_origins) {
       max_origins = max_origins ? 2 * max_origins : 64;
@@ -118,6 +122,7 @@ static void origin_insert_at(UInt i, Addr start, Addr end, ExeContext* ec,
    origins[i].end = end;
    origins[i].ec = ec;
    origins[i].shared = shared;
+   origins[i].by_malloc = by_malloc;
    n_origins++;
 }
 
@@ -133,7 +138,7 @@ static void origin_remove(Addr a, SizeT len)
       if (o->end > end) {
          Addr tail_end = o->end;
          o->end = a;
-         origin_insert_at(i, end, tail_end, o->ec, o->shared);
+         origin_insert_at(i, end, tail_end, o->ec, o->shared, o->by_malloc);
          return;
       }
       o->end = a;
@@ -148,13 +153,14 @@ static void origin_remove(Addr a, SizeT len)
    n_origins -= j - i;
 }
 
-static void origin_add(Addr a, SizeT len, ExeContext* ec, Bool shared)
+static void origin_add(Addr a, SizeT len, ExeContext* ec, Bool shared,
+                       Bool by_malloc)
 {
    origin_remove(a, len);
-   origin_insert_at(origin_lower_bound(a), a, a + len, ec, shared);
+   origin_insert_at(origin_lower_bound(a), a, a + len, ec, shared, by_malloc);
 }
 
-void mt_rss_new_mmap(Addr a, SizeT len)
+void mt_rss_new_mmap(Addr a, SizeT len, Bool by_malloc)
 {
    NSegment const* seg = VG_(am_find_nsegment)(a);
    ThreadId tid = VG_(get_running_tid)();
@@ -163,7 +169,13 @@ void mt_rss_new_mmap(Addr a, SizeT len)
       origin_remove(a, len);   /* a file mapped over an anonymous range */
       return;
    }
-   origin_add(a, len, VG_(record_ExeContext)(tid, 0), False);
+   if (by_malloc) origin_add(a, len, NULL, False, True);
+   else           origin_add(a, len, VG_(record_ExeContext)(tid, 0), False, False);
+}
+
+void mt_rss_new_brk(Addr a, SizeT len)
+{
+   origin_add(VG_PGROUNDDN(a), VG_PGROUNDUP(a + len) - VG_PGROUNDDN(a), NULL, False, True);
 }
 
 void mt_rss_mmap_shared(Addr a, SizeT len)
@@ -177,10 +189,10 @@ void mt_rss_copy_remap(Addr from, Addr to, SizeT len)
 {
    Origin* o = origin_find(from);
    ExeContext* ec = o ? o->ec : NULL;
-   Bool shared = o ? o->shared : False;
+   Bool shared = o ? o->shared : False, by_malloc = o ? o->by_malloc : False;
    len = VG_PGROUNDUP(len);
-   if (ec) origin_add(to, len, ec, shared);
-   else    origin_remove(to, len);
+   if (ec || by_malloc) origin_add(to, len, ec, shared, by_malloc);
+   else                 origin_remove(to, len);
 }
 
 void mt_rss_die_munmap(Addr a, SizeT len)
@@ -349,6 +361,56 @@ static Bool is_shared_anon(Addr a)
    return o != NULL && o->shared;
 }
 
+/* A free slot at the end of segs[]. */
+static SegRss* new_seg(void)
+{
+   if (n_segs == max_segs) {
+      max_segs = max_segs ? 2 * max_segs : 256;
+      segs = VG_(realloc)("mt.rss.segs", segs, max_segs * sizeof *segs);
+   }
+   return &segs[n_segs];
+}
+
+/* Where the anonymous piece starting at a ends: the end of the origin that
+   holds a, or the start of the next one, or end. */
+static Addr piece_end(Addr a, Addr end)
+{
+   Origin* o = origin_find(a);
+   UInt i;
+   if (o != NULL)
+      return o->end < end ? o->end : end;
+   i = origin_lower_bound(a);
+   return i < n_origins && origins[i].start < end ? origins[i].start : end;
+}
+
+/* Reads the client segment seg into segs[] and adds it to r. The core
+   merges neighbouring anonymous segments (an mmap placed next to another
+   one), so an anonymous segment is read in pieces, one per origin (or
+   stretch without one): each piece's pages go to the mmap that made them. */
+static Bool read_segment(Int fd, NSegment const* seg, const HChar* name, MtRss* r)
+{
+   Addr a = seg->start, end = seg->end + 1;
+   while (a < end) {
+      SegRss* s = new_seg();
+      Bool ok;
+      s->start = a;
+      s->end = seg->kind == SkAnonC ? piece_end(a, end) : end;
+      s->anon_B = s->file_B = s->shmem_B = 0;
+      ok = seg->kind == SkAnonC && !is_shared_anon(a)
+              ? read_private_anon(s)
+              : read_range(fd, seg->kind, is_shmem_file(seg, name), s);
+      if (!ok)
+         return False;
+      r->anon_B += s->anon_B;
+      r->file_B += s->file_B;
+      r->shmem_B += s->shmem_B;
+      if (s->anon_B + s->file_B + s->shmem_B > 0)
+         n_segs++;
+      a = s->end;
+   }
+   return True;
+}
+
 /* Fills segs[] and r with the client's resident memory now. */
 static Bool read_all(MtRss* r)
 {
@@ -364,10 +426,6 @@ static Bool read_all(MtRss* r)
       max_starts = -n + 64;
       starts = VG_(realloc)("mt.rss.starts", starts, max_starts * sizeof *starts);
    }
-   if ((UInt)n > max_segs) {
-      max_segs = n + 64;
-      segs = VG_(realloc)("mt.rss.segs", segs, max_segs * sizeof *segs);
-   }
    sr = VG_(open)("/proc/self/pagemap", VKI_O_RDONLY, 0);
    if (sr_isError(sr))
       return False;
@@ -377,27 +435,15 @@ static Bool read_all(MtRss* r)
    for (i = 0; i < n; i++) {
       NSegment const* seg = VG_(am_find_nsegment)(starts[i]);
       const HChar* name;
-      SegRss* s;
       if (seg == NULL || !(seg->hasR || seg->hasW || seg->hasX))
          continue;
       name = seg->kind == SkAnonC ? NULL : VG_(am_get_filename)(seg);
       if (is_ours(name))
          continue;
-      s = &segs[n_segs];
-      s->start = seg->start;
-      s->end = seg->end + 1;
-      s->anon_B = s->file_B = s->shmem_B = 0;
-      if (seg->kind == SkAnonC && !is_shared_anon(seg->start)
-          ? !read_private_anon(s)
-          : !read_range(fd, seg->kind, is_shmem_file(seg, name), s)) {
+      if (!read_segment(fd, seg, name, r)) {
          VG_(close)(fd);
          return False;
       }
-      r->anon_B += s->anon_B;
-      r->file_B += s->file_B;
-      r->shmem_B += s->shmem_B;
-      if (s->anon_B + s->file_B + s->shmem_B > 0)
-         n_segs++;
    }
    VG_(close)(fd);
    return True;
@@ -453,6 +499,8 @@ static const HChar* segment_name(const SegRss* s, ExeContext** ec,
    if (seg->isCH)
       return NULL;
    o = origin_find(s->start);
+   if (o != NULL && o->by_malloc)
+      return "[malloc]";
    if (o != NULL) {
       *ec = o->ec;
       return "[anon]";

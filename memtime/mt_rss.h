@@ -51,8 +51,12 @@ ULong mt_rss_n_readings(void);
 Bool mt_rss_any(void);
 
 /* Address-space events (fanned out by mt_main.c): the stacks of the
-   client's anonymous mmaps, to name them at the RSS peak. */
-void mt_rss_new_mmap(Addr a, SizeT len);
+   client's anonymous mmaps, to name them at the RSS peak; by_malloc: made
+   inside a call of the program's allocator (--allocator=program), one
+   group of their own. mt_rss_new_brk: the brk area grew inside such a call
+   (glibc's main arena). */
+void mt_rss_new_mmap(Addr a, SizeT len, Bool by_malloc);
+void mt_rss_new_brk(Addr a, SizeT len);
 void mt_rss_copy_remap(Addr from, Addr to, SizeT len);
 void mt_rss_die_munmap(Addr a, SizeT len);
 /* After a successful mmap(MAP_SHARED | MAP_ANONYMOUS) at [a, a+len): the

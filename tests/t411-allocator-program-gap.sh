@@ -9,7 +9,8 @@
 # client RSS is within 15% of the native VmRSS, its heap within 2% of the
 # program's count; at the gap the allocator's own figure for what it holds
 # freed (jemalloc's dirty pages, glibc's free chunks) is the measured
-# difference RSS - heap within 25%. jemalloc's decay runs on wall-clock time,
+# difference RSS - heap within 25%, and the summary lists the allocator's
+# mappings as the heap's, one group. jemalloc's decay runs on wall-clock time,
 # which a program under Valgrind spends more slowly: the test brackets it
 # with dirty_decay_ms:-1 (never purge) and :0 (purge at once), where the
 # answer is known; the default (10 s) is only reported. Trimming the main
@@ -26,7 +27,7 @@ need python3 lib:jemalloc file:libjemalloc_pic.a objcopy
 G=$(build_prog alloc_gap.c) || plan_skip "cannot build alloc_gap.c"
 GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with libjemalloc: $(head -c 200 "$T/build.err")"
 GR=$(je_prog rjem alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with _rjem_ jemalloc: $(head -c 200 "$T/build.err")"
-plan 37
+plan 40
 
 # run NAME ENV BINARY MODE: natively, then under memtime.
 run() {
@@ -80,7 +81,16 @@ check "summary: the RSS split by jemalloc's own account" \
   grep -Eq '^  RSS [0-9.]+ MiB = heap [0-9.]+ MiB \+ jemalloc holds freed 1[0-9.]+ MiB \+ outside jemalloc [0-9.]+ [KM]iB$' "$T/je.sum"
 check "summary: jemalloc's parts named (dirty pages)" \
   grep -Eq '^  jemalloc holds freed: dirty pages 1[0-9.]+ MiB, muzzy pages' "$T/je.sum"
+# The allocator's own mappings are the heap here, one group: at the RSS
+# peak (the batch, 190 MiB in jemalloc's extents or glibc's arenas, their
+# mmaps merged by the core with their neighbours) nearly all of the RSS.
+check "summary: jemalloc's mappings are one group, [malloc], nearly all of the RSS" \
+  grep -Eq '^   1\.  +1[89][0-9](\.[0-9])? MiB  anon   \[malloc\]' "$T/je.sum"
+check "summary: no mapping of jemalloc's reads as outside the heap" \
+  sh -c "! grep -q 'outside the malloc heap' '$T/je.sum' && ! grep -A2 '^   [0-9]\.' '$T/je.sum' | grep -q 'libjemalloc'"
 vis --summary-only "$T/holes.out" >"$T/holes.sum" 2>&1
+check "summary: glibc's arenas are one group, [malloc] (its mmaps and its brk)" \
+  grep -Eq '^   1\.  +1[89][0-9](\.[0-9])? MiB  anon   \[malloc\]' "$T/holes.sum"
 check "summary: glibc's holes named" \
   grep -Eq '^  glibc holds freed: free chunks 1[0-9.]+ MiB in its arenas, .* in holes \(malloc_trim returns' "$T/holes.sum"
 vis --json "$T/je-shared--1.out" >"$T/je.json" 2>&1

@@ -2,7 +2,7 @@
 # t650: a real multi-threaded server from Debian's archive, memcached (four
 # worker threads), end to end under memtime and under the same release's
 # Massif: a fixed workload from four client threads over a Unix socket
-# (tests/progs/mc_load.py: 12,000 sets of 100-3,100 bytes, gets, deletes),
+# (tests/progs/mc_load.py: 4,000 sets of 100-3,100 bytes, gets, deletes),
 # then the protocol's shutdown command, so both runs end normally and write
 # their profiles at exit. The peak heaps agree within 1% (threads make the
 # order of allocations vary from run to run, not what is live at the top);

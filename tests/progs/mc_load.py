@@ -18,7 +18,7 @@ def expect(f, prefix):
 def worker(path, w, errors):
     try:
         f, s = conn(path)
-        for i in range(3000):
+        for i in range(1000):
             key = b"w%d-k%d" % (w, i)
             val = bytes([97 + (i % 26)]) * (100 + (i * 37) % 3000)
             f.write(b"set %s 0 0 %d\r\n%s\r\n" % (key, len(val), val))

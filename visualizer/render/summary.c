@@ -105,8 +105,15 @@ static void summary_rss(FILE *out, const vis_profile *p)
     }
     if (k->n_maps == 0)
         return;
-    /* The few that matter: at most 5, none under 1% of the peak. */
-    fprintf(out, "  Largest mappings at the RSS peak outside the malloc heap:\n");
+    /* The few that matter: at most 5, none under 1% of the peak. Under
+     * memtime --allocator=program the heap is the program's allocator's
+     * mappings, one group named "[malloc]", listed with the rest; in the
+     * default mode memtime's own heap is left out. */
+    if (p->allocator.name[0])
+        fprintf(out, "  Largest mappings at the RSS peak ([malloc]: %s's, the heap and what it holds "
+                     "freed):\n", p->allocator.name);
+    else
+        fprintf(out, "  Largest mappings at the RSS peak outside the malloc heap:\n");
     size_t shown = 0;
     uint64_t rest = 0;
     for (size_t i = 0; i < k->n_maps; i++) {
