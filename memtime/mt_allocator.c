@@ -26,6 +26,7 @@
 #include "mt_heap.h"
 #include "mt_options.h"
 #include "mt_rss.h"
+#include "mt_snapshot.h"
 #include "mt_time.h"
 
 /* ------------------------------------------------------------ state */
@@ -153,11 +154,19 @@ static Addr resolve_any(const HChar* const* names, Int* which)
 }
 
 /* Which statistics the program's allocator can give, found once: jemalloc's
-   mallctl under the prefixes memtime wraps, else glibc's mallinfo2. */
+   mallctl under the prefixes memtime wraps, tcmalloc's numeric properties,
+   mimalloc's process info, else glibc's mallinfo2 (last: glibc is loaded
+   beside any other allocator). */
 static void stats_how(MtPwStats* s)
 {
    static const HChar* const names[] = {
-      "_rjem_mallctl", "je_mallctl", "mallctl", "mallinfo2", NULL
+      "_rjem_mallctl", "je_mallctl", "mallctl",
+      "MallocExtension_GetNumericProperty", "mi_process_info", "mallinfo2",
+      NULL
+   };
+   static const UWord kinds[] = {
+      MT_PW_STATS_JEMALLOC, MT_PW_STATS_JEMALLOC, MT_PW_STATS_JEMALLOC,
+      MT_PW_STATS_TCMALLOC, MT_PW_STATS_MIMALLOC, MT_PW_STATS_GLIBC
    };
    static Bool done;
    static Addr fn;
@@ -172,8 +181,7 @@ static void stats_how(MtPwStats* s)
                    names[which]);
    }
    s->fn = fn;
-   s->kind = fn == 0 ? MT_PW_STATS_NONE
-           : which == 3 ? MT_PW_STATS_GLIBC : MT_PW_STATS_JEMALLOC;
+   s->kind = fn == 0 ? MT_PW_STATS_NONE : kinds[which];
 }
 
 /* Forgets the open calls whose frames are gone: those at or below sp
@@ -337,6 +345,24 @@ Bool mt_allocator_handle_client_request(ThreadId tid, UWord* arg, UWord* ret)
          mt_allocstats_add(mt_time_now(), MtStatsJemalloc, s->v, s->ok);
       else if (s->kind == MT_PW_STATS_GLIBC)
          mt_allocstats_add(mt_time_now(), MtStatsGlibc, s->v, s->ok);
+      else if (s->kind == MT_PW_STATS_TCMALLOC)
+         mt_allocstats_add(mt_time_now(), MtStatsTcmalloc, s->v, s->ok);
+      else if (s->kind == MT_PW_STATS_MIMALLOC) {
+         /* What the program holds, by memtime's count: mimalloc gives no
+            such figure without its statistics build. Its usable sizes
+            (the bytes requested and the rounding), not --heap-admin's
+            estimate of bookkeeping: mimalloc keeps that in its pages'
+            headers, inside its commit. The reading comes at the depth-0
+            end of an allocator call, so the count is the one mimalloc's
+            commit goes with. */
+         UWord v[MT_PW_STATS_N];
+         SizeT extra = mt_snapshot_heap_extra_szB();
+         SizeT admin = mt_heap_admin_total_szB();
+         VG_(memcpy)(v, s->v, sizeof v);
+         v[MT_MI_HEAP] = mt_snapshot_heap_szB() + (extra > admin ? extra - admin : 0);
+         mt_allocstats_add(mt_time_now(), MtStatsMimalloc, v,
+                           s->ok | (1 << MT_MI_HEAP));
+      }
       *ret = 0;
       break;
    }

@@ -81,6 +81,8 @@ typedef enum {
 #define MT_PW_STATS_NONE    0
 #define MT_PW_STATS_JEMALLOC 1  /* fn: <prefix>mallctl                  */
 #define MT_PW_STATS_GLIBC   2   /* fn: mallinfo2                         */
+#define MT_PW_STATS_TCMALLOC 3  /* fn: MallocExtension_GetNumericProperty */
+#define MT_PW_STATS_MIMALLOC 4  /* fn: mi_process_info                   */
 #define MT_PW_STATS_N       12
 typedef struct {
    UWord kind;                  /* MT_PW_STATS_*                          */
@@ -96,6 +98,26 @@ typedef struct {
    "stats.retained", "stats.metadata", "stats.arenas.4096.pdirty", \
    "stats.arenas.4096.pmuzzy", "arenas.page"
 #define MT_JE_N_STATS 9
+
+/* tcmalloc's (gperftools), read with MallocExtension_GetNumericProperty:
+   what the program holds, the page heap's whole size (free and unmapped
+   pages included), its estimate of the physical bytes (the heap's mapped
+   part plus metadata), the page heap's free pages still mapped and those
+   released to the system, and the free bytes in its three caches. */
+#define MT_TC_STATS_NAMES \
+   "generic.current_allocated_bytes", "generic.heap_size", \
+   "generic.total_physical_bytes", "tcmalloc.pageheap_free_bytes", \
+   "tcmalloc.pageheap_unmapped_bytes", "tcmalloc.central_cache_free_bytes", \
+   "tcmalloc.transfer_cache_free_bytes", "tcmalloc.thread_cache_free_bytes"
+#define MT_TC_N_STATS 8
+
+/* mimalloc's, from mi_process_info without a statistics build: the bytes
+   it has committed now and at most (v[0], v[1]); v[2] is filled by the
+   tool: memtime's own count of the program's blocks (their usable sizes),
+   since mimalloc counts what it hands out only in a statistics build. */
+#define MT_MI_COMMIT       0
+#define MT_MI_PEAK_COMMIT  1
+#define MT_MI_HEAP         2
 
 /* ------------------------------------------------ tool side only */
 #ifndef MT_PRELOAD

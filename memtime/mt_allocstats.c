@@ -6,8 +6,10 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
+#include "mt_allocator.h"
 #include "mt_allocstats.h"
 #include "mt_companion.h"
+#include "mt_rss.h"
 
 #define MAX_READINGS 1024
 #define N_VALUES     12
@@ -16,6 +18,9 @@ typedef struct {
    Time  time;
    UWord ok;
    ULong v[N_VALUES];
+   Bool  has_rss;        /* the RSS reading it follows: */
+   Long  rss_time;
+   ULong rss_B;
 } Reading;
 
 static Reading*    readings;
@@ -23,8 +28,9 @@ static UInt        n_readings;
 static MtStatsKind kind;
 
 /* The companion's keys, in the order of the values: jemalloc's from
-   mallctl (dirty and muzzy in pages, the page size last), glibc's from
-   mallinfo2 (counts of chunks are left out: they are not bytes). */
+   mallctl (dirty and muzzy in pages, the page size last), tcmalloc's and
+   mimalloc's below, glibc's from mallinfo2 (counts of chunks are left out:
+   they are not bytes). */
 static const HChar* const je_keys[] = {
    "allocated", "active", "resident", "mapped", "retained", "metadata",
    NULL /* pdirty */, NULL /* pmuzzy */, NULL /* page */
@@ -34,6 +40,8 @@ void mt_allocstats_add(Time time, MtStatsKind k, const UWord* v, UWord ok)
 {
    Reading* r;
    UInt i;
+   if (ok == 0)         /* the allocator not yet set up: nothing to keep */
+      return;
    if (readings == NULL)
       readings = VG_(malloc)("mt.allocstats", MAX_READINGS * sizeof *readings);
    if (n_readings == MAX_READINGS) {
@@ -45,6 +53,7 @@ void mt_allocstats_add(Time time, MtStatsKind k, const UWord* v, UWord ok)
    r = &readings[n_readings++];
    r->time = time;
    r->ok = ok;
+   r->has_rss = mt_rss_last(&r->rss_time, &r->rss_B);
    for (i = 0; i < N_VALUES; i++)
       r->v[i] = v[i];
 }
@@ -72,6 +81,35 @@ static void put_jemalloc(MtFile* c, const Reading* r)
       put(c, "muzzy", r->v[7] * page);
 }
 
+/* tcmalloc's properties in MT_TC_STATS_NAMES' order. The physical
+   estimate is the heap's mapped part plus metadata: the metadata is what it
+   adds to heap_size - unmapped. */
+static void put_tcmalloc(MtFile* c, const Reading* r)
+{
+   static const HChar* const keys[MT_TC_N_STATS] = {
+      "allocated", "heap_size", NULL /* physical */, "pageheap_free",
+      "pageheap_unmapped", "central_cache_free", "transfer_cache_free",
+      "thread_cache_free"
+   };
+   UInt i;
+   for (i = 0; i < MT_TC_N_STATS; i++)
+      if (keys[i] != NULL && (r->ok & (1 << i)))
+         put(c, keys[i], r->v[i]);
+   if ((r->ok & 0x17) == 0x17 && r->v[2] + r->v[4] >= r->v[1])
+      put(c, "metadata", r->v[2] + r->v[4] - r->v[1]);
+}
+
+/* mimalloc's commit, and memtime's count of the program's blocks. */
+static void put_mimalloc(MtFile* c, const Reading* r)
+{
+   if (r->ok & (1 << MT_MI_HEAP))
+      put(c, "allocated", r->v[MT_MI_HEAP]);
+   if (r->ok & (1 << MT_MI_COMMIT))
+      put(c, "committed", r->v[MT_MI_COMMIT]);
+   if (r->ok & (1 << MT_MI_PEAK_COMMIT))
+      put(c, "peak_committed", r->v[MT_MI_PEAK_COMMIT]);
+}
+
 /* struct mallinfo2: arena, ordblks, smblks, hblks, hblkhd, usmblks,
    fsmblks, uordblks, fordblks, keepcost. */
 static void put_glibc(MtFile* c, const Reading* r)
@@ -90,14 +128,21 @@ void mt_allocstats_companion(MtFile* c)
    if (n_readings == 0)
       return;
    mt_companion_record(c, MtRecAllocator, "name=%s",
-                       kind == MtStatsJemalloc ? "jemalloc" : "glibc");
+                       kind == MtStatsJemalloc ? "jemalloc"
+                       : kind == MtStatsTcmalloc ? "tcmalloc"
+                       : kind == MtStatsMimalloc ? "mimalloc" : "glibc");
    for (i = 0; i < n_readings; i++) {
       mt_companion_begin(c, MtRecAllocStats);
       mt_companion_add(c, "time=%lld", (Long)readings[i].time);
-      if (kind == MtStatsJemalloc)
-         put_jemalloc(c, &readings[i]);
-      else
-         put_glibc(c, &readings[i]);
+      if (readings[i].has_rss)
+         mt_companion_add(c, " rss_time=%lld rss=%llu", readings[i].rss_time,
+                          readings[i].rss_B);
+      switch (kind) {
+      case MtStatsJemalloc: put_jemalloc(c, &readings[i]); break;
+      case MtStatsTcmalloc: put_tcmalloc(c, &readings[i]); break;
+      case MtStatsMimalloc: put_mimalloc(c, &readings[i]); break;
+      default:              put_glibc(c, &readings[i]); break;
+      }
       mt_companion_end(c);
    }
 }

@@ -224,6 +224,11 @@ static SSizeT admin_szB(void)
    return clo_pages_as_heap ? 0 : clo_heap_admin;
 }
 
+SizeT mt_heap_admin_total_szB(void)
+{
+   return (SizeT)n_live * (SizeT)admin_szB();
+}
+
 /* After the totals grew: the heap limit's first crossing, under
    --heap-limit-action=kill, ends the program here with a complete profile. */
 static void check_limit(void)

@@ -16,6 +16,9 @@ void  mt_heap_pre_clo_init(void);    /* registers the malloc replacement */
 /* -v at exit: live blocks, the tool's own memory per block, the table's
    load, the slabs. */
 void  mt_heap_print_stats(void);
+/* The --heap-admin bytes charged to the live blocks: memtime's estimate of
+   the allocator's bookkeeping, inside the extra bytes. */
+SizeT mt_heap_admin_total_szB(void);
 /* VALGRIND_MALLOCLIKE_BLOCK and friends; False for other requests. */
 Bool  mt_heap_handle_client_request(ThreadId tid, UWord* arg, UWord* ret);
 

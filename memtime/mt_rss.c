@@ -222,6 +222,8 @@ static ULong   spent_ns;       /* total cost of readings so far */
 static ULong   last_read_ms;   /* mt_time_wall_ms() at the last reading */
 static ULong   last_cost_ns;   /* what the last reading cost */
 static Bool    any_reading;
+static Long    last_time;      /* the last reading's time and total */
+static ULong   last_total_B;
 static ULong   n_readings;
 static ULong   n_peak_readings;   /* of them, at peak snapshots */
 
@@ -602,6 +604,13 @@ ULong mt_rss_n_readings(void)
    return n_readings;
 }
 
+Bool mt_rss_last(Long* time, ULong* total_B)
+{
+   *time = last_time;
+   *total_B = last_total_B;
+   return any_reading;
+}
+
 Bool mt_rss_any(void)
 {
    return any_reading;
@@ -642,6 +651,8 @@ void mt_rss_sample(MtRss* out, Long time, ULong heap_B, Bool detailed,
    if (!read_all(out))
       return;
    out->valid = True;
+   last_time = time;
+   last_total_B = rss_total(out);
    any_reading = True;
    last_read_ms = mt_time_wall_ms();
    if (rss_total(out) > rss_total(&peak) || !peak.valid) {

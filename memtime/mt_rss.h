@@ -49,6 +49,9 @@ ULong mt_rss_n_readings(void);
 /* True when at least one reading was taken (the companion has RSS records
    to write). */
 Bool mt_rss_any(void);
+/* The last reading: its time and total (anon + file + shmem); False when
+   none was taken. */
+Bool mt_rss_last(Long* time, ULong* total_B);
 
 /* Address-space events (fanned out by mt_main.c): the stacks of the
    client's anonymous mmaps, to name them at the RSS peak; by_malloc: made

@@ -83,10 +83,12 @@ static SizeT usable_size(const char* name, UWord orig, UWord p)
 }
 
 /* The allocator's own account, read when the tool asks (mt_allocator.h):
-   jemalloc's mallctl after refreshing its epoch, glibc's mallinfo2. */
+   jemalloc's mallctl after refreshing its epoch, tcmalloc's numeric
+   properties, mimalloc's process info, glibc's mallinfo2. */
 static void read_stats(void)
 {
    static const char* const je_names[MT_JE_N_STATS] = { MT_JE_STATS_NAMES };
+   static const char* const tc_names[MT_TC_N_STATS] = { MT_TC_STATS_NAMES };
    MtPwStats s;
    OrigFn f;
    UWord r;
@@ -113,6 +115,25 @@ static void read_stats(void)
             s.ok |= (UWord)1 << i;
          }
       }
+   } else if (s.kind == MT_PW_STATS_TCMALLOC) {
+      /* int MallocExtension_GetNumericProperty(name, size_t*): non-zero
+         when the property is known. */
+      for (i = 0; i < MT_TC_N_STATS; i++) {
+         SizeT v = 0;
+         CALL_FN_W_WW(r, f, tc_names[i], &v);
+         if ((int)r != 0) {
+            s.v[i] = v;
+            s.ok |= (UWord)1 << i;
+         }
+      }
+   } else if (s.kind == MT_PW_STATS_MIMALLOC) {
+      /* mi_process_info(elapsed, user, system, current_rss, peak_rss,
+         current_commit, peak_commit, page_faults): only the commit is
+         mimalloc's own; its RSS on Linux is that same estimate, or
+         getrusage's, which under Valgrind is Valgrind's whole process. */
+      CALL_FN_W_8W(r, f, 0, 0, 0, 0, 0, &s.v[MT_MI_COMMIT],
+                   &s.v[MT_MI_PEAK_COMMIT], 0);
+      s.ok = (1 << MT_MI_COMMIT) | (1 << MT_MI_PEAK_COMMIT);
    } else if (s.kind == MT_PW_STATS_GLIBC) {
       /* struct mallinfo2: ten size_t, returned through a hidden pointer. */
       CALL_FN_W_W(r, f, &s.v[0]);

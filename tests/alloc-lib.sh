@@ -9,11 +9,17 @@ native() { sed -n "s/^phase $2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$1"; }
 # mark_time COMPANION PHASE
 mark_time() { awk -v ph="$2" '$1 == "mark:" && $3 == ph { split($2, a, "="); print a[2]; exit }' "$1"; }
 # mt_stat COMPANION PHASE KEY: the allocator's KEY at the first reading of its
-# statistics at or after the phase's mark.
+# statistics at or after the phase's mark; KEY may be a sum or difference of
+# keys, a+b-c (every key read, or nothing).
 mt_stat() {
   local t; t=$(mark_time "$1" "$2")
   awk -v t="${t:-x}" -v k="$3" '$1 == "alloc-stats:" { split($2, tm, "="); if (t == "x" || tm[2] + 0 < t + 0) next
-      for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) { print kv[2]; exit } } exit }' "$1"
+      n = 0; rest = "+" k
+      while (match(rest, /^[-+][a-z_]+/)) { n++; sign[n] = substr(rest, 1, 1); want[n] = substr(rest, 2, RLENGTH - 1); rest = substr(rest, RLENGTH + 1) }
+      s = 0; got = 0
+      for (i = 3; i <= NF; i++) { split($i, kv, "="); for (j = 1; j <= n; j++) if (kv[1] == want[j]) { s += (sign[j] == "-" ? -kv[2] : kv[2]); got++ } }
+      if (n > 0 && rest == "" && got == n) printf "%d\n", s
+      exit }' "$1"
 }
 # rss_ok WHAT GOT_KB WANT_KB [ALLOW_KB]: within 15% of the native figure
 # (plus ALLOW).

@@ -2,7 +2,7 @@
 # t010: memtime on Valgrind 3.24.0, Debian trixie's release, built from Debian's
 # source package into a cache outside the clone (a few minutes the first
 # time): memtime builds against it with no warning and the version-sensitive
-# tests pass with that release's core, preload, vgdb and Massif
+# tests pass with that release's core, preloads and Massif (vgdb is the machine's)
 # (tests/versions-lib.sh).
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/versions-lib.sh"

@@ -5,7 +5,7 @@
 # stacks lines that do not match the profile are ignored; a broken companion
 # is rejected with one line naming it, and --no-companion skips it.
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 21
 cd "$T" || exit 1
 cp "$MT_SRC/tests/data/small.out" p.out
 printf '%s\n' 'memtime-companion: 1' '# written by hand for t203' 'profile: p.out' 'time_unit: B' \
@@ -64,6 +64,21 @@ is "$(cat err.txt)" "memtime-vis: p.out.memtime:2: expected 'allocator: name=<wo
 printf 'memtime-companion: 1\nallocator: name=jemalloc\nalloc-stats: time=5 newer_key=3 allocated=7\n' >p.out.memtime
 check "unknown alloc-stats keys are skipped, the known ones kept" \
   sh -c "'$MT_VIS' --json p.out 2>&1 | grep -q '{\"time\": 5, \"allocated_bytes\": 7}'"
+# A reading carries the RSS it follows: the split stands when that RSS's
+# snapshot is gone (culled): here read at time 100, where no snapshot is.
+printf '%s\n' 'memtime-companion: 1' 'time_unit: B' 'rss: snapshot=1 time=4096 anon=1000000 file=0 shmem=0' \
+  'allocator: name=glibc' \
+  'alloc-stats: time=120 rss_time=100 rss=5000000 allocated=1000000 arena=4000000 mmapped=0 free=3000000 top_releasable=0 arena_in_use=1000000' \
+  'alloc-stats: time=4100 rss_time=4096 rss=1000000 allocated=500000 arena=600000 mmapped=0 free=100000 top_releasable=0 arena_in_use=500000' >p.out.memtime
+vis --summary-only p.out >split.txt 2>&1
+check "the split where the allocator holds the most freed, its RSS from the reading, its snapshot culled" \
+  sh -c "grep -q '^  RSS 4.77 MiB = heap 977 KiB + glibc holds freed 2.86 MiB + outside glibc 977 KiB$' split.txt &&
+         grep -q '^  (the RSS read at 100 B, at a snapshot culled since)$' split.txt"
+check "--json: rss_split of that reading, its snapshot null" \
+  sh -c "'$MT_VIS' --json p.out | grep -q '\"rss_split\": {\"time\": 100, \"snapshot\": null, \"stats_time\": 120, \"rss_bytes\": 5000000, \"heap_bytes\": 1000000, \"held_bytes\": 3000000, \"outside_bytes\": 1000000}'"
+printf 'memtime-companion: 1\ntime_unit: B\nallocator: name=glibc\nalloc-stats: time=5 rss_time=6 rss=1 allocated=1\n' >p.out.memtime
+vis --summary-only p.out >/dev/null 2>err.txt
+is "$(cat err.txt)" "memtime-vis: p.out.memtime:4: expected 'rss_time=' at or before the reading's time (6 after 5), found 'alloc-stats: time=5 rss_time=6 rss=1 allocated=1' (use --no-companion to ignore it)" "an RSS read after its statistics rejected"
 vis --summary-only --no-companion p.out >/dev/null 2>&1
 is "$?" 0 "--no-companion skips a broken companion"
 finish

@@ -27,7 +27,7 @@ need python3 lib:jemalloc file:libjemalloc_pic.a objcopy
 G=$(build_prog alloc_gap.c) || plan_skip "cannot build alloc_gap.c"
 GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with libjemalloc: $(head -c 200 "$T/build.err")"
 GR=$(je_prog rjem alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with _rjem_ jemalloc: $(head -c 200 "$T/build.err")"
-plan 40
+plan 41
 
 # run NAME ENV BINARY MODE: natively, then under memtime.
 run() {
@@ -93,6 +93,9 @@ check "summary: glibc's arenas are one group, [malloc] (its mmaps and its brk)" 
   grep -Eq '^   1\.  +1[89][0-9](\.[0-9])? MiB  anon   \[malloc\]' "$T/holes.sum"
 check "summary: glibc's holes named" \
   grep -Eq '^  glibc holds freed: free chunks 1[0-9.]+ MiB in its arenas, .* in holes \(malloc_trim returns' "$T/holes.sum"
+check "every alloc-stats line carries the RSS reading it follows, read before it" \
+  awk '/^alloc-stats:/ { n++; split($2, t, "="); split($3, r, "="); if ($3 !~ /^rss_time=/ || $4 !~ /^rss=[0-9]+$/ || r[2] + 0 > t[2] + 0) bad++ }
+       END { exit !(n > 0 && bad == 0) }' "$T/je-shared--1.out.memtime"
 vis --json "$T/je-shared--1.out" >"$T/je.json" 2>&1
 vis --json "$T/holes.out" >"$T/holes.json" 2>&1
 check "--json: jemalloc's readings with their keys, and glibc's with its own" python3 - "$T/je.json" "$T/holes.json" <<'PY'

@@ -70,7 +70,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["allocator"]["rss_split"]
 assert s["heap_bytes"] + s["held_bytes"] + s["outside_bytes"] == s["rss_bytes"], s
-r = [x for x in d["rss"]["readings"] if x["snapshot"] == s["snapshot"]][0]
-assert r["total_bytes"] == s["rss_bytes"], (r, s)
+st = [x for x in d["allocator"]["stats"] if x["time"] == s["stats_time"] and x.get("rss_time") == s["time"]]
+assert st and st[0]["rss_bytes"] == s["rss_bytes"], (st, s)
+if s["snapshot"] is not None:
+    r = [x for x in d["rss"]["readings"] if x["snapshot"] == s["snapshot"]][0]
+    assert r["total_bytes"] == s["rss_bytes"], (r, s)
 PY
 finish

@@ -7,7 +7,11 @@
  *                     dirty until its decay purges them; how long depends on
  *                     MALLOC_CONF's dirty_decay_ms). Built against jemalloc
  *                     (-ljemalloc, or -DJE_PREFIX=_rjem_ with a renamed copy
- *                     linked in) it runs there; else on glibc.
+ *                     linked in) it runs there; built with -DUSE_MIMALLOC
+ *                     (-lmimalloc) on mimalloc's mi_malloc and mi_free;
+ *                     linked with -ltcmalloc_minimal on tcmalloc, which
+ *                     replaces malloc and free (-DUSE_TCMALLOC checks that
+ *                     the program runs on it); else on glibc.
  *   alloc_gap batch hold
  *                     the same, then the program runs on after the free:
  *                     160 MiB more in 4 KiB blocks, each freed at once (the
@@ -37,7 +41,11 @@
 #include <string.h>
 #include "memtime.h"
 
-#ifdef JE_PREFIX
+#if defined(USE_MIMALLOC)
+#include <mimalloc.h>
+#define MALLOC mi_malloc
+#define FREE mi_free
+#elif defined(JE_PREFIX)
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 void* CAT(JE_PREFIX, malloc)(size_t);
@@ -174,9 +182,28 @@ static void arenas(void)
    phase("trimmed");
 }
 
+#ifdef USE_TCMALLOC
+/* tcmalloc's own C API: the program fails unless malloc is tcmalloc's. */
+int MallocExtension_GetNumericProperty(const char* name, size_t* value);
+#endif
+
 int main(int argc, char** argv)
 {
    const char* mode = argc > 1 ? argv[1] : "";
+#ifdef USE_TCMALLOC
+   {
+      size_t before = 0, after = 0;
+      void* p;
+      MallocExtension_GetNumericProperty("generic.current_allocated_bytes", &before);
+      p = malloc(1 << 20);
+      MallocExtension_GetNumericProperty("generic.current_allocated_bytes", &after);
+      free(p);
+      if (after < before + (1 << 20)) {
+         fprintf(stderr, "alloc_gap: malloc is not tcmalloc's\n");
+         return 1;
+      }
+   }
+#endif
    if (strcmp(mode, "batch") == 0) batch(argc > 2 && strcmp(argv[2], "hold") == 0);
    else if (strcmp(mode, "holes") == 0) holes();
    else if (strcmp(mode, "arenas") == 0) arenas();

@@ -15,6 +15,8 @@
 const char *const vis_alloc_stat_keys[VIS_AS_N] = {
     "allocated", "active", "resident", "mapped", "retained", "metadata", "dirty", "muzzy",
     "arena", "mmapped", "free", "top_releasable", "arena_in_use",
+    "heap_size", "pageheap_free", "pageheap_unmapped", "central_cache_free", "transfer_cache_free",
+    "thread_cache_free", "committed", "peak_committed",
 };
 
 /* Open-addressing hash set of NUL-terminated strings. */

@@ -150,17 +150,19 @@ typedef struct {
 } vis_rss_peak;
 
 /* The allocator's own account (memtime --allocator=program), from the
- * companion's "allocator:" and "alloc-stats:" lines: what jemalloc's mallctl
- * or glibc's mallinfo2 said, read inside the program after resident-memory
+ * companion's "allocator:" and "alloc-stats:" lines: what jemalloc's mallctl,
+ * tcmalloc's numeric properties, mimalloc's process info or glibc's
+ * mallinfo2 said, read inside the program after resident-memory
  * readings. Each reading has the keys its allocator gives (the bit of each
  * key in 'have'); vis_alloc_stat_keys names them as the companion does. */
 typedef enum {
-    VIS_AS_ALLOCATED,        /* both: bytes the program holds             */
+    VIS_AS_ALLOCATED,        /* all: bytes the program holds (mimalloc:
+                                memtime's count, mimalloc has none)      */
     VIS_AS_ACTIVE,           /* jemalloc: pages of active extents          */
     VIS_AS_RESIDENT,         /* jemalloc: its resident pages (at most)     */
     VIS_AS_MAPPED,           /* jemalloc: its mapped extents               */
     VIS_AS_RETAINED,         /* jemalloc: unmapped, address space kept     */
-    VIS_AS_METADATA,         /* jemalloc: its own bookkeeping              */
+    VIS_AS_METADATA,         /* jemalloc, tcmalloc: their own bookkeeping  */
     VIS_AS_DIRTY,            /* jemalloc: freed pages not yet purged       */
     VIS_AS_MUZZY,            /* jemalloc: freed pages MADV_FREE'd          */
     VIS_AS_ARENA,            /* glibc: the arenas' size (sbrk and mmap)    */
@@ -168,6 +170,14 @@ typedef enum {
     VIS_AS_FREE,             /* glibc: free chunks in the arenas           */
     VIS_AS_TOP_RELEASABLE,   /* glibc: free at the top, trimmable          */
     VIS_AS_ARENA_IN_USE,     /* glibc: chunks in use in the arenas         */
+    VIS_AS_HEAP_SIZE,        /* tcmalloc: its page heap, unmapped included */
+    VIS_AS_PAGEHEAP_FREE,    /* tcmalloc: free pages in it, still mapped   */
+    VIS_AS_PAGEHEAP_UNMAPPED,/* tcmalloc: free pages released to the system */
+    VIS_AS_CENTRAL_FREE,     /* tcmalloc: free bytes in its central cache  */
+    VIS_AS_TRANSFER_FREE,    /* tcmalloc: free bytes in its transfer cache */
+    VIS_AS_THREAD_FREE,      /* tcmalloc: free bytes in its thread caches  */
+    VIS_AS_COMMITTED,        /* mimalloc: the memory it has committed      */
+    VIS_AS_PEAK_COMMITTED,   /* mimalloc: the most it had committed        */
     VIS_AS_N
 } vis_alloc_stat;
 extern const char *const vis_alloc_stat_keys[VIS_AS_N];
@@ -176,10 +186,13 @@ typedef struct {
     uint64_t time;           /* in the profile's unit */
     uint32_t have;           /* bit k: v[k] was read */
     uint64_t v[VIS_AS_N];
+    int has_rss;             /* the resident-memory reading it follows: */
+    uint64_t rss_time, rss_B;
 } vis_alloc_stats;
 
 typedef struct {
-    char name[16];           /* "jemalloc", "glibc"; "" without the records */
+    char name[16];           /* "jemalloc", "tcmalloc", "mimalloc", "glibc";
+                                "" without the records */
     size_t n;
     vis_alloc_stats *stats;  /* in time order */
 } vis_allocator;

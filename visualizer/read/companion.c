@@ -238,9 +238,10 @@ static int allocator_line(vis_profile *p, const char *v, cctx *c)
     return 0;
 }
 
-/* "alloc-stats: time=<n> <key>=<B> ...": keys the reader does not know
- * are skipped (a newer memtime may add some); each known one at most once;
- * times never go back. */
+/* "alloc-stats: time=<n> [rss_time=<n> rss=<B>] <key>=<B> ...": the
+ * resident-memory reading it follows, if given, then the allocator's keys;
+ * keys the reader does not know are skipped (a newer memtime may add
+ * some); each known one at most once; times never go back. */
 static int alloc_stats_line(vis_profile *p, const char *v, cctx *c)
 {
     vis_allocator *a = &p->allocator;
@@ -253,6 +254,14 @@ static int alloc_stats_line(vis_profile *p, const char *v, cctx *c)
     if (a->n > 0 && r.time < a->stats[a->n - 1].time)
         return cfail(c, "'alloc-stats:' times in order (%" PRIu64 " after %" PRIu64 ")", r.time,
                      a->stats[a->n - 1].time);
+    if (strncmp(v, "rss_time=", 9) == 0) {
+        if (key_num(&v, "rss_time", &r.rss_time) != 0 || key_num(&v, "rss", &r.rss_B) != 0)
+            return cfail(c, "'rss_time=<n> rss=<bytes>' after 'alloc-stats: time=<n>'");
+        if (r.rss_time > r.time)
+            return cfail(c, "'rss_time=' at or before the reading's time (%" PRIu64 " after %" PRIu64 ")",
+                         r.rss_time, r.time);
+        r.has_rss = 1;
+    }
     while (*v) {
         size_t kl = strcspn(v, "= \t");
         int k;

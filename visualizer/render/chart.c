@@ -26,7 +26,8 @@
  * file-backed part a dashed line when it matters, and the room between the
  * heap's top and the RSS line is tinted: memory the heap does not explain.
  * Under --allocator=program the part of that gap the program's allocator
- * says it holds freed (jemalloc's dirty and muzzy pages, glibc's free
+ * says it holds freed (jemalloc's dirty and muzzy pages, tcmalloc's free
+ * pages and cached blocks, mimalloc's commit beyond the heap, glibc's free
  * chunks) is a band of its own on the heap's top, named in the legend.
  *
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c

@@ -199,21 +199,26 @@ static void allocator_json(FILE *out, const vis_profile *p)
     for (size_t i = 0; i < a->n; i++) {
         const vis_alloc_stats *r = &a->stats[i];
         fprintf(out, "%s\n    {\"time\": %" PRIu64, i ? "," : "", r->time);
+        if (r->has_rss)
+            fprintf(out, ", \"rss_time\": %" PRIu64 ", \"rss_bytes\": %" PRIu64, r->rss_time, r->rss_B);
         for (int k = 0; k < VIS_AS_N; k++)
             if (r->have & (1u << k))
                 fprintf(out, ", \"%s_bytes\": %" PRIu64, vis_alloc_stat_keys[k], r->v[k]);
         fputc('}', out);
     }
     fputs(a->n ? "\n  ]" : "]", out);
-    size_t snap = 0;
-    vis_alloc_split sp;
-    const vis_alloc_stats *r = vis_alloc_stats_most_held(p, &snap);
-    if (r && vis_alloc_split_of(r, vis_rss_total(&p->rss[snap]), &sp) == 0)
-        fprintf(out, ",\n   \"rss_split\": {\"time\": %" PRIu64 ", \"snapshot\": %zu, \"stats_time\": %" PRIu64
-                     ", \"rss_bytes\": %" PRIu64 ", \"heap_bytes\": %" PRIu64 ", \"held_bytes\": %" PRIu64
-                     ", \"outside_bytes\": %" PRIu64 "}}",
-                p->snaps[snap].time, snap, r->time, sp.rss_B, sp.heap_B, sp.held_B, sp.outside_B);
-    else
+    vis_alloc_moment m;
+    if (vis_alloc_most_held(p, &m) == 0) {
+        const vis_alloc_split *sp = &m.split;
+        fprintf(out, ",\n   \"rss_split\": {\"time\": %" PRIu64 ", \"snapshot\": ", m.rss_time);
+        if (m.snap == SIZE_MAX)
+            fputs("null", out);
+        else
+            fprintf(out, "%zu", m.snap);
+        fprintf(out, ", \"stats_time\": %" PRIu64 ", \"rss_bytes\": %" PRIu64 ", \"heap_bytes\": %" PRIu64
+                     ", \"held_bytes\": %" PRIu64 ", \"outside_bytes\": %" PRIu64 "}}",
+                m.stats->time, sp->rss_B, sp->heap_B, sp->held_B, sp->outside_B);
+    } else
         fputs(", \"rss_split\": null}", out);
 }
 

@@ -145,26 +145,29 @@ static void summary_rss(FILE *out, const vis_profile *p)
  * its names), and what lies outside it; the three add up to the RSS. */
 static void summary_allocator(FILE *out, const vis_profile *p)
 {
-    char a[64], b[64], c[64], d[64], e[64], f[64];
-    size_t last = 0;
-    vis_alloc_split sp;
-    if (!p->allocator.name[0])
+    char a[64], b[64], c[64], d[64], e[64], f[64], g[64];
+    vis_alloc_moment m;
+    if (!p->allocator.name[0] || vis_alloc_most_held(p, &m) != 0)
         return;
-    const vis_alloc_stats *r = vis_alloc_stats_most_held(p, &last);
-    if (!r || vis_alloc_split_of(r, vis_rss_total(&p->rss[last]), &sp) != 0)
-        return;
+    const vis_alloc_stats *r = m.stats;
+    const vis_alloc_split sp = m.split;
     const char *name = p->allocator.name;
-    const vis_snapshot *s = &p->snaps[last];
     fprintf(out, "\nThe RSS by the allocator's own account, where it holds the most freed (%s, read at %s):\n", name,
             vis_fmt_time(a, sizeof a, p->unit, r->time));
     fprintf(out, "  RSS %s = heap %s + %s holds freed %s + outside %s %s\n",
             vis_fmt_bytes(a, sizeof a, sp.rss_B), vis_fmt_bytes(b, sizeof b, sp.heap_B), name,
             vis_fmt_bytes(c, sizeof c, sp.held_B), name,
             vis_fmt_bytes(d, sizeof d, sp.outside_B));
-    fprintf(out, "  (the RSS of snapshot %zu at %s; memtime's heap there %s, with extra %s)\n",
-            last, vis_fmt_time(e, sizeof e, p->unit, s->time), vis_fmt_bytes(f, sizeof f, s->heap_B),
-            vis_fmt_bytes(a, sizeof a, s->heap_B + s->heap_extra_B));
-    if (vis_alloc_is_jemalloc_like(r)) {
+    if (m.snap != SIZE_MAX) {
+        const vis_snapshot *s = &p->snaps[m.snap];
+        fprintf(out, "  (the RSS of snapshot %zu at %s; memtime's heap there %s, with extra %s)\n",
+                m.snap, vis_fmt_time(e, sizeof e, p->unit, s->time), vis_fmt_bytes(f, sizeof f, s->heap_B),
+                vis_fmt_bytes(a, sizeof a, s->heap_B + s->heap_extra_B));
+    } else
+        fprintf(out, "  (the RSS read at %s, at a snapshot culled since)\n",
+                vis_fmt_time(e, sizeof e, p->unit, m.rss_time));
+    switch (vis_alloc_kind_of(r)) {
+    case VIS_AK_JEMALLOC: {
         uint64_t act = vis_alloc_stat_or0(r, VIS_AS_ACTIVE), al = vis_alloc_stat_or0(r, VIS_AS_ALLOCATED);
         fprintf(out, "  %s holds freed: dirty pages %s, muzzy pages %s, partly used pages %s, "
                      "metadata %s; retained (unmapped) %s\n",
@@ -173,12 +176,36 @@ static void summary_allocator(FILE *out, const vis_profile *p)
                 vis_fmt_bytes(c, sizeof c, act > al ? act - al : 0),
                 vis_fmt_bytes(d, sizeof d, vis_alloc_stat_or0(r, VIS_AS_METADATA)),
                 vis_fmt_bytes(e, sizeof e, vis_alloc_stat_or0(r, VIS_AS_RETAINED)));
-    } else {
+        break;
+    }
+    case VIS_AK_TCMALLOC:
+        fprintf(out, "  %s holds freed: free pages in its page heap %s, free blocks in its caches %s "
+                     "(central %s, transfer %s, thread %s), metadata %s; unmapped (returned) %s\n",
+                name, vis_fmt_bytes(a, sizeof a, vis_alloc_stat_or0(r, VIS_AS_PAGEHEAP_FREE)),
+                vis_fmt_bytes(b, sizeof b, vis_alloc_tc_caches(r)),
+                vis_fmt_bytes(c, sizeof c, vis_alloc_stat_or0(r, VIS_AS_CENTRAL_FREE)),
+                vis_fmt_bytes(d, sizeof d, vis_alloc_stat_or0(r, VIS_AS_TRANSFER_FREE)),
+                vis_fmt_bytes(e, sizeof e, vis_alloc_stat_or0(r, VIS_AS_THREAD_FREE)),
+                vis_fmt_bytes(f, sizeof f, vis_alloc_stat_or0(r, VIS_AS_METADATA)),
+                vis_fmt_bytes(g, sizeof g, vis_alloc_stat_or0(r, VIS_AS_PAGEHEAP_UNMAPPED)));
+        break;
+    case VIS_AK_MIMALLOC: {
+        uint64_t cm = vis_alloc_stat_or0(r, VIS_AS_COMMITTED), al = vis_alloc_stat_or0(r, VIS_AS_ALLOCATED);
+        fprintf(out, "  %s holds freed: committed %s beyond the heap's %s (its commit %s, its peak %s; "
+                     "the heap by memtime's count: %s counts it only in a statistics build)\n",
+                name, vis_fmt_bytes(a, sizeof a, cm > al ? cm - al : 0), vis_fmt_bytes(b, sizeof b, al),
+                vis_fmt_bytes(c, sizeof c, cm),
+                vis_fmt_bytes(d, sizeof d, vis_alloc_stat_or0(r, VIS_AS_PEAK_COMMITTED)), name);
+        break;
+    }
+    default: {
         uint64_t fr = vis_alloc_stat_or0(r, VIS_AS_FREE), top = vis_alloc_stat_or0(r, VIS_AS_TOP_RELEASABLE);
         fprintf(out, "  %s holds freed: free chunks %s in its arenas, %s of them at the top "
                      "(trimmable), %s in holes (malloc_trim returns their whole pages)\n",
                 name, vis_fmt_bytes(a, sizeof a, fr), vis_fmt_bytes(b, sizeof b, top),
                 vis_fmt_bytes(c, sizeof c, fr > top ? fr - top : 0));
+        break;
+    }
     }
 }
 

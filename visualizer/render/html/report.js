@@ -90,8 +90,9 @@
   }
 
   /* What the allocator holds freed, by its names, from its reading at t:
-   * jemalloc's dirty and muzzy pages and retained address space, glibc's
-   * free chunks (those at the top and in holes). */
+   * jemalloc's dirty and muzzy pages and retained address space, tcmalloc's
+   * free pages, cached blocks and unmapped pages, mimalloc's commit beyond
+   * the heap, glibc's free chunks (those at the top and in holes). */
   function heldParts(A, t) {
     var r = null;
     A.stats.forEach(function (x) { if (x.time === t) r = x; });
@@ -101,6 +102,16 @@
         fmtB(r.muzzy_bytes || 0) + ", partly used pages " +
         fmtB(Math.max(0, (r.active_bytes || 0) - (r.allocated_bytes || 0))) + ", metadata " + fmtB(r.metadata_bytes || 0) + "; retained (unmapped) " +
         fmtB(r.retained_bytes || 0);
+    if ("heap_size_bytes" in r) {
+      var ca = (r.central_cache_free_bytes || 0) + (r.transfer_cache_free_bytes || 0) + (r.thread_cache_free_bytes || 0);
+      return "; " + A.name + " holds freed: free pages in its page heap " + fmtB(r.pageheap_free_bytes || 0) +
+        ", free blocks in its caches " + fmtB(ca) + ", metadata " + fmtB(r.metadata_bytes || 0) +
+        "; unmapped (returned) " + fmtB(r.pageheap_unmapped_bytes || 0);
+    }
+    if ("committed_bytes" in r)
+      return "; " + A.name + " holds freed: committed " +
+        fmtB(Math.max(0, r.committed_bytes - (r.allocated_bytes || 0))) + " beyond the heap (its commit " +
+        fmtB(r.committed_bytes) + "; the heap by memtime's count)";
     var fr = r.free_bytes || 0, top = r.top_releasable_bytes || 0;
     return "; " + A.name + " holds freed: free chunks " + fmtB(fr) + ", " + fmtB(top) +
       " of them at the top (trimmable), " + fmtB(fr > top ? fr - top : 0) + " in holes";
@@ -139,7 +150,7 @@
     rows.push(["RSS by " + D.allocator.name + "'s account", fmtB(AS.rss_bytes) + " = heap " +
       fmtB(AS.heap_bytes) + " + " + D.allocator.name + " holds freed " + fmtB(AS.held_bytes) +
       " + outside " + D.allocator.name + " " + fmtB(AS.outside_bytes) + " (the RSS at " + fmtT(AS.time) +
-      ", snapshot " + AS.snapshot + ", the last reading with " + D.allocator.name + "'s statistics)" +
+      (AS.snapshot === null ? "" : ", snapshot " + AS.snapshot) + ", where " + D.allocator.name + " holds the most freed)" +
       heldParts(D.allocator, AS.stats_time)]);
   var HL = D.heap_limit;
   if (HL)
