@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/group_cut.h"
 #include "model/groups.h"
+#include "model/label.h"
+#include "model/names.h"
+#include "model/sites.h"
 #include "model/wrappers.h"
 
 static int n_test, n_fail;
@@ -18,6 +22,13 @@ static void expect(const char *what, char *got, const char *want)
     printf("%s %d - %s: '%s'%s%s%s\n", ok ? "ok" : "not ok", n_test, what, got ? got : "(null)",
            ok ? "" : " (wanted '", ok ? "" : want, ok ? "" : "')");
     free(got);
+}
+
+/* A part of a label as a new string ("(none)" when absent). */
+static char *part(const char *s, size_t n)
+{
+    char *o = s ? strndup(s, n) : strdup("(none)");
+    return o;
 }
 
 static void expect_int(const char *what, int got, int want)
@@ -228,5 +239,37 @@ int main(void)
     expect_int("wrapper name: RawVec's grow_amortized",
                vis_wrapper_name("0x1: alloc::raw_vec::RawVec<T,A>::grow_amortized (raw_vec.rs:400)"), 1);
     expect_int("wrapper name: lru_insert is not one", vis_wrapper_name("0x1: lru_insert (cache.c:9)"), 0);
+    /* The one label grammar (model/label.h) every reader goes through. */
+    vis_label l = vis_label_parse("0x4005D3: fn (file.c:12)");
+    expect("label: address", part(l.addr, l.addr_len), "0x4005D3");
+    expect("label: function", part(l.fn, l.fn_len), "fn");
+    expect("label: file", part(l.file, l.file_len), "file.c");
+    expect_int("label: line", (int)l.line, 12);
+    l = vis_label_parse("0x1: ??? (in /lib/x.so)");
+    expect("label: object", part(l.obj, l.obj_len), "/lib/x.so");
+    expect_int("label: ??? is unnamed", l.unnamed, 1);
+    l = vis_label_parse("0x1: ??? called by g(int) (in prog)");
+    expect("label: the caller, without the location", part(l.caller, l.caller_len), "g(int)");
+    expect_int("label: told by a caller, still unnamed", l.unnamed, 1);
+    l = vis_label_parse("(heap allocation functions) malloc/new/new[], --alloc-fns, etc.");
+    expect("label: Massif's root has no address", part(l.addr, l.addr_len), "(none)");
+    expect("label: Massif's root has no location", part(l.loc, l.loc ? strlen(l.loc) : 0), "(none)");
+    l = vis_label_parse("in 3 places, all below massif's threshold (1.00%)");
+    expect_int("label: Massif's merged line", l.below, 1);
+    l = vis_label_parse("0x2: std::function<void ()>::operator()(int (*)(int))");
+    expect("label: a C++ argument list is no location", part(l.fn, l.fn_len),
+           "std::function<void ()>::operator()(int (*)(int))");
+    l = vis_label_parse("0x2: f (:12)");
+    expect("label: a location names a file", part(l.fn, l.fn_len), "f (:12)");
+    l = vis_label_parse("0x2: f (in )");
+    expect("label: a location names an object", part(l.fn, l.fn_len), "f (in )");
+    l = vis_label_parse("0x2: f (a.c:12345678901)");
+    expect("label: a line has at most 9 digits", part(l.fn, l.fn_len), "f (a.c:12345678901)");
+    l = vis_label_parse("0x2: ???x (in /lib/a.so)");
+    expect_int("label: ???x is a name", l.unnamed, 0);
+    /* Its readers agree with it. */
+    expect("by caller: the caller's function up to its location only",
+           vis_site_label_by_caller("0x5: ??? (in prog)", "0x6: f(int (*)(int))"), "0x5: ??? called by f(int (*)(int)) (in prog)");
+    expect("short name: the same location", vis_name_short("0x2: f (in )", NULL, 80), "f (in )");
     return n_fail != 0;
 }

@@ -28,8 +28,8 @@ B=$MT_BUILD
 # 1. The keys of single labels.
 if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -fsanitize=address,undefined \
      -I "$MT_SRC/visualizer" -I "$B/visualizer" -I "$B" "$MT_SRC/tests/groups-unit.c" \
-     "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/group_keys.c" "$MT_SRC/visualizer/model/wrappers.c" "$MT_SRC/visualizer/model/sites.c" \
-     "$MT_SRC/visualizer/model/names.c" "$MT_SRC/visualizer/model/demangle.c" \
+     "$MT_SRC/visualizer/model/groups.c" "$MT_SRC/visualizer/model/group_cut.c" "$MT_SRC/visualizer/model/group_default.c" "$MT_SRC/visualizer/model/group_keys.c" "$MT_SRC/visualizer/model/wrappers.c" "$MT_SRC/visualizer/model/sites.c" \
+     "$MT_SRC/visualizer/model/names.c" "$MT_SRC/visualizer/model/label.c" "$MT_SRC/visualizer/model/full_name.c" "$MT_SRC/visualizer/model/short_name.c" "$MT_SRC/visualizer/base/strbuf.c" "$MT_SRC/visualizer/model/demangle.c" \
      "$MT_SRC/visualizer/model/profile.c" "$MT_SRC/visualizer/base/grow.c" "$MT_SRC/visualizer/base/ptrmap.c" -liberty -lm -o unit 2>unit.err &&
    ./unit >unit.out 2>&1; then
   ok "group keys: $(grep -c '^ok' unit.out) labels with known keys"

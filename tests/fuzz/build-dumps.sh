@@ -16,7 +16,7 @@ clang -g -O1 -std=c99 -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -Wall -Wextra -Wer
   "$v/read/symbols.c" "$v/read/pprof_in.c" "$v/read/massif.c" "$v/model/heap_tree.c" \
   "$v/render/massif_out.c" "$v/model/demangle.c" "$v/base/grow.c" "$v/base/strfmt.c" \
   "$v/base/outfile.c" "$v/base/units.c" "$v/model/profile.c" "$v/model/sites.c" \
-  "$v/model/names.c" "$v/base/ptrmap.c" "$v/base/utf8.c" "$v/model/groups.c" \
+  "$v/model/names.c" "$v/model/label.c" "$v/model/full_name.c" "$v/model/short_name.c" "$v/base/strbuf.c" "$v/base/ptrmap.c" "$v/base/utf8.c" "$v/model/groups.c" "$v/model/group_cut.c" "$v/model/group_default.c" \
   "$v/model/group_keys.c" "$v/model/wrappers.c" \
   "$work/pprof_profile.pb-c.c" \
   $(pkg-config --cflags --libs libprotobuf-c zlib libdw libelf) -liberty -lm

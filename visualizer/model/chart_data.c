@@ -442,3 +442,17 @@ vis_col *vis_total_columns(const vis_profile *p, double t0, double t1, size_t nc
     free(pc);
     return col;
 }
+
+void vis_chart_peak_caption(const vis_profile *p, char *buf, size_t n)
+{
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    char bytes[32], when[48];
+    snprintf(buf, n, "peak %s at %s", vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk)),
+             vis_fmt_time(when, sizeof when, p->unit, pk->time));
+}
+
+void vis_chart_panel_top_caption(uint64_t top_B, char *buf, size_t n)
+{
+    char top[32];
+    snprintf(buf, n, "top of the heap plot above: %s", vis_fmt_bytes(top, sizeof top, top_B));
+}

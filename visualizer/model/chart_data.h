@@ -148,6 +148,17 @@ int vis_chart_rss_panel(uint64_t heap_top_B, uint64_t rss_top_B);
  * bursts between snapshots are not shown (N snapshots, M with a tree)". */
 void vis_chart_exactness(const vis_profile *p, char *buf, size_t n);
 
+/* ---- captions every chart writes (PNG and gnuplot) ----------------------
+ * Written to buf (n bytes); the RSS peak's is rss_series.h's. */
+/* The peak's: "peak 1.2 MiB at 3.4s". */
+void vis_chart_peak_caption(const vis_profile *p, char *buf, size_t n);
+/* The RSS panel's line where the main plot's scale ends (top_B): "top of
+ * the heap plot above: 16 MiB". */
+void vis_chart_panel_top_caption(uint64_t top_B, char *buf, size_t n);
+/* The legend's line for the memory the exact outline shows above the
+ * samples. */
+#define VIS_CHART_ABOVE_SAMPLES "above the samples (exact outline; no tree saw it)"
+
 /* What a band of one site is under the profile's grouping (--group-by,
  * groups.h): "site", "function", "file", "object", "crate", "namespace";
  * plural with plural. The legend's heading and the "other ..." band say it. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "model/demangle.h"
 #include "model/group_keys.h"
+#include "model/label.h"
 #include "model/sites.h"
 
 static const char *const GROUP_NAMES[] = {
@@ -31,7 +32,6 @@ const char *vis_group_by_name(vis_group_by by)
 
 /* ---- reading a label ------------------------------------------------------ */
 
-
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -42,59 +42,17 @@ static int is_hex(char c)
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-vis_label_parts vis_label_split(const char *label)
-{
-    vis_label_parts r = { vis_site_name(label), 0, NULL, 0, NULL, 0 };
-    size_t n = strlen(r.fn);
-    r.fn_len = n;
-    if (n < 4 || r.fn[n - 1] != ')')
-        return r;
-    /* The location is the last parenthesised group, preceded by a space. */
-    int depth = 0;
-    for (size_t i = n; i-- > 0;) {
-        if (r.fn[i] == ')')
-            depth++;
-        else if (r.fn[i] == '(' && --depth == 0) {
-            if (i == 0 || r.fn[i - 1] != ' ')
-                return r;
-            const char *in = r.fn + i + 1;
-            size_t len = n - i - 2;
-            if (len > 3 && !strncmp(in, "in ", 3)) {
-                r.obj = in + 3;
-                r.obj_len = len - 3;
-            } else {
-                size_t c = len;
-                while (c > 0 && is_digit(in[c - 1]))
-                    c--;
-                if (c == len || c < 2 || in[c - 1] != ':')
-                    return r;          /* a C++ argument list, not a location */
-                r.file = in;
-                r.file_len = c - 1;
-            }
-            r.fn_len = i - 1;
-            return r;
-        }
-    }
-    return r;
-}
-
-int vis_label_unnamed(const vis_label_parts *p)
-{
-    return p->fn_len == 0 || (p->fn_len >= 3 && !strncmp(p->fn, "???", 3));
-}
-
 /* An unnamed function told by its caller ("??? called by f", sites.h) is
  * grouped as the caller is for the keys read from the function's name
  * (crate, namespace): the caller's code is what a person acts on. Moves
  * p->fn to the caller; returns whether there was one. */
-static int to_caller(vis_label_parts *p)
+static int to_caller(vis_label *p)
 {
-    static const char by[] = "??? called by ";
-    size_t n = sizeof by - 1;
-    if (p->fn_len <= n || strncmp(p->fn, by, n) != 0)
+    if (!p->caller)
         return 0;
-    p->fn += n;
-    p->fn_len -= n;
+    p->fn = p->caller;
+    p->fn_len = p->caller_len;
+    p->unnamed = vis_label_fn_unnamed(p->fn, p->fn_len);
     return 1;
 }
 
@@ -159,7 +117,7 @@ size_t vis_name_without_clones(const char *fn, size_t n)
 
 /* The function's name as a person reads it: the label's function without
  * a Rust hash and the compiler's clone suffixes. */
-static size_t bare_name(const vis_label_parts *p)
+static size_t bare_name(const vis_label *p)
 {
     size_t n = vis_name_without_clones(p->fn, p->fn_len);
     return vis_name_without_clones(p->fn, vis_name_without_hash(p->fn, n));
@@ -167,8 +125,8 @@ static size_t bare_name(const vis_label_parts *p)
 
 static char *key_function(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
-    if (vis_label_unnamed(&p))
+    vis_label p = vis_label_parse(label);
+    if (p.unnamed)
         return strdup(label);
     return dup_n(p.fn, bare_name(&p));
 }
@@ -218,7 +176,7 @@ static char *object_name(const char *obj, size_t n)
  * file's base name, when Valgrind gave a source line instead (it names the
  * object only when it has no line): the code a person can find, a file of
  * the program's own; "(???)" when it gave neither. */
-static char *object_fallback(const vis_label_parts *p)
+static char *object_fallback(const vis_label *p)
 {
     if (!p->obj && !p->file)
         return strdup("(?\?\?)");
@@ -244,7 +202,7 @@ static char *object_fallback(const vis_label_parts *p)
  * Valgrind named no object either. Stripped code of one library is one
  * group a person can act on (install its debug symbols), not many
  * addresses too small to show. */
-static char *unnamed_fallback(const vis_label_parts *p)
+static char *unnamed_fallback(const vis_label *p)
 {
     if (!p->obj)
         return object_fallback(p);
@@ -261,7 +219,7 @@ static char *unnamed_fallback(const vis_label_parts *p)
 
 char *vis_key_object(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
+    vis_label p = vis_label_parse(label);
     if (!p.obj)
         return object_fallback(&p);
     return object_name(p.obj, p.obj_len);
@@ -269,7 +227,7 @@ char *vis_key_object(const char *label)
 
 char *vis_key_file(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
+    vis_label p = vis_label_parse(label);
     if (!p.file)
         return object_fallback(&p);
     size_t n = p.file_len;
@@ -441,9 +399,9 @@ int vis_rust_crate(const char *fn, char *out, size_t cap)
 
 static vis_sym_kind symbol_kind(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
+    vis_label p = vis_label_parse(label);
     to_caller(&p);
-    if (vis_label_unnamed(&p))
+    if (p.unnamed)
         return VIS_SYM_UNNAMED;
     const char *name;
     int args;
@@ -456,9 +414,9 @@ static vis_sym_kind symbol_kind(const char *label)
 
 static char *key_crate(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
+    vis_label p = vis_label_parse(label);
     to_caller(&p);
-    if (vis_label_unnamed(&p))
+    if (p.unnamed)
         return unnamed_fallback(&p);
     char *fn = dup_n(p.fn, p.fn_len);
     if (!fn)
@@ -475,9 +433,9 @@ static char *key_crate(const char *label)
 
 static char *key_namespace(const char *label, unsigned depth)
 {
-    vis_label_parts p = vis_label_split(label);
+    vis_label p = vis_label_parse(label);
     to_caller(&p);
-    if (vis_label_unnamed(&p))
+    if (p.unnamed)
         return unnamed_fallback(&p);
     if (depth == 0)
         return object_fallback(&p);
@@ -578,7 +536,7 @@ int vis_symbol_scoped(const char *label)
     const char *on = demangled(label, &copy);
     if (!on)
         return 0;
-    vis_label_parts p = vis_label_split(on);
+    vis_label p = vis_label_parse(on);
     char *key = key_namespace(on, 1), *fallback = object_fallback(&p);
     int scoped = key && fallback && strcmp(key, fallback) != 0;
     free(key);

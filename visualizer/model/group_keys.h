@@ -73,18 +73,7 @@ int vis_symbol_scoped(const char *label);
  * them. */
 size_t vis_name_without_clones(const char *fn, size_t n);
 
-/* ---- a label's parts, for the other readers of names (wrappers.c) --------- */
-typedef struct {
-    const char *fn;          /* after the address */
-    size_t fn_len;           /* up to the location (or the end) */
-    const char *obj;         /* "(in OBJ)": OBJ, else NULL */
-    size_t obj_len;
-    const char *file;        /* "(FILE:LINE)": FILE, else NULL */
-    size_t file_len;
-} vis_label_parts;
-vis_label_parts vis_label_split(const char *label);
-/* Whether the parts name no function ("???"). */
-int vis_label_unnamed(const vis_label_parts *p);
+/* ---- parts of a function's name, for the other readers of names (wrappers.c) -- */
 /* The length of fn[0..n) without a Rust legacy hash "::h<16 hex>". */
 size_t vis_name_without_hash(const char *fn, size_t n);
 /* The qualified name of a demangled function fn[0..n): arguments and a

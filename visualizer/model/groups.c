@@ -1,15 +1,17 @@
-/* groups.c: the heap regrouped after the fact (groups.h): the default
- * grouping, and the rewrite of every detailed snapshot's sites into groups
- * by the keys of group_keys.h, the wrappers of wrappers.h split into their
- * callers, cut at the view's threshold. */
-#include <math.h>
+/* groups.c: the rewrite of every detailed snapshot's sites into groups
+ * (groups.h): each snapshot's tree emitted as entries (wrappers and unnamed
+ * frames split into their callers), keyed, merged into groups and cut at
+ * the view's threshold, and the companion's counts summed by group. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
 #include "base/ptrmap.h"
+#include "model/group_cut.h"
+#include "model/group_default.h"
 #include "model/groups.h"
+#include "model/label.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
 #include "model/wrappers.h"
@@ -50,7 +52,7 @@ typedef struct {
     vis_ptrmap keys;         /* label -> interned key */
     vis_ptrmap told;         /* interned "0xADDR" -> the file's "called by" label */
     double threshold;        /* the view's threshold, percent (adapt_threshold) */
-    vis_group_by rest_by;    /* the remainder's coarser grouping (rest_coarser) */
+    vis_group_by rest_by;    /* the remainder's coarser grouping (vis_group_rest_coarser) */
     vis_ptrmap rest_keys;    /* label -> interned key by rest_by */
     vis_group_by fallback;   /* fallback groups by rest_by; AUTO: none */
     vis_ptrmap level2_keys;  /* label -> interned key by the fallback's second level */
@@ -62,21 +64,12 @@ typedef struct {
     vis_ptrmap descended;    /* function key of the descent -> non-NULL */
 } rg;
 
-/* The end (exclusive) of node j's subtree in t. */
-static size_t subtree_end(const vis_dtree *t, size_t j)
-{
-    size_t e = j + 1;
-    while (e < t->n && t->nodes[e].depth > t->nodes[j].depth)
-        e++;
-    return e;
-}
-
 /* The file's "??? called by" label for an unnamed label's address (the
  * file's trees are deeper than the detail where it stops), else label. */
 static const char *told(rg *g, const char *l)
 {
-    const char *colon = strstr(l, ": ");
-    const char *addr = colon ? vis_profile_intern(g->p, l, (size_t)(colon - l)) : NULL;
+    vis_label lp = vis_label_parse(l);
+    const char *addr = lp.addr ? vis_profile_intern(g->p, lp.addr, lp.addr_len) : NULL;
     void **slot = addr && g->told.cap ? vis_ptrmap_slot(&g->told, addr) : NULL;
     return slot && *slot ? *slot : l;
 }
@@ -166,7 +159,7 @@ static int emit(rg *g, const vis_dtree *t, size_t j, entries *es, int level, con
 {
     const vis_dnode *nd = &t->nodes[j];
     const char *l = g->p->detail.frames[nd->frame];
-    size_t end = subtree_end(t, j);
+    size_t end = vis_dtree_end(t, j);
     int unnamed = vis_site_unnamed(l);
     const char *self;   /* the node's own entry label */
     int split;
@@ -254,45 +247,7 @@ static int by_label_ptr(const void *a, const void *b)
     return x->label < y->label ? -1 : x->label > y->label;
 }
 
-void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold)
-{
-    snprintf(buf, cap, "in %zu %s below the view's threshold (%.2f%%)", count,
-             by == VIS_GROUP_SITE ? "sites" : "groups", threshold);
-}
-
-vis_group_by vis_group_fallback2(vis_group_by by, vis_group_by fallback)
-{
-    vis_group_by second = by == VIS_GROUP_FILE ? VIS_GROUP_OBJECT : VIS_GROUP_FILE;
-    return fallback == VIS_GROUP_AUTO || second == fallback ? VIS_GROUP_AUTO : second;
-}
-
-void vis_group_fallback_label(char *buf, size_t cap, vis_group_by by, const char *coarse)
-{
-    const char *what = by == VIS_GROUP_FILE ? "files" : "functions";
-    if (coarse[0] == '(')   /* a fallback key itself: "(in libc.so)" */
-        snprintf(buf, cap, "other %s %s", what, coarse);
-    else
-        snprintf(buf, cap, "other %s in %s", what, coarse);
-}
-
 /* ---- what the remainder holds -------------------------------------------------- */
-
-/* The grouping that names what the remainder of a grouping by `by` holds,
- * one coarser and told by the program's code as the default rule reads it
- * (code: group_auto's choice): a function, file or site by crate in a
- * Rust-heavy program, by namespace in C++, else by object; a namespace or
- * crate by object; an object by itself, as nothing is coarser (the
- * remainder's largest groups then). */
-static vis_group_by rest_coarser(vis_group_by by, vis_group_by code)
-{
-    if (by != VIS_GROUP_FUNCTION && by != VIS_GROUP_FILE && by != VIS_GROUP_SITE)
-        return VIS_GROUP_OBJECT;
-    if (code == VIS_GROUP_CRATE)
-        return VIS_GROUP_CRATE;
-    if (code == VIS_GROUP_NAMESPACE || code == VIS_GROUP_FUNCTION)
-        return VIS_GROUP_NAMESPACE;
-    return VIS_GROUP_OBJECT;
-}
 
 typedef struct {
     const char *label;       /* a label, then its coarser key (interned) */
@@ -416,59 +371,6 @@ static int merge_entries(rg *g, entries *es, vis_site **out_p, size_t *n_p, size
     return 0;
 }
 
-static int by_coarse(const void *a, const void *b)
-{
-    const vis_cut *const *x = a, *const *y = b;
-    return strcmp((*x)->coarse[(*x)->fate], (*y)->coarse[(*y)->fate]);
-}
-
-int vis_group_cut(vis_cut *c, size_t n, double cut, size_t *n_rest)
-{
-    vis_cut **at = malloc((n + 1) * sizeof *at);
-    size_t small = 0;
-    if (!at)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        c[i].fate = VIS_CUT_KEPT;
-        if (!c[i].below && (double)c[i].bytes < cut) {
-            c[i].fate = VIS_CUT_REST;
-            small++;
-        }
-    }
-    /* The fallback's levels, while two or more groups are still below:
-     * the groups of one coarser key that hold the cut together go to its
-     * line (one group alone is below the cut by definition). */
-    for (int level = 0; level < 2 && small >= 2; level++) {
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (c[i].fate == VIS_CUT_REST && c[i].coarse[level]) {
-                c[i].fate = level;   /* read by by_coarse; taken back below */
-                at[m++] = &c[i];
-            }
-        if (m > 1)
-            qsort(at, m, sizeof *at, by_coarse);
-        for (size_t i = 0; i < m;) {
-            size_t j = i;
-            uint64_t sum = 0;
-            for (; j < m && !strcmp(at[j]->coarse[level], at[i]->coarse[level]); j++)
-                sum += at[j]->bytes;
-            for (size_t q = i; q < j; q++)
-                if ((double)sum < cut)
-                    at[q]->fate = VIS_CUT_REST;
-                else
-                    small--;
-            i = j;
-        }
-    }
-    if (small < 2)   /* one group left below the cut stays itself */
-        for (size_t i = 0; i < n; i++)
-            if (c[i].fate == VIS_CUT_REST)
-                c[i].fate = VIS_CUT_KEPT;
-    *n_rest = small >= 2 ? small : 0;
-    free(at);
-    return 0;
-}
-
 /* Replaces snapshot s's sites by the groups of es, cut at the view's
  * threshold (vis_group_cut). */
 static int set_groups(rg *g, vis_snapshot *s, entries *es)
@@ -570,14 +472,12 @@ out:
     return rc;
 }
 
-static const vis_dtree *tree_of(const vis_profile *p, size_t snap);
-
 /* Snapshot i's heap as entries to group: its detail's sites, wrappers
  * split (emit), or the file's own sites. */
 static int snapshot_entries(rg *g, size_t i, entries *es)
 {
     const vis_snapshot *s = &g->p->snaps[i];
-    const vis_dtree *t = tree_of(g->p, i);
+    const vis_dtree *t = vis_detail_tree(g->p, i);
     int e = 0;
     if (t) {
         for (size_t j = 0; j < t->n && e == 0; j++)
@@ -590,9 +490,9 @@ static int snapshot_entries(rg *g, size_t i, entries *es)
     return e;
 }
 
-/* The peak's detailed tree merged into the view's groups (*out, n of
- * them, the caller frees): 0; 1 when the profile has no peak tree with a
- * heap (nothing to weigh); -1 out of memory. */
+/* The peak's detailed tree merged into the view's groups, largest first
+ * (*out, n of them, the caller frees): 0; 1 when the profile has no peak
+ * tree with a heap (nothing to weigh); -1 out of memory. */
 static int peak_groups(rg *g, vis_site **out, size_t *n)
 {
     vis_profile *p = g->p;
@@ -606,30 +506,23 @@ static int peak_groups(rg *g, vis_site **out, size_t *n)
     if (e == 0)
         e = merge_entries(g, &es, out, n, NULL);
     free(es.e);
+    if (e == 0 && *n > 1)
+        qsort(*out, *n, sizeof **out, by_bytes);
     return e != 0 ? -1 : 0;
 }
 
-/* The default view never ends with one group holding most of the heap: a
- * crate (or namespace) that holds more than VIS_DESCEND_SHARE percent of
- * the peak's tree is told apart by its functions, the other groups stay
- * (a Rust service whose heap is in its own crate reads "rustnode 99.9%" by
- * crate, and names run_batch, BlockCache::import and the leak in add_peer
- * by this). Sets g->descend and the grouping's record of it. */
+/* Sets g->descend and the grouping's record of it (vis_group_descent). */
 static int choose_descent(rg *g)
 {
     vis_profile *p = g->p;
-    size_t snap = p->peak_tree_snap;
     vis_site *out;
     size_t n;
     int r = peak_groups(g, &out, &n);
     if (r != 0)
         return r < 0 ? -1 : 0;
-    const vis_site *top = NULL;
-    for (size_t k = 0; k < n; k++)
-        if (!out[k].is_below_threshold && (!top || out[k].bytes > top->bytes))
-            top = &out[k];
-    uint64_t heap = p->snaps[snap].heap_B;
-    if (top && (double)top->bytes * 100.0 > VIS_DESCEND_SHARE * (double)heap) {
+    uint64_t heap = p->snaps[p->peak_tree_snap].heap_B;
+    const vis_site *top = vis_group_descent(out, n, heap);
+    if (top) {
         g->descend = top->label;
         p->grouping.descend = top->label;
         p->grouping.descend_share = 100.0 * (double)top->bytes / (double)heap;
@@ -639,149 +532,17 @@ static int choose_descent(rg *g)
     return 0;
 }
 
-/* The view's threshold when --threshold was not given, for groupings other
- * than site (which keeps Massif's 1%, comparable with ms_print): from 1%
- * down, one group of the peak's tree at a time, until what merges below it
- * holds at most VIS_ADAPT_REST% of that tree's heap, VIS_ADAPT_LINES groups
- * stand above it, or the next is under VIS_ADAPT_MIN%. A grouping has few
- * groups (rustc's 40 crates), and a remainder of 30 crates under 1% each,
- * 5.6% together, names nothing a person can act on. */
+/* Sets g->threshold by vis_group_adapt_threshold. */
 static int adapt_threshold(rg *g)
 {
-    vis_profile *p = g->p;
     vis_site *out;
     size_t n;
     int r = peak_groups(g, &out, &n);
     if (r != 0)
         return r < 0 ? -1 : 0;
-    double heap = (double)p->snaps[p->peak_tree_snap].heap_B;
-    if (n > 1)
-        qsort(out, n, sizeof *out, by_bytes);
-    double t = g->threshold;
-    uint64_t rest = 0;
-    size_t above = 0, k;
-    for (k = 0; k < n; k++)
-        if (!out[k].is_below_threshold) {
-            if ((double)out[k].bytes >= t / 100.0 * heap)
-                above++;
-            else
-                rest += out[k].bytes;
-        }
-    for (k = 0; k < n && (double)rest * 100.0 > VIS_ADAPT_REST * heap && above < VIS_ADAPT_LINES; k++) {
-        double share = 100.0 * (double)out[k].bytes / heap;
-        if (out[k].is_below_threshold || share >= g->threshold)
-            continue;
-        if (share < VIS_ADAPT_MIN)
-            break;
-        t = floor(share * 100.0) / 100.0;   /* as the label prints it, at most the share */
-        rest -= out[k].bytes;
-        above++;
-    }
+    g->threshold = vis_group_adapt_threshold(out, n, g->p->snaps[g->p->peak_tree_snap].heap_B, g->threshold);
     free(out);
-    g->threshold = t;
     return 0;
-}
-
-static const vis_dtree *tree_of(const vis_profile *p, size_t snap)
-{
-    size_t lo = 0, hi = p->detail.n_trees;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (p->detail.trees[mid].snap < snap)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < p->detail.n_trees && p->detail.trees[lo].snap == snap ? &p->detail.trees[lo] : NULL;
-}
-
-/* Adds label's bytes to its kind, and to *in_scope when a namespace would
- * name them. */
-static void weigh(const char *label, uint64_t bytes, uint64_t b[4], uint64_t *in_scope)
-{
-    vis_sym_kind kind = vis_symbol_kind(label);
-    b[kind] += bytes;
-    if (kind == VIS_SYM_CXX && vis_symbol_scoped(label))
-        *in_scope += bytes;
-}
-
-/* Weighs node j of t as the regrouping will emit it (emit): a wrapper, or
- * a frame with no name (every grouping auto picks reads keys from names),
- * split by its callers, what it holds of its own by itself. */
-static void weigh_node(const vis_profile *p, const unsigned char *wrapper, const vis_dtree *t,
-                       size_t j, int level, uint64_t b[4], uint64_t *in_scope)
-{
-    const vis_dnode *nd = &t->nodes[j];
-    size_t end = subtree_end(t, j);
-    int split = wrapper[nd->frame] || vis_site_unnamed(p->detail.frames[nd->frame]);
-    if (split && end > j + 1 && level < 1024) {
-        uint64_t sum = 0;
-        for (size_t c = j + 1; c < end; c++)
-            if (t->nodes[c].depth == nd->depth + 1) {
-                sum += t->nodes[c].bytes;
-                weigh_node(p, wrapper, t, c, level + 1, b, in_scope);
-            }
-        if (sum < nd->bytes)
-            weigh(p->detail.frames[nd->frame], nd->bytes - sum, b, in_scope);
-        return;
-    }
-    weigh(p->detail.frames[nd->frame], nd->bytes, b, in_scope);
-}
-
-/* The default grouping, read from the peak's tree with the wrappers found
- * already split (wrapper: per detail frame), so that a C wrapper does not
- * hide the C++ or Rust callers it serves: crate when Rust functions hold
- * at least a quarter of the named heap (crate groups C++ by its outermost
- * namespace, so Rust with C++ libraries reads well); else, when C++
- * functions do (and at least as much as C functions), namespace if
- * namespaces or classes name at least half of the named heap, function if
- * not (a C++ program of global functions, or a server whose heap is held
- * by C, unnamed and global C++ functions, would otherwise read as one
- * "(in OBJECT)" line); else site; without detail (Massif's files, older
- * memtime) site. *why says why in a few words. */
-static vis_group_by group_auto(const vis_profile *p, const unsigned char *wrapper, const char **why)
-{
-    uint64_t b[4] = { 0, 0, 0, 0 };
-    uint64_t in_scope = 0;   /* C++ bytes a namespace would name */
-    size_t snap = p->peak_tree_snap;
-    /* Without memtime's detail, Massif's own sites: a regrouping of the
-     * pruned top level would leave what matters in "in N places", and the
-     * summary stays comparable with ms_print's. */
-    *why = "no unpruned detail: the file's own sites";
-    if (snap == SIZE_MAX || !p->detail.present || !p->detail.n_trees)
-        return VIS_GROUP_SITE;
-    const vis_dtree *t = tree_of(p, snap);
-    if (t) {
-        for (size_t j = 0; j < t->n; j++)
-            if (t->nodes[j].depth == 1)
-                weigh_node(p, wrapper, t, j, 0, b, &in_scope);
-    } else {
-        const vis_snapshot *s = &p->snaps[snap];
-        for (size_t k = 0; k < s->n_sites; k++)
-            if (!s->sites[k].is_below_threshold)
-                weigh(s->sites[k].label, s->sites[k].bytes, b, &in_scope);
-    }
-    /* Crate groups C++ functions by their outermost namespace too, so a
-     * program that mixes Rust and C++ (rustc and LLVM) reads well by crate. */
-    uint64_t named = b[VIS_SYM_C] + b[VIS_SYM_CXX] + b[VIS_SYM_RUST];
-    if (b[VIS_SYM_RUST] * 4 >= named && b[VIS_SYM_RUST] > 0) {
-        *why = "Rust functions hold a quarter or more of the heap";
-        return VIS_GROUP_CRATE;
-    }
-    if (b[VIS_SYM_CXX] >= b[VIS_SYM_C] && b[VIS_SYM_CXX] * 4 >= named && b[VIS_SYM_CXX] > 0) {
-        /* Namespaces only when they would name at least half the named
-         * heap: C++ of global functions (templates, free functions,
-         * MariaDB's ha_recover) would be one fallback group by namespace;
-         * its functions tell it apart. */
-        if (in_scope * 2 >= named) {
-            *why = "C++ functions in namespaces hold most of the heap";
-            return VIS_GROUP_NAMESPACE;
-        }
-        *why = "C++ functions outside namespaces hold most of the heap";
-        return VIS_GROUP_FUNCTION;
-    }
-    *why = "no C++ or Rust code holds much of the heap";
-    return VIS_GROUP_SITE;
 }
 
 /* The companion's allocation counts, summed by group. */
@@ -829,10 +590,10 @@ static int told_names(rg *g)
         const vis_snapshot *s = &p->snaps[i];
         for (size_t k = 0; k < s->n_sites && s->kind != VIS_TREE_EMPTY; k++) {
             const char *l = s->sites[k].label;
-            const char *colon = l ? strstr(l, ": ??? called by ") : NULL;
-            if (s->sites[k].is_below_threshold || !colon || !vis_site_unnamed(l))
+            vis_label lp = vis_label_parse(l ? l : "");
+            if (s->sites[k].is_below_threshold || !lp.addr || !lp.caller)
                 continue;
-            const char *addr = vis_profile_intern(p, l, (size_t)(colon - l));
+            const char *addr = vis_profile_intern(p, l, lp.addr_len);
             void **slot = addr ? vis_ptrmap_slot(&g->told, addr) : NULL;
             if (!slot)
                 return -1;
@@ -863,11 +624,11 @@ int vis_profile_regroup(vis_profile *p, const vis_group_opts *o)
     if (vis_find_wrappers(p, o->keep_wrappers, g.wrapper) != 0)
         goto out;
     if (g.by == VIS_GROUP_AUTO)
-        g.by = group_auto(p, g.wrapper, &gr->why);
+        g.by = vis_group_default(p, g.wrapper, &gr->why);
     gr->by = g.by;
     {
         const char *why;   /* the code's kind, even when --group-by chose */
-        g.rest_by = rest_coarser(g.by, gr->by_auto ? g.by : group_auto(p, g.wrapper, &why));
+        g.rest_by = vis_group_rest_coarser(g.by, gr->by_auto ? g.by : vis_group_default(p, g.wrapper, &why));
     }
     /* Function and file groups too small to list fall back to the code
      * they are in: a big program has thousands (rustc: 3,200 functions at

@@ -1,7 +1,8 @@
 /* groups.h: the heap regrouped after the fact (--group-by, the view's
- * --threshold, allocation wrappers): the keys a site label is grouped by,
- * the rule that picks the default grouping, the wrappers found, and the
- * regrouping of every detailed snapshot's sites (groups.c).
+ * --threshold, allocation wrappers): every detailed snapshot's sites
+ * rewritten into groups (groups.c), by the keys of group_keys.h, with the
+ * wrappers of wrappers.h split into their callers, the choices of
+ * group_default.h where the user made none, cut by group_cut.h.
  *
  * The regrouping rewrites the model in place: each detailed snapshot's
  * sites become its groups (a group is a vis_site whose label is the group's
@@ -16,41 +17,6 @@
 #include "model/group_keys.h"
 #include "model/profile.h"
 
-/* The one line that stands for count groups (sites, when by is site) below
- * the view's threshold (percent): "in 3 groups below the view's threshold
- * (1.00%)". Written to buf (cap bytes). */
-void vis_group_rest_label(char *buf, size_t cap, size_t count, vis_group_by by, double threshold);
-
-/* A fallback group's line: the function (or file) groups below the view's
- * threshold whose code has the coarser key `coarse` (a crate, namespace or
- * object), together at or above it: "other functions in llvm", "other
- * functions (in libc.so)". */
-void vis_group_fallback_label(char *buf, size_t cap, vis_group_by by, const char *coarse);
-/* The fallback's second level, for what the first (p->grouping.fallback)
- * left below the threshold: the source file, the object where the code has
- * no file (or for file groups); VIS_GROUP_AUTO for none. */
-vis_group_by vis_group_fallback2(vis_group_by by, vis_group_by fallback);
-
-/* ---- the view's cut ----------------------------------------------------------
- * One rule for the regrouping's snapshots and the exports' trees: groups
- * below the cut (the view's threshold of the heap), two or more, fall back
- * by their coarser keys where the groups of one key hold the cut together
- * (vis_group_fallback_label names the line), the first level, then the
- * second; the rest, two or more, become the remainder line
- * (vis_group_rest_label); one group left below stays itself. */
-enum { VIS_CUT_LEVEL0, VIS_CUT_LEVEL1, VIS_CUT_KEPT, VIS_CUT_REST };
-typedef struct {
-    const char *key;         /* the group's key */
-    uint64_t bytes;
-    int below;               /* Massif's "in N places" line: never cut */
-    const char *coarse[2];   /* its keys by the fallback's two levels, or NULL */
-    int fate;                /* out: VIS_CUT_LEVEL0/1 (the line of coarse[fate]),
-                                VIS_CUT_KEPT or VIS_CUT_REST */
-} vis_cut;
-/* Sets each group's fate; *n_rest: how many are in the remainder (0 or 2
- * and more). Returns 0, or -1 when out of memory. */
-int vis_group_cut(vis_cut *c, size_t n, double cut, size_t *n_rest);
-
 /* ---- the regrouping -------------------------------------------------------- */
 
 typedef struct {
@@ -63,18 +29,6 @@ typedef struct {
                                 code by function (the default view of
                                 another profile, for diff); NULL: none */
 } vis_group_opts;
-
-/* The default view descends into a crate or namespace holding more than
- * this percent of the peak's tree: its functions become groups. */
-#define VIS_DESCEND_SHARE 50.0
-
-/* The view's threshold without --threshold (adapt_threshold in groups.c):
- * lowered from 1% until the remainder holds at most VIS_ADAPT_REST% of the
- * peak's heap, VIS_ADAPT_LINES groups stand above it, or the next group is
- * under VIS_ADAPT_MIN%. */
-#define VIS_ADAPT_REST 5.0
-#define VIS_ADAPT_LINES 20
-#define VIS_ADAPT_MIN 0.1
 
 /* Regroups p (see the file's comment) and ranks its sites again; fills
  * p->grouping. The default grouping (VIS_GROUP_AUTO): for a profile with

@@ -222,3 +222,24 @@ const char *vis_limit_action_name(vis_limit_action a)
 {
     return a == VIS_LIMIT_FAIL ? "fail" : a == VIS_LIMIT_SNAPSHOT ? "snapshot" : "kill";
 }
+
+size_t vis_dtree_end(const vis_dtree *t, size_t j)
+{
+    size_t e = j + 1;
+    while (e < t->n && t->nodes[e].depth > t->nodes[j].depth)
+        e++;
+    return e;
+}
+
+const vis_dtree *vis_detail_tree(const vis_profile *p, size_t snap)
+{
+    size_t lo = 0, hi = p->detail.n_trees;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p->detail.trees[mid].snap < snap)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->detail.n_trees && p->detail.trees[lo].snap == snap ? &p->detail.trees[lo] : NULL;
+}

@@ -427,6 +427,11 @@ typedef struct {
     size_t n_ranked;
 } vis_profile;
 
+/* The end (exclusive) of node j's subtree in t. */
+size_t vis_dtree_end(const vis_dtree *t, size_t j);
+/* Snapshot snap's detailed tree, or NULL if it has none. */
+const vis_dtree *vis_detail_tree(const vis_profile *p, size_t snap);
+
 static inline uint64_t vis_snap_total(const vis_snapshot *s)
 {
     return s->heap_B + s->heap_extra_B + s->stacks_B;

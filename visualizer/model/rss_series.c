@@ -3,7 +3,9 @@
 #include "model/rss_series.h"
 
 #include "model/alloc_account.h"
+#include "base/units.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,4 +204,14 @@ int vis_held_cols(const vis_profile *p, const vis_rss_series *s, const vis_chart
         out[k].max_B = top;
     }
     return 0;
+}
+
+void vis_chart_rss_peak_caption(const vis_profile *p, const vis_rss_point *q, int panel, char *buf,
+                                size_t n)
+{
+    char rb[32], rw[48];
+    snprintf(buf, n, "%sRSS peak %s at %s, heap %.0f%% of it",
+             panel ? "Resident memory (RSS) and heap on one scale: " : "",
+             vis_fmt_bytes(rb, sizeof rb, q->total_B), vis_fmt_time(rw, sizeof rw, p->unit, q->time),
+             q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
 }

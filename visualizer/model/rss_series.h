@@ -66,4 +66,11 @@ int vis_held_cols(const vis_profile *p, const vis_rss_series *s, const vis_chart
  * RSS buckets' highest when they are drawn; 0 without readings. */
 uint64_t vis_rss_top(const vis_profile *p, const vis_rss_series *s);
 
+/* The charts' caption of the RSS peak (PNG and gnuplot), q the reading
+ * at it, into buf (n bytes): "RSS peak 9 MiB at 2.1s, heap 13% of it"; on
+ * the RSS panel (panel) "Resident memory (RSS) and heap on one scale: "
+ * before that. */
+void vis_chart_rss_peak_caption(const vis_profile *p, const vis_rss_point *q, int panel, char *buf,
+                                size_t n);
+
 #endif

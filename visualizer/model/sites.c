@@ -18,6 +18,7 @@
 #include "base/grow.h"
 #include "base/ptrmap.h"
 #include "model/profile.h"
+#include "model/label.h"
 #include "model/names.h"
 #include "model/sites.h"
 
@@ -25,29 +26,21 @@
 
 const char *vis_site_name(const char *label)
 {
-    return vis_name_bare(label);
+    return vis_label_bare(label);
 }
 
 int vis_site_unnamed(const char *label)
 {
-    const char *n = vis_site_name(label);
-    return n != label && strncmp(n, "???", 3) == 0 && (n[3] == '\0' || n[3] == ' ');
+    return vis_label_parse(label).unnamed;
 }
 
 /* A stripped program's allocation sites are often static functions with no
  * name; the nearest named caller is what tells them apart for a reader. */
 char *vis_site_label_by_caller(const char *site, const char *caller)
 {
-    const char *fn = vis_site_name(caller);
-    size_t fn_len = strlen(fn);
-    /* The caller's function without its location: up to the last " (" of a
-     * label that ends with ')'. */
-    const char *loc = NULL;
-    if (fn_len > 0 && fn[fn_len - 1] == ')')
-        for (const char *q = strstr(fn, " ("); q; q = strstr(q + 1, " ("))
-            loc = q;
-    if (loc)
-        fn_len = (size_t)(loc - fn);
+    vis_label c = vis_label_parse(caller);   /* its function, without its location */
+    const char *fn = c.fn;
+    size_t fn_len = c.fn_len;
     const char *after = vis_site_name(site) + 3;   /* past "???" */
     size_t head = (size_t)(after - site);
     size_t cap = head + sizeof " called by " + fn_len + strlen(after);
@@ -267,17 +260,12 @@ const char *vis_site_label_full(const vis_profile *p, const char *label)
  * newly allocated; NULL if it was not renamed (or out of memory). */
 static char *label_before_caller(const char *label)
 {
-    const char *bare = vis_site_name(label);
-    if (bare == label || strncmp(bare, "??? called by ", 14) != 0)
+    vis_label l = vis_label_parse(label);
+    if (!l.addr || !l.caller)
         return NULL;
-    size_t head = (size_t)(bare - label) + 3;
-    /* The location vis_site_label_by_caller kept: the last " (in ...)" or
-     * " (file:line)" at the end. */
-    const char *loc = NULL;
-    size_t n = strlen(label);
-    if (n > 0 && label[n - 1] == ')')
-        for (const char *q = strstr(bare, " ("); q; q = strstr(q + 1, " ("))
-            loc = q;
+    size_t head = (size_t)(l.fn - label) + 3;
+    /* The location vis_site_label_by_caller kept, with its space. */
+    const char *loc = l.loc ? l.loc - 1 : NULL;
     size_t cap = head + (loc ? strlen(loc) : 0) + 1;
     char *raw = malloc(cap);
     if (raw)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "model/group_cut.h"
 #include "model/groups.h"
 #include "model/wrappers.h"
 #include "model/sites.h"

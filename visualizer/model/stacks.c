@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/grow.h"
+#include "model/label.h"
 #include "model/sites.h"
 #include "model/stacks.h"
 #include "read/massif.h"
@@ -93,42 +94,19 @@ static uint64_t hash_name(const void *ctx, size_t i)
 /* Splits "fn (file.c:12)", "fn (in /lib/x.so)", "std::f(int) (a.h:3)". */
 static int parse_name(vis_frame *f)
 {
-    const char *name = f->name;
-    size_t len = strlen(name);
-    const char *fn_end = name + len, *file = "", *file_end = file;
+    vis_label l = vis_label_parse(f->label);
+    const char *name = l.fn, *fn_end = l.fn + l.fn_len, *file = "", *file_end = file;
     unsigned line = 0;
-    if (len > 3 && name[len - 1] == ')') {
-        /* The parenthesis matching the last one, preceded by a space. */
-        int depth = 0;
-        size_t i = len;
-        while (i-- > 0) {
-            if (name[i] == ')')
-                depth++;
-            else if (name[i] == '(' && --depth == 0)
-                break;
-        }
-        if (depth == 0 && i > 0 && name[i - 1] == ' ') {
-            const char *in = name + i + 1, *in_end = name + len - 1;
-            const char *colon = NULL;
-            for (const char *c = in; c < in_end; c++)
-                if (*c == ':')
-                    colon = c;
-            if (in_end - in > 3 && strncmp(in, "in ", 3) == 0) {
-                fn_end = name + i - 1;
-                file = in + 3;
-                file_end = in_end;
-            } else if (colon && colon > in && colon + 1 < in_end &&
-                       strspn(colon + 1, "0123456789") == (size_t)(in_end - colon - 1) &&
-                       in_end - colon - 1 <= 9) {
-                fn_end = name + i - 1;
-                file = in;
-                file_end = colon;
-                line = (unsigned)strtoul(colon + 1, NULL, 10);
-            }
-        }
+    if (l.obj) {
+        file = l.obj;
+        file_end = l.obj + l.obj_len;
+    } else if (l.file) {
+        file = l.file;
+        file_end = l.file + l.file_len;
+        line = l.line;
     }
     if (fn_end == name)   /* " (x.c:1)": keep the whole name */
-        fn_end = name + len, file = file_end = "", line = 0;
+        fn_end = name + strlen(name), file = file_end = "", line = 0;
     f->function = strndup(name, (size_t)(fn_end - name));
     f->file = strndup(file, (size_t)(file_end - file));
     f->line = line;
@@ -162,8 +140,7 @@ static int intern_frame(reader *r, const char *label, size_t *out)
     f->name = vis_site_name(f->label);
     if (f->name != f->label)
         f->address = strtoull(f->label, NULL, 16);
-    f->below_threshold = strncmp(f->name, "in ", 3) == 0 &&
-                         strstr(f->name, "below massif's threshold") != NULL;
+    f->below_threshold = vis_label_parse(f->label).below;
     if (parse_name(f) != 0)
         return -1;
     r->labels.slots[j] = s->n_frames;

@@ -9,6 +9,7 @@
 #include "base/ptrmap.h"
 #include "model/demangle.h"
 #include "model/group_keys.h"
+#include "model/label.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
 #include "model/wrappers.h"
@@ -36,8 +37,8 @@ static const char *const WRAPPER_NAMES[] = {
 
 static int wrapper_name(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
-    if (vis_label_unnamed(&p))
+    vis_label p = vis_label_parse(label);
+    if (p.unnamed)
         return 0;
     const char *name;
     int args;
@@ -74,8 +75,8 @@ static int wrapper_name(const char *label)
 
 char *vis_wrapper_alloc_fn(const char *label)
 {
-    vis_label_parts p = vis_label_split(label);
-    if (vis_label_unnamed(&p))
+    vis_label p = vis_label_parse(label);
+    if (p.unnamed)
         return NULL;
     return strndup(p.fn, p.fn_len);
 }
@@ -169,21 +170,13 @@ static int add_part(finder *f, const char *fn, const char *caller, uint64_t byte
     return 0;
 }
 
-static size_t subtree_end(const vis_dtree *t, size_t j)
-{
-    size_t e = j + 1;
-    while (e < t->n && t->nodes[e].depth > t->nodes[j].depth)
-        e++;
-    return e;
-}
-
 /* The callers of node j, a frame of function fn: its children, where a
  * child is fn itself (recursion) that child's callers instead. */
 static int callers_of(finder *f, const vis_dtree *t, size_t j, const char *fn, int level)
 {
-    size_t end = subtree_end(t, j);
+    size_t end = vis_dtree_end(t, j);
     uint64_t held = 0;
-    for (size_t c = j + 1; c < end; c = subtree_end(t, c)) {
+    for (size_t c = j + 1; c < end; c = vis_dtree_end(t, c)) {
         held += t->nodes[c].bytes;
         const char *cf = f->fn[t->nodes[c].frame];
         int rc = cf == fn && level < 1024 ? callers_of(f, t, c, fn, level + 1)
@@ -272,14 +265,6 @@ static int wide_fan(const fn_shape *s)
            s->max_caller * 100 <= s->bytes * VIS_WRAPPER_MAX_SHARE;
 }
 
-static const vis_dtree *tree_at(const vis_profile *p, size_t snap)
-{
-    for (size_t i = 0; i < p->detail.n_trees; i++)
-        if (p->detail.trees[i].snap == snap)
-            return &p->detail.trees[i];
-    return NULL;
-}
-
 static int add_wrapper(vis_grouping *gr, const vis_wrapper *w)
 {
     vis_wrapper *a = vis_grow(gr->wrappers, gr->n_wrappers, 4, sizeof *a);
@@ -348,7 +333,7 @@ static int from_detail(vis_profile *p, int keep, unsigned char *split)
         }
     }
     /* The peak's tree: what each wrapper holds there, and its frame there. */
-    const vis_dtree *pt = p->peak_tree_snap != SIZE_MAX ? tree_at(p, p->peak_tree_snap) : NULL;
+    const vis_dtree *pt = p->peak_tree_snap != SIZE_MAX ? vis_detail_tree(p, p->peak_tree_snap) : NULL;
     vis_ptrmap_clear(&top);
     f.n_parts = 0;
     if (pt && tree_parts(&f, pt, &top) != 0)
@@ -403,7 +388,7 @@ static int from_file(vis_profile *p)
         return 0;
     for (size_t k = 0; k < p->peak_tree->n_children; k++) {
         const vis_node *n = &p->peak_tree->children[k];
-        if (!n->label || vis_site_unnamed(n->label) || !strncmp(n->label, "in ", 3))
+        if (!n->label || vis_site_unnamed(n->label) || vis_label_parse(n->label).below)
             continue;
         char *fn = vis_caller_key(n->label);
         const char **seen = calloc(n->n_children + 1, sizeof *seen);
@@ -412,7 +397,7 @@ static int from_file(vis_profile *p)
         for (size_t c = 0; c < n->n_children && rc == 0; c++) {
             const vis_node *ch = &n->children[c];
             s.own = s.own > ch->bytes ? s.own - ch->bytes : 0;
-            if (!ch->label || !strncmp(ch->label, "in ", 3))
+            if (!ch->label || vis_label_parse(ch->label).below)
                 continue;
             char *ck = vis_caller_key(ch->label);
             const char *in = ck ? vis_profile_intern(p, ck, strlen(ck)) : NULL;

@@ -22,6 +22,7 @@
 #include "base/strfmt.h"
 #include "base/units.h"
 #include "model/heap_tree.h"
+#include "model/label.h"
 #include "read/dumps.h"
 #include "read/jeheap.h"
 #include "read/maps.h"
@@ -86,28 +87,12 @@ static const char *const alloc_patterns[] = {
 };
 
 /* The function of a frame label "0x<HEX>: fn (file:line)", "0x<HEX>: fn
- * (in obj)", into buf. */
+ * (in obj)" (model/label.h), into buf. */
 static void label_function(const char *label, char *buf, size_t sz)
 {
-    const char *f = strstr(label, ": ");
-    f = f ? f + 2 : label;
-    size_t n = strlen(f);
-    if (n && f[n - 1] == ')') {
-        /* The location is the last " (...)" group. */
-        int depth = 0;
-        for (size_t i = n; i-- > 0;) {
-            if (f[i] == ')')
-                depth++;
-            else if (f[i] == '(' && --depth == 0) {
-                if (i > 0 && f[i - 1] == ' ')
-                    n = i - 1;
-                break;
-            }
-        }
-    }
-    if (n >= sz)
-        n = sz - 1;
-    memcpy(buf, f, n);
+    vis_label l = vis_label_parse(label);
+    size_t n = l.fn_len < sz ? l.fn_len : sz - 1;
+    memcpy(buf, l.fn, n);
     buf[n] = '\0';
 }
 
@@ -123,15 +108,11 @@ static size_t gaps(const vis_strtab *labels, gap *out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < labels->n; i++) {
-        const char *l = labels->s[i];
-        const char *q = strstr(l, ": ??? (in ");
-        if (!q)
+        vis_label l = vis_label_parse(labels->s[i]);
+        if (!l.addr || !l.unnamed || l.fn_len != 3 || !l.obj)
             continue;
-        const char *obj = q + 10;
-        size_t len = strlen(obj);
-        if (!len || obj[len - 1] != ')')
-            continue;
-        len--;
+        const char *obj = l.obj;
+        size_t len = l.obj_len;
         size_t k = 0;
         while (k < n && (out[k].len != len || strncmp(out[k].obj, obj, len)))
             k++;

@@ -28,6 +28,7 @@
 #endif
 #include "base/grow.h"
 #include "base/number.h"
+#include "model/label.h"
 #include "model/profile_build.h"
 #include "model/sites.h"
 #include "read/massif.h"
@@ -670,7 +671,8 @@ static int follow_unnamed(sites_ctx *c, unsigned depth, const char *label)
 {
     if (depth != c->chain)   /* the chain ended without a name */
         return settle(c, c->s->sites[c->pending].label) ? STOP_NOMEM : 0;
-    if (!vis_site_unnamed(label) && strncmp(label, "0x", 2) == 0) {
+    vis_label l = vis_label_parse(label);
+    if (!l.unnamed && l.addr) {
         char *l = vis_site_label_by_caller(c->s->sites[c->pending].label, label);
         char *shown = l ? vis_profile_intern(c->p, l, strlen(l)) : NULL;
         free(l);
@@ -698,8 +700,7 @@ static int collect_site(sites_ctx *c, unsigned depth, uint64_t bytes, const char
     site->label = vis_profile_intern(c->p, label, strlen(label));
     if (!site->label)
         return STOP_NOMEM;
-    site->is_below_threshold =
-        strncmp(label, "in ", 3) == 0 && strstr(label, "below massif's threshold") != NULL;
+    site->is_below_threshold = vis_label_parse(label).below;
     if (vis_site_unnamed(site->label)) {
         size_t i = 0;
         while (i < c->rl->n && c->rl->a[i].raw != site->label)

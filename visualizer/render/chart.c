@@ -33,6 +33,7 @@
  * vis_chart_opts.layout returns the data-to-pixel mapping as text (main.c
  * prints it with MEMTIME_VIS_DEBUG_LAYOUT=1 for the pixel tests; format in
  * describe_layout()). */
+#include "model/label.h"
 #include "model/names.h"
 #include "model/sites.h"
 #include "render/chart.h"
@@ -458,9 +459,8 @@ static void draw_panel(chart *c)
         int dash = px(c, 6), gap = px(c, 4);
         for (int x = c->x0; x < c->x1; x += dash + gap)
             vis_canvas_hline(c->cv, x, x + dash < c->x1 ? x + dash : c->x1, ym, 1, VIS_COLOUR_MUTED, 255);
-        char top[32], label[96];
-        vis_fmt_bytes(top, sizeof top, (uint64_t)main_top);
-        snprintf(label, sizeof label, "top of the heap plot above: %s", top);
+        char label[96];
+        vis_chart_panel_top_caption((uint64_t)main_top, label, sizeof label);
         int w = vis_font_width(c->reg, c->fs_small, label);
         int ly = ym - px(c, 4);
         if (ly - ascent(c, c->fs_small) > c->y0)
@@ -475,12 +475,8 @@ static void draw_panel(chart *c)
     int rx = clamp_x(c, x_of(c, (double)q->time)), ry = y_of(c, (double)q->total_B);
     vis_canvas_disc(c->cv, rx, ry, px(c, 6) + 1.5, COLOUR_RSS, 255);
     vis_canvas_disc(c->cv, rx, ry, px(c, 3), 0xFFFFFF, 255);
-    char rb[32], rw[48], cap[256], fitted[256];
-    vis_fmt_bytes(rb, sizeof rb, q->total_B);
-    vis_fmt_time(rw, sizeof rw, c->p->unit, q->time);
-    snprintf(cap, sizeof cap, "Resident memory (RSS) and heap on one scale: RSS peak %s at %s, "
-             "heap %.0f%% of it", rb, rw,
-             q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+    char cap[256], fitted[256];
+    vis_chart_rss_peak_caption(c->p, q, 1, cap, sizeof cap);
     vis_font_fit(c->bold, c->fs, cap, c->x1 - c->x0, fitted, sizeof fitted);
     int d, a;
     vis_font_metrics(c->bold, c->fs, &a, &d);
@@ -707,10 +703,10 @@ static void outside_numbers(const chart *c, uint64_t v[2])
 static const char *band_site(const chart *c, size_t j, char *addr, size_t n)
 {
     const char *label = c->p->site_info[j].label;
-    const char *bare = vis_site_name(label);
+    vis_label l = vis_label_parse(label);
     addr[0] = '\0';
-    if (bare != label && strstr(c->d->bands[j].label, " @0x") && (size_t)(bare - label) - 2 < n)
-        snprintf(addr, n, "%.*s", (int)(bare - label - 2), label);
+    if (l.addr && strstr(c->d->bands[j].label, " @0x") && l.addr_len < n)
+        snprintf(addr, n, "%.*s", (int)l.addr_len, l.addr);
     return label;
 }
 
@@ -815,7 +811,7 @@ static void draw_legend(chart *c, legend_box lb)
         const vis_rss_point *rq = c->rss.n ? &c->rss.pts[c->rss.peak] : NULL;
         char held_label[128];
         if (out_row) {
-            label = "above the samples (exact outline; no tree saw it)";
+            label = VIS_CHART_ABOVE_SAMPLES;
             outside_numbers(c, v);
             vis_canvas_hatch(c->cv, cx, cy, cx + sw, cy + sw, COLOUR_OUTSIDE, COLOUR_OUTSIDE_BG,
                              px(c, 8), px(c, 2));
@@ -1019,9 +1015,9 @@ static void footnote_lines(chart *c, int w)
                  sizeof c->foot_drawn[c->n_foot - 1]);
 }
 
-static int render(chart *c, int W, int H, char *err, size_t errsz)
+/* The font sizes, the padding and the axes' scales for a W x H image. */
+static void set_sizes(chart *c, int W, int H)
 {
-    const vis_profile *p = c->p;
     c->s = fmin(W / 1600.0, H / 900.0);
     double fscale = fmax(c->s, 0.5);
     c->fs_title = (int)fmax(12, lround(24 * fscale));
@@ -1030,8 +1026,12 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     c->fs_small = (int)fmax(9, lround(12 * fscale));
     c->pad = px(c, 24);
     choose_scales(c);
+}
 
-    /* Horizontal layout: y tick labels, plot, legend (right if wide). */
+/* Horizontal layout: y tick labels, plot, legend (right of the plot when
+ * legend_right). Returns -1 when the plot would be too narrow. */
+static int layout_x(chart *c, int W, int legend_right, legend_box *lb)
+{
     int ylab_w = 0;
     for (int ax = 0; ax <= c->panel; ax++) {
         if (ax)
@@ -1047,46 +1047,33 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         if (ax)
             swap_axis(c);
     }
-    int legend_right = W >= 900;
-    legend_box lb = { 0, 0, 0, 1 };
     c->x0 = c->pad + line_h(c, c->fs) + px(c, 8) + ylab_w + px(c, 10);
     if (legend_right) {
-        lb.w = (int)fmin(fmax(W * 0.35, 260 * c->s), 640 * c->s);
-        c->x1 = W - c->pad - lb.w - px(c, 24);
-        lb.x = c->x1 + px(c, 24);
+        lb->w = (int)fmin(fmax(W * 0.35, 260 * c->s), 640 * c->s);
+        c->x1 = W - c->pad - lb->w - px(c, 24);
+        lb->x = c->x1 + px(c, 24);
     } else {
         c->x1 = W - c->pad - px(c, 10);
-        lb.x = c->pad;
-        lb.w = W - 2 * c->pad;
-        lb.cols = lb.w / 150 > 3 ? 3 : lb.w / 150 > 1 ? lb.w / 150 : 1;
+        lb->x = c->pad;
+        lb->w = W - 2 * c->pad;
+        lb->cols = lb->w / 150 > 3 ? 3 : lb->w / 150 > 1 ? lb->w / 150 : 1;
     }
-    if (c->x1 - c->x0 < 40) {
-        snprintf(err, errsz, "image too narrow for the chart (width %d)", W);
-        return -1;
-    }
+    return c->x1 - c->x0 < 40 ? -1 : 0;
+}
 
-    /* Vertical layout. */
-    int y = c->pad;
-    int title_y = y + ascent(c, c->fs_title);
-    y += line_h(c, c->fs_title) + px(c, 4);
-    int sub_y = y + ascent(c, c->fs_sub);
-    y += line_h(c, c->fs_sub) + px(c, 14);
-
-    /* Annotations: the peak, then the marks in file order, then the RSS
-     * peak (with the panel, its caption names it instead). */
-    int rss_annot = c->rss.n && !c->panel;
+/* The annotations above the plot: the peak, then the marks in file order,
+ * then the RSS peak (rss_annot; with the panel, its caption names it
+ * instead). *n: how many. NULL when out of memory. */
+static annot *make_annots(chart *c, int rss_annot, size_t *n)
+{
+    const vis_profile *p = c->p;
     size_t n_annot = 1 + p->n_marks + (rss_annot ? 1 : 0);
     annot *a = calloc(n_annot, sizeof *a);
-    if (!a) {
-        snprintf(err, errsz, "out of memory");
-        return -1;
-    }
+    if (!a)
+        return NULL;
     const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
-    char bytes[32], when[48];
-    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
-    vis_fmt_time(when, sizeof when, p->unit, pk->time);
     a[0].x = x_of(c, (double)pk->time);
-    snprintf(a[0].text, sizeof a[0].text, "peak %s at %s", bytes, when);
+    vis_chart_peak_caption(p, a[0].text, sizeof a[0].text);
     a[0].colour = VIS_COLOUR_PEAK;
     a[0].bold = 1;
     for (size_t m = 0; m < p->n_marks; m++) {
@@ -1100,18 +1087,25 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     if (rss_annot) {
         const vis_rss_point *q = &c->rss.pts[c->rss.peak];
         annot *r = &a[n_annot - 1];
-        char rb[32], rw[48];
-        vis_fmt_bytes(rb, sizeof rb, q->total_B);
-        vis_fmt_time(rw, sizeof rw, p->unit, q->time);
         r->x = clamp_x(c, x_of(c, (double)q->time));
-        snprintf(r->text, sizeof r->text, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
-                 q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+        vis_chart_rss_peak_caption(p, q, 0, r->text, sizeof r->text);
         r->colour = COLOUR_RSS;
         r->bold = 1;
     }
+    *n = n_annot;
+    return a;
+}
+
+/* Vertical layout below the titles (top): the annotations' strip, the
+ * plot, the RSS panel under it, the x axis, the legend when below, the
+ * footnote. Places the annotations; returns -1 when the plot would be too
+ * short. */
+static int layout_y(chart *c, int W, int H, int top, int legend_right, annot *a, size_t n_annot,
+                    legend_box *lb)
+{
     int levels = place_annots(c, a, n_annot);
     int lh = line_h(c, c->fs) + px(c, 4);
-    c->y0 = y + levels * lh + px(c, 8);
+    c->y0 = top + levels * lh + px(c, 8);
 
     footnote_lines(c, W - 2 * c->pad);
     int foot_h = c->n_foot * line_h(c, c->fs_small) + px(c, 6);
@@ -1119,7 +1113,7 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int legend_h = 0;
     if (!legend_right) {
         int n = legend_rows(c);
-        legend_h = line_h(c, c->fs) + px(c, 8) + ((n + lb.cols - 1) / lb.cols) * legend_row_h(c);
+        legend_h = line_h(c, c->fs) + px(c, 8) + ((n + lb->cols - 1) / lb->cols) * legend_row_h(c);
     }
     c->y1 = H - c->pad - foot_h - xaxis_h - legend_h;
     int plot_bot = c->y1;
@@ -1131,14 +1125,22 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
         c->ry0 = c->ry1 - ph;
         c->y1 = c->ry0 - line_h(c, c->fs) - px(c, 14);
     }
-    if (c->y1 - c->y0 < 40) {
-        snprintf(err, errsz, "image too short for the chart (height %d)", H);
-        free(a);
+    if (c->y1 - c->y0 < 40)
         return -1;
-    }
-    lb.y = legend_right ? c->y0 : plot_bot + xaxis_h;
+    lb->y = legend_right ? c->y0 : plot_bot + xaxis_h;
+    return 0;
+}
 
-    /* Title and subtitle. */
+/* The title (the command) and the subtitle (the peak, the largest total,
+ * the time unit; a warning in red when the profile is cut short or the
+ * run did not end), at baselines title_y and sub_y. */
+static void draw_titles(chart *c, int W, int title_y, int sub_y)
+{
+    const vis_profile *p = c->p;
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    char bytes[32], when[48];
+    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
+    vis_fmt_time(when, sizeof when, p->unit, pk->time);
     char buf[1024], fitted[1024];
     snprintf(buf, sizeof buf, "%s", p->cmd && p->cmd[0] ? p->cmd : "(unknown command)");
     vis_font_fit_words(c->bold, c->fs_title, buf, W - 2 * c->pad, fitted, sizeof fitted);
@@ -1171,8 +1173,15 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     int used = vis_font_draw(c->cv, c->reg, c->fs_sub, c->pad, sub_y, fitted, VIS_COLOUR_MUTED);
     if (warn[0])
         vis_font_draw(c->cv, c->bold, c->fs_sub, c->pad + used, sub_y, warn, COLOUR_WARN);
+}
 
-    /* Plot: grid, bands and total, grid over bands, axes, annotations. */
+/* The plot: grid, bands and total, grid over bands, the RSS (on the panel
+ * when there is one), axes, the limit, the marks' and the peaks' lines,
+ * the annotations and the growth tags. Returns -1 when out of memory. */
+static int draw_plot(chart *c, const annot *a, size_t n_annot, int rss_annot)
+{
+    const vis_profile *p = c->p;
+    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
     draw_y_axis(c, 0);
     if (c->panel) {
         swap_axis(c);
@@ -1181,11 +1190,8 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     }
     draw_x_axis(c);
     c->cols = vis_chart_cols_new(p, c->d, c->t0, c->t1, (size_t)(c->x1 - c->x0 + 1));
-    if (!c->cols) {
-        snprintf(err, errsz, "out of memory");
-        free(a);
+    if (!c->cols)
         return -1;
-    }
     draw_bands(c);
     if (c->panel) {
         draw_y_axis(c, 1);
@@ -1220,8 +1226,12 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     }
     draw_annots(c, a, n_annot);
     draw_growth_tags(c);
+    return 0;
+}
 
-    /* The y axis title, reading upwards, left of the tick labels. */
+/* The y axis title, reading upwards, left of the tick labels. */
+static void draw_y_title(chart *c, int rss_annot)
+{
     const char *ytitle = rss_annot ? "memory (heap + extra heap + stacks; line: resident)"
                                   : "memory (heap + extra heap + stacks)";
     int ytw = vis_font_width(c->reg, c->fs, ytitle);
@@ -1232,15 +1242,52 @@ static int render(chart *c, int W, int H, char *err, size_t errsz)
     if (ytw <= c->y1 - c->y0)
         vis_font_draw_up(c->cv, c->reg, c->fs, c->pad + ascent(c, c->fs),
                     (c->y0 + c->y1) / 2 + ytw / 2, ytitle, VIS_COLOUR_MUTED);
+}
 
-    draw_legend(c, lb);
-
-    /* The footnote's lines, at the bottom (footnote_lines). */
+/* The footnote's lines (footnote_lines), at the bottom of an image H high. */
+static void draw_footnote(chart *c, int H)
+{
     int fy = H - c->pad / 2 - c->n_foot * line_h(c, c->fs_small) + ascent(c, c->fs_small);
     for (int i = 0; i < c->n_foot; i++)
         vis_font_draw(c->cv, c->reg, c->fs_small, c->pad, fy + i * line_h(c, c->fs_small),
                       c->foot_drawn[i], VIS_COLOUR_MUTED);
+}
 
+static int render(chart *c, int W, int H, char *err, size_t errsz)
+{
+    set_sizes(c, W, H);
+    int legend_right = W >= 900;
+    legend_box lb = { 0, 0, 0, 1 };
+    if (layout_x(c, W, legend_right, &lb) != 0) {
+        snprintf(err, errsz, "image too narrow for the chart (width %d)", W);
+        return -1;
+    }
+    int y = c->pad;
+    int title_y = y + ascent(c, c->fs_title);
+    y += line_h(c, c->fs_title) + px(c, 4);
+    int sub_y = y + ascent(c, c->fs_sub);
+    y += line_h(c, c->fs_sub) + px(c, 14);
+    int rss_annot = c->rss.n && !c->panel;
+    size_t n_annot = 0;
+    annot *a = make_annots(c, rss_annot, &n_annot);
+    if (!a) {
+        snprintf(err, errsz, "out of memory");
+        return -1;
+    }
+    if (layout_y(c, W, H, y, legend_right, a, n_annot, &lb) != 0) {
+        snprintf(err, errsz, "image too short for the chart (height %d)", H);
+        free(a);
+        return -1;
+    }
+    draw_titles(c, W, title_y, sub_y);
+    if (draw_plot(c, a, n_annot, rss_annot) != 0) {
+        snprintf(err, errsz, "out of memory");
+        free(a);
+        return -1;
+    }
+    draw_y_title(c, rss_annot);
+    draw_legend(c, lb);
+    draw_footnote(c, H);
     if (c->layout_out && !(*c->layout_out = describe_layout(c, a, n_annot, lb))) {
         snprintf(err, errsz, "out of memory");
         free(a);

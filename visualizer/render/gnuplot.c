@@ -214,10 +214,9 @@ static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss
                         vis_scale ts, const char *ttitle, double main_top_B)
 {
     const vis_rss_point *q = &rss->pts[rss->peak];
-    char rb[32], rw[48], buf[512], bytes[32];
+    char rb[32], buf[512], bytes[32];
     (void)ys;
     vis_fmt_bytes(rb, sizeof rb, q->total_B);
-    vis_fmt_time(rw, sizeof rw, p->unit, q->time);
     fprintf(f, "\n# The RSS panel: heap and RSS on one scale.\nunset label\nunset arrow\n"
                "set tmargin at screen %.3f\nset bmargin at screen %.3f\nset format x \"%% h\"\n"
                "set xlabel ", PANEL_T, PLOT_B);
@@ -229,17 +228,14 @@ static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss
             (double)(rp_B >= 8 ? rp_B : 8) * 1.08 / yr.div);
     fprintf(f, "set key at screen %.3f, screen %.3f left top vertical Left reverse noenhanced "
                "samplen 2 spacing 1.2 font \",9\"\n", KEY_L, PANEL_T);
-    snprintf(buf, sizeof buf, "Resident memory (RSS) and heap on one scale: RSS peak %s at %s, "
-             "heap %.0f%% of it", rb, rw,
-             q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
+    vis_chart_rss_peak_caption(p, q, 1, buf, sizeof buf);
     fprintf(f, "set label 7 ");
     put_str(f, buf);
     fprintf(f, " at screen %.3f, screen %.3f left font \",10\" tc rgb \"#6a1b9a\" front noenhanced\n",
             PLOT_L, PANEL_T + 0.015);
-    vis_fmt_bytes(bytes, sizeof bytes, (uint64_t)main_top_B);
     fprintf(f, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead dt 2 lc rgb \"#666666\" front\n",
             main_top_B / yr.div, main_top_B / yr.div);
-    snprintf(buf, sizeof buf, "top of the heap plot above: %s", bytes);
+    vis_chart_panel_top_caption((uint64_t)main_top_B, buf, sizeof buf);
     fprintf(f, "set label 8 ");
     put_str(f, buf);
     fprintf(f, " at graph 0.01, first %.17g left offset 0,0.5 font \",8\" tc rgb \"#666666\" front noenhanced\n",
@@ -278,47 +274,73 @@ static void write_panel(FILE *f, const vis_profile *p, const vis_rss_series *rss
     fprintf(f, "\nunset multiplot\n");
 }
 
-static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
-                         const vis_rss_series *rss, const vis_chart_cols *cols,
-                         const col_line *rcols, const col_line *fcols, const col_line *hcols,
-                         const vis_chart_opts *o, const char *default_out)
-{
-    const vis_snapshot *pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
-    uint64_t heap_peak_B = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
-    uint64_t peak_B = heap_peak_B;          /* the y range: the heap's total and the RSS */
-    if (cols->max_B > peak_B)               /* the exact outline's highest */
-        peak_B = cols->max_B;
-    uint64_t heap_top_B = peak_B, rss_top_B = rss->max_total_B;
-    if (rcols && rcols->max_B > rss_top_B)  /* the RSS buckets' */
-        rss_top_B = rcols->max_B;
-    /* Far above the heap, the RSS gets a panel of its own (chart_data.h). */
-    int panel = rss->n && vis_chart_rss_panel(heap_top_B, rss_top_B);
-    if (!panel && rss_top_B > peak_B)
-        peak_B = rss_top_B;
-    uint64_t rp_B = rss_top_B > heap_top_B ? rss_top_B : heap_top_B;   /* the panel's top */
-    double tfirst, tlast;
-    vis_chart_time_range(p, &tfirst, &tlast);
-    vis_scale ys = vis_bytes_scale(peak_B >= 8 ? (double)peak_B : 8);
-    /* The RSS's datablocks are in the panel's unit when it is drawn. */
-    vis_scale yr = panel ? vis_bytes_scale(rp_B >= 8 ? (double)rp_B : 8) : ys;
-    vis_scale ts = vis_time_scale(p->unit, tlast > 0 ? tlast : 1);
-    char exact[256];
-    vis_chart_exactness(p, exact, sizeof exact);
-    exact[0] = (char)(exact[0] - 'a' + 'A');
-    char ttitle[96], bytes[32], when[48], buf[2048], cut[2048];
-    vis_time_title(p->unit, ts, ttitle, sizeof ttitle);
-    vis_fmt_bytes(bytes, sizeof bytes, vis_snap_total(pk));
-    vis_fmt_time(when, sizeof when, p->unit, pk->time);
+/* write_script's arguments, for vis_out_write. */
+typedef struct {
+    const vis_profile *p;
+    const vis_chart_data *d;
+    const vis_rss_series *rss;
+    const vis_chart_cols *cols;
+    const col_line *rcols, *fcols, *hcols;
+    const vis_chart_opts *o;
+    const char *default_out;
+} script;
 
+/* What every part of the script is placed by: the peak, the y ranges, the
+ * scales (the RSS's is the panel's when it is drawn), the time range. */
+typedef struct {
+    const vis_snapshot *pk;     /* the peak */
+    uint64_t heap_peak_B;       /* the largest total */
+    uint64_t peak_B;            /* the y range: the heap's total and the RSS */
+    uint64_t heap_top_B, rss_top_B;
+    int panel;                  /* the RSS on a panel of its own */
+    uint64_t rp_B;              /* the panel's top */
+    double tfirst, tlast;
+    vis_scale ys, yr, ts;
+    char ttitle[96];            /* the time axis' title */
+    char bytes[32], when[48];   /* the peak's total and time */
+} frame;
+
+static void frame_of(const script *s, frame *g)
+{
+    const vis_profile *p = s->p;
+    const vis_rss_series *rss = s->rss;
+    g->pk = &p->snaps[p->peak < p->n_snaps ? p->peak : 0];
+    g->heap_peak_B = vis_snap_total(&p->snaps[p->largest < p->n_snaps ? p->largest : 0]);
+    g->peak_B = g->heap_peak_B;
+    if (s->cols->max_B > g->peak_B)           /* the exact outline's highest */
+        g->peak_B = s->cols->max_B;
+    g->heap_top_B = g->peak_B;
+    g->rss_top_B = rss->max_total_B;
+    if (s->rcols && s->rcols->max_B > g->rss_top_B)  /* the RSS buckets' */
+        g->rss_top_B = s->rcols->max_B;
+    /* Far above the heap, the RSS gets a panel of its own (chart_data.h). */
+    g->panel = rss->n && vis_chart_rss_panel(g->heap_top_B, g->rss_top_B);
+    if (!g->panel && g->rss_top_B > g->peak_B)
+        g->peak_B = g->rss_top_B;
+    g->rp_B = g->rss_top_B > g->heap_top_B ? g->rss_top_B : g->heap_top_B;
+    vis_chart_time_range(p, &g->tfirst, &g->tlast);
+    g->ys = vis_bytes_scale(g->peak_B >= 8 ? (double)g->peak_B : 8);
+    /* The RSS's datablocks are in the panel's unit when it is drawn. */
+    g->yr = g->panel ? vis_bytes_scale(g->rp_B >= 8 ? (double)g->rp_B : 8) : g->ys;
+    g->ts = vis_time_scale(p->unit, g->tlast > 0 ? g->tlast : 1);
+    vis_time_title(p->unit, g->ts, g->ttitle, sizeof g->ttitle);
+    vis_fmt_bytes(g->bytes, sizeof g->bytes, vis_snap_total(g->pk));
+    vis_fmt_time(g->when, sizeof g->when, p->unit, g->pk->time);
+}
+
+/* The script's head: what it is, and the terminal for the output's format. */
+static void put_terminal(FILE *f, const script *s)
+{
+    const vis_chart_opts *o = s->o;
     fprintf(f, "# Memory timeline drawn by memtime-vis from ");
-    put_str(f, p->path ? p->path : "(profile)");
+    put_str(f, s->p->path ? s->p->path : "(profile)");
     fprintf(f, "\n# Self-contained (data inline). Run: gnuplot THIS_FILE\n"
                "# Other output: gnuplot -e 'out=\"timeline.pdf\"' THIS_FILE (svg, pdf or png)\n"
                "# Data: time (file unit), then the bands' cumulative bytes, bottom first: the\n"
                "# numbers of memtime-vis -o NAME.csv. Between trees no site exceeds its larger\n"
                "# value in them; what the trees cannot attribute is the hatched band.\n\n");
     fprintf(f, "if (!exists(\"out\")) out = ");
-    put_str(f, default_out);
+    put_str(f, s->default_out);
     fprintf(f, "\nif (!exists(\"fmt\")) fmt = (strlen(out) > 4 ? out[strlen(out)-2:] : \"svg\")\n");
     /* out[strlen-2:] is the last three characters: "svg", "pdf", "png". */
     fprintf(f, "if (fmt eq \"pdf\") {\n"
@@ -330,17 +352,27 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                "} }\n"
                "set output out\n\n",
             o->width / 100.0, o->height / 100.0, o->width, o->height, o->width, o->height);
+}
 
+/* The captions, as the PNG's: the title and subtitle left-aligned above
+ * the plot, the axes' titles, the key's column and its heading, the
+ * footnote. */
+static void put_captions(FILE *f, const script *s, const frame *g)
+{
+    const vis_profile *p = s->p;
+    const vis_chart_opts *o = s->o;
+    char exact[256], buf[2048], cut[2048];
+    vis_chart_exactness(p, exact, sizeof exact);
+    exact[0] = (char)(exact[0] - 'a' + 'A');
     fprintf(f, "set lmargin at screen %.3f\nset rmargin at screen %.3f\n"
                "set tmargin at screen %.3f\nset bmargin at screen %.3f\n", PLOT_L, PLOT_R, PLOT_T, PLOT_B);
-    /* Title and subtitle, as the PNG's: left-aligned above the plot. */
     cut_words(p->cmd && p->cmd[0] ? p->cmd : "(unknown command)",
               chars_fitting(o->width, 0.97, 15), cut, sizeof cut);
     fprintf(f, "set label 1 ");
     put_str(f, cut);
     fprintf(f, " at screen 0.015, screen 0.965 left font \",15\" front noenhanced\n");
-    int n = snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu)", bytes, when, pk->index,
-                     p->n_snaps);
+    int n = snprintf(buf, sizeof buf, "Peak %s at %s (snapshot %u of %zu)", g->bytes, g->when,
+                     g->pk->index, p->n_snaps);
     if (p->largest != p->peak && p->largest < p->n_snaps) {
         char lb[32], lw[48];
         n += snprintf(buf + n, sizeof buf - (size_t)n, "; largest total %s at %s (snapshot %u)",
@@ -356,8 +388,8 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     put_str(f, cut);
     fprintf(f, " at screen 0.015, screen 0.925 left font \",11\" tc rgb \"#666666\" front noenhanced\n");
     fprintf(f, "set xlabel ");
-    put_str(f, ttitle);
-    snprintf(buf, sizeof buf, "memory (%s)", ys.suffix);
+    put_str(f, g->ttitle);
+    snprintf(buf, sizeof buf, "memory (%s)", g->ys.suffix);
     fprintf(f, "\nset ylabel ");
     put_str(f, buf);
     /* The key in its own column right of the plot, one band a line. */
@@ -370,31 +402,43 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
              ? "Between two trees a site never exceeds its larger value in them. Hatched grey: heap the "
                "trees cannot attribute (more trees: --detailed-freq=1). "
              : "No snapshot has a tree: the heap is not broken down by site. ",
-             cols->exact ? "Hatched orange: heap the exact outline shows above the samples. " : "",
+             s->cols->exact ? "Hatched orange: heap the exact outline shows above the samples. " : "",
              p->path ? p->path : "");
     cut_words(buf, chars_fitting(o->width, 0.97, 8), cut, sizeof cut);
     fprintf(f, "set label 5 ");
     put_str(f, cut);
     fprintf(f, " at screen 0.015, screen 0.015 left font \",8\" tc rgb \"#666666\" front noenhanced\n");
+}
+
+/* The grid, the axes and their ranges. */
+static void put_axes(FILE *f, const frame *g)
+{
     fprintf(f, "set grid ytics lc rgb \"#e2e2e2\" lt 1\n"
                "set border 3\nset tics nomirror\nset style fill solid 1.0 noborder\n"
                "ydiv = %.17g\ntdiv = %.17g\n"
                "set xrange [%.17g:%.17g]\nset yrange [0:%.17g]\n\n",
-            ys.div, ts.div, tfirst / ts.div, tlast / ts.div, (double)(peak_B >= 8 ? peak_B : 8) * 1.08 / ys.div);
+            g->ys.div, g->ts.div, g->tfirst / g->ts.div, g->tlast / g->ts.div,
+            (double)(g->peak_B >= 8 ? g->peak_B : 8) * 1.08 / g->ys.div);
+}
 
-    /* The peak: a red line up to the total and a labelled point. */
-    double tp = (double)pk->time / ts.div, vp = (double)vis_snap_total(pk) / ys.div;
+/* The peak (a red line up to the total, a labelled point), the phase
+ * marks (dashed lines, labels staggered down from the top) and, without
+ * the panel, the RSS peak (a ring on the RSS line, labelled). */
+static void put_annotations(FILE *f, const script *s, const frame *g)
+{
+    const vis_profile *p = s->p;
+    char buf[2048];
+    double tp = (double)g->pk->time / g->ts.div, vp = (double)vis_snap_total(g->pk) / g->ys.div;
     fprintf(f, "set arrow from %.17g,0 to %.17g,%.17g nohead lc rgb \"#d62728\" lw 2 front\n", tp, tp, vp);
-    snprintf(buf, sizeof buf, "peak %s at %s", bytes, when);
+    vis_chart_peak_caption(p, buf, sizeof buf);
     fprintf(f, "set label 3 ");
     put_str(f, buf);
     /* Right of the point, or left of it in the right half (the key is there). */
-    int left = tlast > 0 && (double)pk->time > 0.5 * tlast;
+    int left = g->tlast > 0 && (double)g->pk->time > 0.5 * g->tlast;
     fprintf(f, " at %.17g,%.17g point pt 7 ps 1.2 lc rgb \"#d62728\" tc rgb \"#d62728\" "
                "%s offset %s,0.6 front noenhanced\n", tp, vp, left ? "right" : "left", left ? "-1" : "1");
-    /* Phase marks: dashed lines, labels staggered down from the top. */
     for (size_t m = 0; m < p->n_marks; m++) {
-        double tm = (double)p->marks[m].time / ts.div;
+        double tm = (double)p->marks[m].time / g->ts.div;
         fprintf(f, "set arrow from %.17g,graph 0 to %.17g,graph 1 nohead dt 2 lc rgb \"#505050\" front\n",
                 tm, tm);
         fprintf(f, "set label ");
@@ -402,41 +446,45 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         fprintf(f, " at %.17g,graph %.3f offset 0.5,0 tc rgb \"#505050\" front noenhanced\n",
                 tm, 0.97 - 0.04 * (double)(m % 4));
     }
+    if (s->rss->n && !g->panel) {   /* with the panel: on it, after the main plot */
+        const vis_rss_point *q = &s->rss->pts[s->rss->peak];
+        vis_chart_rss_peak_caption(p, q, 0, buf, sizeof buf);
+        fprintf(f, "set label 4 ");
+        put_str(f, buf);
+        fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
+                   "right offset -1,0.6 front noenhanced\n", (double)q->time / g->ts.div,
+                (double)q->total_B / g->yr.div);
+    }
+}
 
-    /* The RSS peak: a ring on the RSS line, labelled. */
+/* The datablocks: the RSS readings ($rss), the snapshots' rows ($data),
+ * the plot's columns ($cols) and the RSS, file-backed and held lines per
+ * column. */
+static void put_data(FILE *f, const script *s, const frame *g)
+{
+    const vis_profile *p = s->p;
+    const vis_rss_series *rss = s->rss;
+    const vis_chart_cols *cols = s->cols;
     if (rss->n) {
-        const vis_rss_point *q = &rss->pts[rss->peak];
-        double tr = (double)q->time / ts.div, vr = (double)q->total_B / yr.div;
-        char rb[32], rw[48];
-        vis_fmt_bytes(rb, sizeof rb, q->total_B);
-        vis_fmt_time(rw, sizeof rw, p->unit, q->time);
-        snprintf(buf, sizeof buf, "RSS peak %s at %s, heap %.0f%% of it", rb, rw,
-                 q->total_B ? 100.0 * (double)q->heap_B / (double)q->total_B : 0.0);
-        if (!panel) {           /* with the panel: on it, after the main plot */
-            fprintf(f, "set label 4 ");
-            put_str(f, buf);
-            fprintf(f, " at %.17g,%.17g point pt 6 ps 1.5 lc rgb \"#6a1b9a\" tc rgb \"#6a1b9a\" "
-                       "right offset -1,0.6 front noenhanced\n", tr, vr);
-        }
         /* Readings: time, RSS, its file-backed part. */
         fprintf(f, "\n$rss << EOD\n");
         for (size_t i = 0; i < rss->n; i++)
-            fprintf(f, "%.17g %.17g %.17g\n", (double)rss->pts[i].time / ts.div,
-                    (double)rss->pts[i].total_B / yr.div, (double)rss->pts[i].file_B / yr.div);
+            fprintf(f, "%.17g %.17g %.17g\n", (double)rss->pts[i].time / g->ts.div,
+                    (double)rss->pts[i].total_B / g->yr.div, (double)rss->pts[i].file_B / g->yr.div);
         fprintf(f, "EOD\n");
     }
     /* Data: time, then the cumulative boundaries c0=0, c1, ..., cN, in the
      * file's units; each snapshot's values hold until the next one's time,
      * where a second row at the same time starts them. */
     fprintf(f, "\n$data << EOD\n");
-    size_t nb = d->n_bands;
+    size_t nb = s->d->n_bands;
     for (size_t i = 0; i < p->n_snaps; i++) {
         for (int rep = i > 0 ? 0 : 1; rep < 2; rep++) {
             size_t row = rep ? i : i - 1;     /* the step: old values, then new */
             uint64_t cum = 0;
             fprintf(f, "%" PRIu64 " 0", p->snaps[i].time);
             for (size_t b = 0; b < nb; b++) {
-                cum += d->value_B[row * nb + b];
+                cum += s->d->value_B[row * nb + b];
                 fprintf(f, " %" PRIu64, cum);
             }
             fputc('\n', f);
@@ -446,12 +494,12 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     /* The columns the plot draws: left and right edge of each, time in
      * the file's unit, then bytes: 0, the bands' cumulative boundaries,
      * the top (above the samples), the outline's lowest and highest. */
-    fprintf(f, "\n# cols: %zu columns from %.17g to %.17g\n$cols << EOD\n", cols->ncol, tfirst, tlast);
+    fprintf(f, "\n# cols: %zu columns from %.17g to %.17g\n$cols << EOD\n", cols->ncol, g->tfirst, g->tlast);
     for (size_t k = 0; k < cols->ncol; k++) {
         if (!cols->drawn[k])
             continue;
         double e[2];
-        col_edges(tfirst, tlast, cols->ncol, k, e);
+        col_edges(g->tfirst, g->tlast, cols->ncol, k, e);
         for (int i = 0; i < 2; i++) {
             uint64_t cum = 0;
             fprintf(f, "%.17g 0", e[i]);
@@ -464,17 +512,30 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
         }
     }
     fprintf(f, "EOD\n");
-    if (rcols)
-        put_col_line(f, "rsscols", rcols, tfirst, tlast, ts.div, yr.div);
-    if (fcols)
-        put_col_line(f, "filecols", fcols, tfirst, tlast, ts.div, yr.div);
-    if (hcols)
-        put_col_line(f, "heldcols", hcols, tfirst, tlast, ts.div, yr.div);
-    if (panel)      /* the main plot above the panel, its time axis there */
+    if (s->rcols)
+        put_col_line(f, "rsscols", s->rcols, g->tfirst, g->tlast, g->ts.div, g->yr.div);
+    if (s->fcols)
+        put_col_line(f, "filecols", s->fcols, g->tfirst, g->tlast, g->ts.div, g->yr.div);
+    if (s->hcols)
+        put_col_line(f, "heldcols", s->hcols, g->tfirst, g->tlast, g->ts.div, g->yr.div);
+}
+
+/* The main plot's series: the RSS's tint (without the panel), the bands
+ * with their key lines, the memory above the samples, the outline, the
+ * total; then the RSS panel, or the RSS lines on the main plot. */
+static void put_plot(FILE *f, const script *s, const frame *g)
+{
+    const vis_profile *p = s->p;
+    const vis_chart_data *d = s->d;
+    const vis_rss_series *rss = s->rss;
+    const vis_chart_cols *cols = s->cols;
+    char bytes[32], buf[2048];
+    size_t nb = d->n_bands;
+    if (g->panel)      /* the main plot above the panel, its time axis there */
         fprintf(f, "\nset multiplot\nset bmargin at screen %.3f\nset format x \"\"\n"
                    "set xlabel \"\"\n", PANEL_MAIN_B);
     fprintf(f, "\nplot \\\n");
-    if (rss->n && !panel) {
+    if (rss->n && !g->panel) {
         const vis_rss_point *q = &rss->pts[rss->peak];
         vis_fmt_bytes(bytes, sizeof bytes, q->total_B > q->heap_B ? q->total_B - q->heap_B : 0);
         snprintf(buf, sizeof buf, "RSS above the heap  [%s at the RSS peak]", bytes);
@@ -482,12 +543,12 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
                    "fs transparent solid 0.19 noborder title ");
         put_str(f, buf);
         fprintf(f, ", \\\n");
-        if (rss->show_held && hcols) {
+        if (rss->show_held && s->hcols) {
             put_held(f, rss);
             fprintf(f, ", \\\n");
         }
     }
-    size_t key_chars = chars_fitting(o->width, 1 - KEY_L - 0.01, 9) - 4;
+    size_t key_chars = chars_fitting(s->o->width, 1 - KEY_L - 0.01, 9) - 4;
     for (size_t b = 0; b < nb; b++) {
         vis_fmt_bytes(bytes, sizeof bytes, d->bands[b].peak_B);
         snprintf(buf, sizeof buf, "%s  [%s]", d->bands[b].label, bytes);
@@ -501,13 +562,14 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     }
     if (cols->exact) {
         fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#d9703c\" "
-                   "fs transparent pattern 4 title \"above the samples (exact outline; no tree saw it)\", \\\n",
-                nb + 2, nb + 3);
+                   "fs transparent pattern 4 title ", nb + 2, nb + 3);
+        put_str(f, VIS_CHART_ABOVE_SAMPLES);
+        fprintf(f, ", \\\n");
     }
     /* The outline: its range in each column, and its top as a line. */
     fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv):($%zu/ydiv) with filledcurves fc rgb \"#1a1a1a\" "
                "notitle, \\\n", nb + 4, nb + 5);
-    vis_fmt_bytes(bytes, sizeof bytes, heap_peak_B > cols->max_B ? heap_peak_B : cols->max_B);
+    vis_fmt_bytes(bytes, sizeof bytes, g->heap_peak_B > cols->max_B ? g->heap_peak_B : cols->max_B);
     snprintf(buf, sizeof buf, "total (heap + extra + stacks)%s  [%s]",
              cols->exact ? ", the exact outline" : "", bytes);
     /* Thin with the outline: a burst is a spike a pixel wide, and spikes
@@ -515,10 +577,10 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "  $cols using ($1/tdiv):($%zu/ydiv) with lines lc rgb \"#1a1a1a\" lw %d title ", nb + 5,
             cols->exact ? 1 : 2);
     put_str(f, buf);
-    if (panel) {
+    if (g->panel) {
         fprintf(f, "\n");
-        write_panel(f, p, rss, nb, heap_top_B, rp_B, ys, yr, ts, ttitle,
-                    (double)(peak_B >= 8 ? peak_B : 8) * 1.08);
+        write_panel(f, p, rss, nb, g->heap_top_B, g->rp_B, g->ys, g->yr, g->ts, g->ttitle,
+                    (double)(g->peak_B >= 8 ? g->peak_B : 8) * 1.08);
         return;
     }
     if (rss->n) {
@@ -538,23 +600,25 @@ static void write_script(FILE *f, const vis_profile *p, const vis_chart_data *d,
     fprintf(f, "\n");
 }
 
-/* write_script's arguments, for vis_out_write. */
-typedef struct {
-    const vis_profile *p;
-    const vis_chart_data *d;
-    const vis_rss_series *rss;
-    const vis_chart_cols *cols;
-    const col_line *rcols, *fcols, *hcols;
-    const vis_chart_opts *o;
-    const char *default_out;
-} script;
+/* The whole script, part by part. */
+static void write_script(FILE *f, const script *s)
+{
+    frame g;
+    frame_of(s, &g);
+    put_terminal(f, s);
+    put_captions(f, s, &g);
+    put_axes(f, &g);
+    put_annotations(f, s, &g);
+    put_data(f, s, &g);
+    put_plot(f, s, &g);
+}
 
 static int write_script_to(FILE *f, void *ctx, char *err, size_t errsz)
 {
     const script *s = ctx;
     (void)err;
     (void)errsz;
-    write_script(f, s->p, s->d, s->rss, s->cols, s->rcols, s->fcols, s->hcols, s->o, s->default_out);
+    write_script(f, s);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "base/utf8.h"
 #include "model/alloc_account.h"
 #include "model/chart_data.h"
+#include "model/group_cut.h"
 #include "model/groups.h"
 #include "model/wrappers.h"
 #include "model/names.h"

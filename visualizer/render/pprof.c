@@ -306,113 +306,140 @@ static int gzip_write(FILE *out, const uint8_t *data, size_t len, char *err, siz
     return 0;
 }
 
-int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz)
+/* One sample per stack, in the arrays protobuf-c reads them from. */
+typedef struct {
+    Sample *samples;
+    Sample **ptrs;
+    uint64_t *loc_ids;       /* every stack's locations, one after another */
+    int64_t *values;
+    Label *labels;
+    Label **label_ptrs;
+} sample_set;
+
+static void samples_free(sample_set *ss)
 {
-    const vis_stacks *s = e->s;
-    const vis_profile *p = e->p;
-    tables t;
-    memset(&t, 0, sizeof t);
-    t.s = s;
-    Sample *samples = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *samples);
-    Sample **sample_ptrs = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *sample_ptrs);
-    uint64_t *loc_ids = NULL;
-    int64_t *values = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *values);
-    Label *labels = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *labels);
-    Label **label_ptrs = calloc(s->n_stacks ? s->n_stacks : 1, sizeof *label_ptrs);
-    Location **loc_ptrs = NULL;
-    Function **fn_ptrs = NULL;
-    uint8_t *packed = NULL;
-    int ok = 0;
-    size_t total_frames = 0;
+    free(ss->samples);
+    free(ss->ptrs);
+    free(ss->loc_ids);
+    free(ss->values);
+    free(ss->labels);
+    free(ss->label_ptrs);
+}
+
+static int samples_alloc(sample_set *ss, const vis_stacks *s)
+{
+    size_t n = s->n_stacks ? s->n_stacks : 1, total_frames = 0;
     for (size_t i = 0; i < s->n_stacks; i++)
         total_frames += s->stacks[i].depth;
-    loc_ids = malloc((total_frames ? total_frames : 1) * sizeof *loc_ids);
-    if (!samples || !sample_ptrs || !values || !labels || !label_ptrs || !loc_ids ||
-        str_id(&t, "") != 0)
-        goto done;
+    ss->samples = calloc(n, sizeof *ss->samples);
+    ss->ptrs = calloc(n, sizeof *ss->ptrs);
+    ss->values = calloc(n, sizeof *ss->values);
+    ss->labels = calloc(n, sizeof *ss->labels);
+    ss->label_ptrs = calloc(n, sizeof *ss->label_ptrs);
+    ss->loc_ids = malloc((total_frames ? total_frames : 1) * sizeof *ss->loc_ids);
+    return ss->samples && ss->ptrs && ss->values && ss->labels && ss->label_ptrs && ss->loc_ids ? 0 : -1;
+}
 
-    /* Header strings, then one sample per stack. */
-    int64_t inuse_space = str_id(&t, "inuse_space"), bytes = str_id(&t, "bytes");
-    int64_t space = str_id(&t, "space");
-    char program[4096];
-    snprintf(program, sizeof program, "%s", p->cmd ? p->cmd : "");
-    program[strcspn(program, " ")] = '\0';
-    int64_t program_id = str_id(&t, program);
+/* The profile's comments into comments (3): its command, the moment and
+ * file it was taken from, what its time means. Returns how many, 0 when
+ * out of memory. */
+static size_t header_comments(tables *t, const vis_export *e, int64_t comments[3])
+{
+    const vis_profile *p = e->p;
     char comment[1024];
     snprintf(comment, sizeof comment, "memtime-vis: %s of %s", e->moment, p->path);
-    int64_t comments[3] = { str_id(&t, p->cmd ? p->cmd : ""), str_id(&t, comment), 0 };
-    size_t n_comments = 2;
+    comments[0] = str_id(t, p->cmd ? p->cmd : "");
+    comments[1] = str_id(t, comment);
     if (p->unit != VIS_UNIT_MS)
-        comments[n_comments++] = str_id(&t, p->unit == VIS_UNIT_I
+        comments[2] = str_id(t, p->unit == VIS_UNIT_I
             ? "time: in instructions executed, not a clock; the profile's time is left 0"
             : "time: in bytes allocated and freed, not a clock; the profile's time is left 0");
     else
-        comments[n_comments++] = str_id(&t, "time: the snapshot's time since the program "
-                                        "started (memtime records no wall-clock start)");
-    if (inuse_space < 0 || bytes < 0 || space < 0 || program_id < 0 || comments[0] < 0 ||
-        comments[1] < 0 || comments[2] < 0)
-        goto done;
+        comments[2] = str_id(t, "time: the snapshot's time since the program "
+                                "started (memtime records no wall-clock start)");
+    return comments[0] < 0 || comments[1] < 0 || comments[2] < 0 ? 0 : 3;
+}
 
+/* One sample per stack: its locations (a run of inlined frames is one),
+ * its bytes, and its group (the outermost frame, when grouped) as a label
+ * keyed by the grouping (-tagfocus=crate=alpha, -tags). Returns 0, or -1
+ * when out of memory. */
+static int fill_samples(tables *t, const vis_export *e, sample_set *ss)
+{
+    const vis_stacks *s = e->s;
     size_t used = 0;
     for (size_t i = 0; i < s->n_stacks; i++) {
         const vis_stack *st = &s->stacks[i];
-        Sample *sm = &samples[i];
+        Sample *sm = &ss->samples[i];
         perftools__profiles__sample__init(sm);
-        sm->location_id = &loc_ids[used];
+        sm->location_id = &ss->loc_ids[used];
         for (size_t k = 0; k < st->depth;) {
             size_t n = run_len(s, st, k);
-            uint64_t id = loc_id(&t, &st->frames[k], n);
+            uint64_t id = loc_id(t, &st->frames[k], n);
             if (!id)
-                goto done;
-            loc_ids[used + sm->n_location_id++] = id;
+                return -1;
+            ss->loc_ids[used + sm->n_location_id++] = id;
             k += n;
         }
         used += sm->n_location_id;
-        values[i] = (int64_t)st->bytes;
-        /* Its group (the outermost frame, when grouped) as a label too,
-         * keyed by the grouping: -tagfocus=crate=alpha, -tags. */
+        ss->values[i] = (int64_t)st->bytes;
         const vis_frame *outer = &s->frames[st->frames[st->depth - 1]];
         if (outer->is_group) {
-            Label *lb = &labels[i];
+            Label *lb = &ss->labels[i];
             perftools__profiles__label__init(lb);
-            int64_t key = str_id(&t, vis_group_by_name(p->grouping.by)), str = str_id(&t, outer->name);
+            int64_t key = str_id(t, vis_group_by_name(e->p->grouping.by)), str = str_id(t, outer->name);
             if (key < 0 || str < 0)
-                goto done;
+                return -1;
             lb->key = key;
             lb->str = str;
-            label_ptrs[i] = lb;
+            ss->label_ptrs[i] = lb;
             sm->n_label = 1;
-            sm->label = &label_ptrs[i];
+            sm->label = &ss->label_ptrs[i];
         }
         sm->n_value = 1;
-        sm->value = &values[i];
-        sample_ptrs[i] = sm;
+        sm->value = &ss->values[i];
+        ss->ptrs[i] = sm;
     }
+    return 0;
+}
 
+/* The strings the profile's header names, by their ids. */
+typedef struct {
+    int64_t inuse_space, bytes, space, program;
+    int64_t comments[3];
+    size_t n_comments;
+} header_ids;
+
+/* The whole profile packed (*len bytes, the caller frees), from the tables
+ * and samples filled. NULL when out of memory. */
+static uint8_t *pack_profile(tables *t, const vis_export *e, const sample_set *ss, header_ids *h,
+                             size_t *len)
+{
+    const vis_profile *p = e->p;
+    const vis_stacks *s = e->s;
+    uint8_t *packed = NULL;
     /* The pointer arrays protobuf-c wants. */
-    loc_ptrs = calloc(t.n_loc ? t.n_loc : 1, sizeof *loc_ptrs);
-    if (!loc_ptrs)
+    Location **loc_ptrs = calloc(t->n_loc ? t->n_loc : 1, sizeof *loc_ptrs);
+    Function **fn_ptrs = calloc(t->n_fn ? t->n_fn : 1, sizeof *fn_ptrs);
+    if (!loc_ptrs || !fn_ptrs)
         goto done;
-    for (size_t i = 0; i < t.n_loc; i++)
-        loc_ptrs[i] = &t.loc[i];
-    fn_ptrs = calloc(t.n_fn ? t.n_fn : 1, sizeof *fn_ptrs);
-    if (!fn_ptrs)
-        goto done;
-    for (size_t i = 0; i < t.n_fn; i++)
-        fn_ptrs[i] = &t.fn[i];
+    for (size_t i = 0; i < t->n_loc; i++)
+        loc_ptrs[i] = &t->loc[i];
+    for (size_t i = 0; i < t->n_fn; i++)
+        fn_ptrs[i] = &t->fn[i];
 
     ValueType st_space = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-    st_space.type = inuse_space;
-    st_space.unit = bytes;
+    st_space.type = h->inuse_space;
+    st_space.unit = h->bytes;
     ValueType *sample_types[1] = { &st_space };
     ValueType period = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-    period.type = space;
-    period.unit = bytes;
+    period.type = h->space;
+    period.unit = h->bytes;
     Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
     map.id = 1;
     map.memory_start = 0;
     map.memory_limit = UINT64_MAX;
-    map.filename = program_id;
+    map.filename = h->program;
     map.has_functions = map.has_filenames = map.has_line_numbers = map.has_inline_frames = 1;
     Mapping *maps[1] = { &map };
 
@@ -420,28 +447,59 @@ int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz)
     prof.n_sample_type = 1;
     prof.sample_type = sample_types;
     prof.n_sample = s->n_stacks;
-    prof.sample = sample_ptrs;
+    prof.sample = ss->ptrs;
     prof.n_mapping = 1;
     prof.mapping = maps;
-    prof.n_location = t.n_loc;
+    prof.n_location = t->n_loc;
     prof.location = loc_ptrs;
-    prof.n_function = t.n_fn;
+    prof.n_function = t->n_fn;
     prof.function = fn_ptrs;
-    prof.n_string_table = t.n_str;
-    prof.string_table = t.str;
+    prof.n_string_table = t->n_str;
+    prof.string_table = t->str;
     const vis_snapshot *sn = &p->snaps[s->snap];
     if (p->unit == VIS_UNIT_MS && sn->time <= (uint64_t)INT64_MAX / 1000000)
         prof.time_nanos = (int64_t)sn->time * 1000000;
     prof.period_type = &period;
     prof.period = 1;
-    prof.n_comment = n_comments;
-    prof.comment = comments;
-    prof.default_sample_type = inuse_space;
+    prof.n_comment = h->n_comments;
+    prof.comment = h->comments;
+    prof.default_sample_type = h->inuse_space;
 
-    size_t len = perftools__profiles__profile__get_packed_size(&prof);
-    if (!(packed = malloc(len ? len : 1)))
+    *len = perftools__profiles__profile__get_packed_size(&prof);
+    if ((packed = malloc(*len ? *len : 1)))
+        perftools__profiles__profile__pack(&prof, packed);
+done:
+    free(fn_ptrs);
+    free(loc_ptrs);
+    return packed;
+}
+
+int vis_pprof_write(FILE *out, const vis_export *e, char *err, size_t errsz)
+{
+    const vis_profile *p = e->p;
+    tables t;
+    memset(&t, 0, sizeof t);
+    t.s = e->s;
+    sample_set ss = { 0 };
+    uint8_t *packed = NULL;
+    size_t len = 0;
+    int ok = 0;
+    if (samples_alloc(&ss, e->s) != 0 || str_id(&t, "") != 0)
         goto done;
-    perftools__profiles__profile__pack(&prof, packed);
+
+    /* Header strings, then one sample per stack. */
+    header_ids h;
+    h.inuse_space = str_id(&t, "inuse_space");
+    h.bytes = str_id(&t, "bytes");
+    h.space = str_id(&t, "space");
+    char program[4096];
+    snprintf(program, sizeof program, "%s", p->cmd ? p->cmd : "");
+    program[strcspn(program, " ")] = '\0';
+    h.program = str_id(&t, program);
+    h.n_comments = header_comments(&t, e, h.comments);
+    if (h.inuse_space < 0 || h.bytes < 0 || h.space < 0 || h.program < 0 || !h.n_comments ||
+        fill_samples(&t, e, &ss) != 0 || !(packed = pack_profile(&t, e, &ss, &h, &len)))
+        goto done;
     ok = 1;
     if (gzip_write(out, packed, len, err, errsz) != 0)
         ok = -1;
@@ -449,14 +507,7 @@ done:
     if (!ok)
         snprintf(err, errsz, "%s: out of memory", p->path);
     free(packed);
-    free(fn_ptrs);
-    free(loc_ptrs);
-    free(samples);
-    free(sample_ptrs);
-    free(values);
-    free(labels);
-    free(label_ptrs);
-    free(loc_ids);
+    samples_free(&ss);
     tables_free(&t);
     return ok == 1 ? 0 : -1;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "base/units.h"
 #include "model/alloc_account.h"
+#include "model/group_cut.h"
 #include "model/groups.h"
 #include "model/wrappers.h"
 #include "model/sites.h"
@@ -256,8 +257,10 @@ static void rest_by_line(FILE *out, const vis_profile *p, const vis_rest_by *r, 
     fputc('\n', out);
 }
 
-static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an,
-                         const vis_report_opts *o)
+/* The profile's head: its file, command, unit, duration, snapshots, the
+ * peak and the largest total, the exact outline's true peak, where the
+ * data came from and what was cut short. */
+static void summary_profile(FILE *out, const vis_profile *p, const vis_analysis *an)
 {
     char a[64], b[64], c[64], d[32];
     const vis_snapshot *last = &p->snaps[p->n_snaps - 1];
@@ -309,98 +312,124 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
     if (p->companion && p->companion_cut_line)
         fprintf(out, "  Warning:    the companion is cut short at line %zu; its records "
                 "before the cut are used\n", p->companion_cut_line);
+}
 
+/* What the peak's list ranks, for its heading: "allocation sites", or the
+ * groups and why the default chose them. */
+static void peak_list_what(const vis_profile *p, char *what, size_t n)
+{
+    const vis_grouping *gr = &p->grouping;
+    int groups = gr->applied && gr->by != VIS_GROUP_SITE;
+    if (groups && gr->by_auto && gr->descend)
+        snprintf(what, n, "groups by %s, %s by function (the default for this "
+                 "program%s%s; %s held %.1f%% of the heap by %s, more than half; --group-by)",
+                 vis_group_by_name(gr->by), gr->descend, gr->why ? ": " : "",
+                 gr->why ? gr->why : "", gr->descend, gr->descend_share,
+                 vis_group_by_name(gr->by));
+    else if (groups && gr->by_auto)
+        snprintf(what, n, "groups by %s (the default for this program%s%s; --group-by)",
+                 vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
+    else if (groups && gr->descend)
+        snprintf(what, n, "groups by %s, %s by function", vis_group_by_name(gr->by),
+                 gr->descend);
+    else if (groups)
+        snprintf(what, n, "groups by %s", vis_group_by_name(gr->by));
+    else
+        snprintf(what, n, "allocation sites");
+}
+
+/* The "Grouping:" line: the grouping, where its data came from, the
+ * threshold and what falls back or merges below it. */
+static void summary_grouping(FILE *out, const vis_profile *p)
+{
+    const vis_grouping *gr = &p->grouping;
+    int groups = gr->applied && gr->by != VIS_GROUP_SITE;
+    if (gr->applied && gr->fallback != VIS_GROUP_AUTO) {
+        vis_group_by fb2 = vis_group_fallback2(gr->by, gr->fallback);
+        fprintf(out, "Grouping:   by %s, %s; %s below %.2f%% of a snapshot's heap (%s) "
+                "fall back to their %s%s%s (\"other %s in ...\"), what is left merges\n",
+                vis_group_by_name(gr->by),
+                gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
+                gr->by == VIS_GROUP_FILE ? "files" : "functions", gr->threshold,
+                gr->threshold_adapted ? "lowered; --threshold sets it" : "--threshold",
+                vis_group_by_name(gr->fallback), fb2 != VIS_GROUP_AUTO ? ", then their " : "",
+                fb2 != VIS_GROUP_AUTO ? vis_group_by_name(fb2) : "",
+                gr->by == VIS_GROUP_FILE ? "files" : "functions");
+    } else if (gr->applied && gr->descend)
+        fprintf(out, "Grouping:   by %s, %s by function, %s; %s's functions below %.2f%% "
+                "of a snapshot's heap fall back to \"other functions in %s\", other groups "
+                "below it merge (%s)\n", vis_group_by_name(gr->by), gr->descend,
+                gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
+                gr->descend, gr->threshold, gr->descend,
+                gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
+                                        "5% of the peak; --threshold sets it"
+                                      : "--threshold");
+    else if (gr->applied)
+        fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
+                "merge (%s)\n", groups ? "by " : "by site",
+                groups ? vis_group_by_name(gr->by) : "",
+                gr->from_detail ? "from memtime's unpruned detail"
+                                : "from the file's trees (what Massif merged stays "
+                                  "\"in N places\")", gr->threshold,
+                gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
+                                        "5% of the peak; --threshold sets it"
+                                      : "--threshold");
+}
+
+/* The top sites or groups at the peak's tree (or the tree nearest it),
+ * what the view's threshold merged broken down, and the rest summed. */
+static void summary_top(FILE *out, const vis_profile *p, const vis_report_opts *o)
+{
+    char a[64], b[64], what[640];
     fprintf(out, "\n");
     if (p->peak_tree_snap == SIZE_MAX) {
         fprintf(out, "Top allocation sites: none (no detailed snapshot)\n");
-    } else {
-        const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
-        uint64_t total = vis_snap_total(t);
-        const vis_grouping *gr = &p->grouping;
-        int groups = gr->applied && gr->by != VIS_GROUP_SITE;
-        char what[640];
-        if (groups && gr->by_auto && gr->descend)
-            snprintf(what, sizeof what, "groups by %s, %s by function (the default for this "
-                     "program%s%s; %s held %.1f%% of the heap by %s, more than half; --group-by)",
-                     vis_group_by_name(gr->by), gr->descend, gr->why ? ": " : "",
-                     gr->why ? gr->why : "", gr->descend, gr->descend_share,
-                     vis_group_by_name(gr->by));
-        else if (groups && gr->by_auto)
-            snprintf(what, sizeof what, "groups by %s (the default for this program%s%s; --group-by)",
-                     vis_group_by_name(gr->by), gr->why ? ": " : "", gr->why ? gr->why : "");
-        else if (groups && gr->descend)
-            snprintf(what, sizeof what, "groups by %s, %s by function", vis_group_by_name(gr->by),
-                     gr->descend);
-        else if (groups)
-            snprintf(what, sizeof what, "groups by %s", vis_group_by_name(gr->by));
-        else
-            snprintf(what, sizeof what, "allocation sites");
-        if (gr->applied && gr->fallback != VIS_GROUP_AUTO) {
-            vis_group_by fb2 = vis_group_fallback2(gr->by, gr->fallback);
-            fprintf(out, "Grouping:   by %s, %s; %s below %.2f%% of a snapshot's heap (%s) "
-                    "fall back to their %s%s%s (\"other %s in ...\"), what is left merges\n",
-                    vis_group_by_name(gr->by),
-                    gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
-                    gr->by == VIS_GROUP_FILE ? "files" : "functions", gr->threshold,
-                    gr->threshold_adapted ? "lowered; --threshold sets it" : "--threshold",
-                    vis_group_by_name(gr->fallback), fb2 != VIS_GROUP_AUTO ? ", then their " : "",
-                    fb2 != VIS_GROUP_AUTO ? vis_group_by_name(fb2) : "",
-                    gr->by == VIS_GROUP_FILE ? "files" : "functions");
-        } else if (gr->applied && gr->descend)
-            fprintf(out, "Grouping:   by %s, %s by function, %s; %s's functions below %.2f%% "
-                    "of a snapshot's heap fall back to \"other functions in %s\", other groups "
-                    "below it merge (%s)\n", vis_group_by_name(gr->by), gr->descend,
-                    gr->from_detail ? "from memtime's unpruned detail" : "from the file's trees",
-                    gr->descend, gr->threshold, gr->descend,
-                    gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
-                                            "5% of the peak; --threshold sets it"
-                                          : "--threshold");
-        else if (gr->applied)
-            fprintf(out, "Grouping:   %s%s, %s; groups below %.2f%% of a snapshot's heap "
-                    "merge (%s)\n", groups ? "by " : "by site",
-                    groups ? vis_group_by_name(gr->by) : "",
-                    gr->from_detail ? "from memtime's unpruned detail"
-                                    : "from the file's trees (what Massif merged stays "
-                                      "\"in N places\")", gr->threshold,
-                    gr->threshold_adapted ? "lowered from 1.00% so that what merges holds at most "
-                                            "5% of the peak; --threshold sets it"
-                                          : "--threshold");
-        if (p->peak_tree_snap == p->peak)
-            fprintf(out, "Top %s at the peak (snapshot %zu, %s):\n", what,
-                    p->peak, vis_fmt_bytes(a, sizeof a, total));
-        else
-            fprintf(out, "The peak has no tree. Top %s at snapshot %zu "
-                    "(%s at %s), %s:\n", what, p->peak_tree_snap,
-                    vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time),
-                    p->peak_tree_snap == p->peak_marked ? "marked as the peak in the file"
-                                                        : "the largest detailed one");
-        if (t->n_sites == 0)
-            fprintf(out, "  (none: the heap is empty there)\n");
-        uint64_t rest = 0;
-        size_t n_rest = 0;
-        for (size_t i = 0; i < t->n_sites; i++) {
-            const vis_site *s = &t->sites[i];
-            if ((int)i >= o->top_n) {
-                rest += s->bytes;
-                n_rest++;
-                continue;
-            }
-            fprintf(out, "  %2zu. %10s %5.1f%%  %s\n", i + 1,
-                    vis_fmt_bytes(a, sizeof a, s->bytes),
-                    total ? 100.0 * (double)s->bytes / (double)total : 0.0,
-                    s->id < p->n_site_info ? p->site_info[s->id].name : vis_site_name(s->label));
-            if (s->is_below_threshold && t->rest_by.n && s->label == t->rest_by.line)
-                rest_by_line(out, p, &t->rest_by, total);
-        }
-        if (n_rest)
-            fprintf(out, "      %10s %5.1f%%  %zu more %s%s\n", vis_fmt_bytes(a, sizeof a, rest),
-                    total ? 100.0 * (double)rest / (double)total : 0.0, n_rest,
-                    groups ? "group" : "site", n_rest == 1 ? "" : "s");
+        return;
     }
-    summary_wrappers(out, p);
+    const vis_snapshot *t = &p->snaps[p->peak_tree_snap];
+    uint64_t total = vis_snap_total(t);
+    int groups = p->grouping.applied && p->grouping.by != VIS_GROUP_SITE;
+    peak_list_what(p, what, sizeof what);
+    summary_grouping(out, p);
+    if (p->peak_tree_snap == p->peak)
+        fprintf(out, "Top %s at the peak (snapshot %zu, %s):\n", what,
+                p->peak, vis_fmt_bytes(a, sizeof a, total));
+    else
+        fprintf(out, "The peak has no tree. Top %s at snapshot %zu "
+                "(%s at %s), %s:\n", what, p->peak_tree_snap,
+                vis_fmt_bytes(a, sizeof a, total), vis_fmt_time(b, sizeof b, p->unit, t->time),
+                p->peak_tree_snap == p->peak_marked ? "marked as the peak in the file"
+                                                    : "the largest detailed one");
+    if (t->n_sites == 0)
+        fprintf(out, "  (none: the heap is empty there)\n");
+    uint64_t rest = 0;
+    size_t n_rest = 0;
+    for (size_t i = 0; i < t->n_sites; i++) {
+        const vis_site *s = &t->sites[i];
+        if ((int)i >= o->top_n) {
+            rest += s->bytes;
+            n_rest++;
+            continue;
+        }
+        fprintf(out, "  %2zu. %10s %5.1f%%  %s\n", i + 1,
+                vis_fmt_bytes(a, sizeof a, s->bytes),
+                total ? 100.0 * (double)s->bytes / (double)total : 0.0,
+                s->id < p->n_site_info ? p->site_info[s->id].name : vis_site_name(s->label));
+        if (s->is_below_threshold && t->rest_by.n && s->label == t->rest_by.line)
+            rest_by_line(out, p, &t->rest_by, total);
+    }
+    if (n_rest)
+        fprintf(out, "      %10s %5.1f%%  %zu more %s%s\n", vis_fmt_bytes(a, sizeof a, rest),
+                total ? 100.0 * (double)rest / (double)total : 0.0, n_rest,
+                groups ? "group" : "site", n_rest == 1 ? "" : "s");
+}
 
-    /* Big phases the peak list misses: sites that held at least 5% of the
-     * peak at some point, by the ranking (largest first). */
+/* Big phases the peak list misses: sites that held at least 5% of the
+ * peak at some point, by the ranking (largest first). */
+static void summary_other_sites(FILE *out, const vis_profile *p, const vis_report_opts *o)
+{
+    char a[64], b[64];
+    uint64_t pk_total = vis_snap_total(&p->snaps[p->peak]);
     uint64_t pk5 = pk_total / 20 + (pk_total % 20 != 0);   /* 5%, rounded up */
     int header = 0;
     for (size_t k = 0; k < p->n_ranked && p->site_info[k].largest_B >= pk5 && pk5 > 0; k++) {
@@ -422,10 +451,12 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                 vis_fmt_time(b, sizeof b, p->unit, p->snaps[si->largest_snap].time),
                 si->largest_snap, si->name);
     }
-    summary_limit(out, p);
-    summary_rss(out, p);
-    summary_allocator(out, p);
+}
 
+/* The phase marks and the threads' stacks. */
+static void summary_marks_threads(FILE *out, const vis_profile *p)
+{
+    char a[64];
     if (p->n_marks) {
         fprintf(out, "\nPhase marks:\n");
         for (size_t i = 0; i < p->n_marks; i++)
@@ -439,6 +470,19 @@ static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an
                     vis_fmt_bytes(a, sizeof a, p->threads[i].peak_B),
                     p->threads[i].name ? p->threads[i].name : "");
     }
+}
+
+static void summary_head(FILE *out, const vis_profile *p, const vis_analysis *an,
+                         const vis_report_opts *o)
+{
+    summary_profile(out, p, an);
+    summary_top(out, p, o);
+    summary_wrappers(out, p);
+    summary_other_sites(out, p, o);
+    summary_limit(out, p);
+    summary_rss(out, p);
+    summary_allocator(out, p);
+    summary_marks_threads(out, p);
     summary_bursts(out, p, an);
 }
 
