@@ -46,13 +46,40 @@ echo "memtime: building Valgrind $ver ($suite) into $prefix (a few minutes, once
 # (Each directory is built and installed on its own with all-am/install-am:
 # the top level's make would walk every tool.)
 parts="include VEX coregrind massif none"
-(cd "$src" && ./configure --prefix="$prefix" --enable-only64bit >"$work/configure.log" 2>&1 \
-   && { make -j"$(nproc)" include/vgversion.h default.supp valgrind.pc \
-        && for d in $parts; do make -C "$d" -j"$(nproc)" all-am || exit 1; done \
-        && make -j"$(nproc)" all-am; } >"$work/make.log" 2>&1 \
-   && { for d in $parts; do make -C "$d" install-am || exit 1; done \
-        && make install-am; } >"$work/install.log" 2>&1) \
-  || { echo "memtime: building Valgrind $ver failed; see $work/*.log" >&2; exit 1; }
+# VEX compiles every architecture's front and back end into libvex, three
+# quarters of its source, though a tool links only the host's: main_main.c
+# names the others only in the multi-architecture library, which no tool
+# links. So libvex is first built from the objects that belong to no other
+# architecture (VEX's own object list, filtered, given to its make); should
+# anything then fail to build or link, the release is built again whole.
+(cd "$src" && ./configure --prefix="$prefix" --enable-only64bit) >"$work/configure.log" 2>&1 \
+  || { echo "memtime: configuring Valgrind $ver failed; see $work/configure.log" >&2; exit 1; }
+arch=$(sed -n 's/^VGCONF_ARCH_PRI = //p' "$src/VEX/Makefile")
+os=$(sed -n 's/^VGCONF_OS = //p' "$src/VEX/Makefile")
+var=libvex_${arch}_${os}_a_OBJECTS
+others=$(echo "x86 amd64 ppc s390 arm arm64 mips mipsdsp nanomips riscv64" | tr ' ' '\n' | grep -vx "$arch" | paste -sd'|')
+objs=$(printf 'memtime-objs:\n\t@echo $(%s)\n' "$var" | make -s -C "$src/VEX" -f Makefile -f - memtime-objs \
+       | tr ' ' '\n' | grep -vE -- "-((guest|host)_($others)_|($others)_disasm)" | paste -sd' ')
+vex=("pkglib_LIBRARIES=libvex-$arch-$os.a" "$var=$objs")
+build() {   # build [VEX's make arguments...]
+  { make -j"$(nproc)" include/vgversion.h default.supp valgrind.pc \
+      && for d in $parts; do
+           if [ "$d" = VEX ]; then make -C VEX -j"$(nproc)" all-am "$@"; else make -C "$d" -j"$(nproc)" all-am; fi || return 1
+         done \
+      && make -j"$(nproc)" all-am; } >"$work/make.log" 2>&1 \
+  && { for d in $parts; do
+         if [ "$d" = VEX ]; then make -C VEX install-am "$@"; else make -C "$d" install-am; fi || return 1
+       done && make install-am; } >"$work/install.log" 2>&1
+}
+cd "$src"
+if [ -n "$objs" ] && build "${vex[@]}"; then :
+else
+  echo "memtime: the host's libvex alone did not build; building Valgrind $ver whole" >&2
+  cp "$work/make.log" "$work/make-host-only.log" 2>/dev/null || true
+  rm -rf "$prefix"
+  build || { echo "memtime: building Valgrind $ver failed; see $work/*.log" >&2; exit 1; }
+fi
+cd /
 rm -rf "$work"
 touch "$prefix/.memtime-built"
 echo "$prefix"

@@ -1,8 +1,20 @@
-# tests/alloc-lib.sh: what the --allocator=program tests (t411, t413) share,
+# tests/alloc-lib.sh: what the --allocator=program tests (t411-t416) share,
 # sourced after lib.sh: a program prints "phase NAME VmRSS=<kB> heap=<B>"
 # natively and marks each phase under memtime (a mark, a snapshot with a
 # resident-memory reading, then an allocator call at which memtime reads the
 # allocator's statistics); these read both sides at a phase and compare.
+
+# gap_run NAME ENV BIN ARG [OPTION...]: BIN ARG natively (its phases into
+# $T/NAME.native), then under memtime --allocator=program --time-unit=i with
+# the OPTIONs (the profile $T/NAME.out, its companion beside it); ENV (words
+# VAR=VALUE, or empty) is the environment of both runs.
+gap_run() {
+  local name=$1 e=$2 bin=$3 arg=$4; shift 4
+  env $e "$bin" "$arg" >"$T/$name.native" || not_ok "$name: native run"
+  env $e VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime --allocator=program --time-unit=i "$@" \
+    --memtime-out-file="$T/$name.out" "$bin" "$arg" >"$T/$name.txt" 2>"$T/$name.err"
+  is "$?" 0 "$name: runs under memtime --allocator=program"
+}
 
 # native FILE PHASE FIELD: the native run's figure for PHASE.
 native() { sed -n "s/^phase $2 .*\\b$3=\\([0-9]*\\).*/\\1/p" "$1"; }

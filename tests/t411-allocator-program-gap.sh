@@ -29,20 +29,12 @@ GS=$(je_prog shared alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build all
 GR=$(je_prog rjem alloc_gap.c 2>"$T/build.err") || plan_skip "cannot build alloc_gap.c with _rjem_ jemalloc: $(head -c 200 "$T/build.err")"
 plan 41
 
-# run NAME ENV BINARY MODE: natively, then under memtime.
-run() {
-  env $2 "$3" "$4" >"$T/$1.native" || not_ok "$1: native run"
-  memtime_env "$2" --allocator=program --time-unit=i --memtime-out-file="$T/$1.out" "$3" "$4" >"$T/$1.txt" 2>"$T/$1.err"
-  is "$?" 0 "$1: runs under memtime --allocator=program"
-}
-memtime_env() { local e=$1; shift; env $e VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime "$@"; }
-
 # --- jemalloc: dirty pages after the batch is freed -------------------------
 for flavour in shared rjem; do
   bin=$GS; [ $flavour = rjem ] && bin=$GR
   for decay in -1 0; do
     n=je-$flavour-$decay
-    run "$n" "MALLOC_CONF=dirty_decay_ms:$decay" "$bin" batch
+    gap_run "$n" "MALLOC_CONF=dirty_decay_ms:$decay" "$bin" batch
     for ph in live batch freed; do
       rss_ok "$n, $ph: RSS" "$(o_rss "$T/$n.out.memtime" $ph)" "$(native "$T/$n.native" $ph VmRSS)"
     done
@@ -59,7 +51,7 @@ memtime --allocator=program --time-unit=i --memtime-out-file="$T/je-default.out"
 diag "jemalloc, default decay, after the free: memtime $(o_rss "$T/je-default.out.memtime" freed) kB, native $(native "$T/je-default.native" freed VmRSS) kB"
 
 # --- glibc: holes in the main arena, and per-thread arenas -------------------
-run holes "" "$G" holes
+gap_run holes "" "$G" holes
 for ph in allocated freed; do
   rss_ok "holes, $ph: RSS" "$(o_rss "$T/holes.out.memtime" $ph)" "$(native "$T/holes.native" $ph VmRSS)"
 done
@@ -68,7 +60,7 @@ rss_ok "holes, trimmed: RSS (Valgrind keeps the brk pages trimmed, up to 8 MiB)"
 heap_ok "holes, freed: heap" "$(o_heap "$T/holes.out.memtime" freed)" "$(native "$T/holes.native" freed heap)"
 o_gap_ok "holes, freed: glibc's free chunks" "$T/holes.out.memtime" freed free
 
-run arenas "" "$G" arenas
+gap_run arenas "" "$G" arenas
 for ph in freed trimmed; do
   rss_ok "arenas, $ph: RSS" "$(o_rss "$T/arenas.out.memtime" $ph)" "$(native "$T/arenas.native" $ph VmRSS)"
 done

@@ -32,13 +32,6 @@ G=$(build_prog alloc_gap.c -DUSE_TCMALLOC -ltcmalloc_minimal 2>"$T/build.err") |
   plan_skip "cannot build alloc_gap.c with tcmalloc: $(head -c 200 "$T/build.err")"
 plan 31
 
-# run NAME ENV: natively, then under memtime.
-run() {
-  env $2 "$G" batch >"$T/$1.native" || not_ok "$1: native run"
-  env $2 VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime --allocator=program --time-unit=i \
-    --max-snapshots=1000 --memtime-out-file="$T/$1.out" "$G" batch >"$T/$1.txt" 2>"$T/$1.err"
-  is "$?" 0 "$1: runs under memtime --allocator=program"
-}
 # what tcmalloc holds freed, by its own account
 HELD=pageheap_free+central_cache_free+transfer_cache_free+thread_cache_free+metadata
 
@@ -48,7 +41,7 @@ for n in default rate0 aggressive; do
     rate0)      e=TCMALLOC_RELEASE_RATE=0 ;;
     aggressive) e=TCMALLOC_AGGRESSIVE_DECOMMIT=true ;;
   esac
-  run $n "$e"
+  gap_run $n "$e" "$G" batch --max-snapshots=1000
   c=$T/$n.out.memtime
   diag "$n: native VmRSS live/batch/freed $(native "$T/$n.native" live VmRSS)/$(native "$T/$n.native" batch VmRSS)/$(native "$T/$n.native" freed VmRSS) kB, memtime $(o_rss "$c" live)/$(o_rss "$c" batch)/$(o_rss "$c" freed) kB; tcmalloc holds freed $(mt_stat "$c" freed $HELD) B, unmapped $(mt_stat "$c" freed pageheap_unmapped) B"
   for ph in live batch freed; do

@@ -30,13 +30,6 @@ G=$(build_prog alloc_gap.c -DUSE_MIMALLOC -lmimalloc 2>"$T/build.err") ||
   plan_skip "cannot build alloc_gap.c with mimalloc: $(head -c 200 "$T/build.err")"
 plan 23
 
-# run NAME ENV: natively, then under memtime.
-run() {
-  env $2 "$G" batch >"$T/$1.native" || not_ok "$1: native run"
-  env $2 VALGRIND_LIB="$MT_INPLACE" "$MT_VALGRIND" --tool=memtime --allocator=program --time-unit=i \
-    --max-snapshots=1000 --memtime-out-file="$T/$1.out" "$G" batch >"$T/$1.txt" 2>"$T/$1.err"
-  is "$?" 0 "$1: runs under memtime --allocator=program"
-}
 say() {
   local c=$T/$1.out.memtime
   diag "$1: native VmRSS live/batch/freed $(native "$T/$1.native" live VmRSS)/$(native "$T/$1.native" batch VmRSS)/$(native "$T/$1.native" freed VmRSS) kB, memtime $(o_rss "$c" live)/$(o_rss "$c" batch)/$(o_rss "$c" freed) kB; mimalloc's commit at freed $(mt_stat "$c" freed committed) B, heap $(mt_stat "$c" freed allocated) B"
@@ -47,7 +40,7 @@ for n in keep release; do
     keep)    e=MIMALLOC_ALLOW_DECOMMIT=0 ;;
     release) e=MIMALLOC_DECOMMIT_DELAY=0 ;;
   esac
-  run $n "$e"
+  gap_run $n "$e" "$G" batch --max-snapshots=1000
   c=$T/$n.out.memtime
   say $n
   for ph in live batch freed; do
@@ -65,7 +58,7 @@ for n in keep release; do
 done
 # The default: when mimalloc decommits depends on the milliseconds since the
 # free, which Valgrind stretches; reported, not held to a figure.
-run default ""
+gap_run default "" "$G" batch --max-snapshots=1000
 say default
 
 # --- memtime-vis: the account in the summary, --json, the chart and HTML -------

@@ -147,17 +147,21 @@ static int is_ellipsis(const char *s, size_t n)
     return n == 3 && !memcmp(s, ELLIPSIS, 3);
 }
 
+/* How a character of class c changes the angle depth: an opening '<' of a
+ * generic list or of a quoted name goes in, a closing '>' comes out. */
+static int angle_step(char c)
+{
+    return c == 'g' || c == 'q' ? 1 : c == '>' ? -1 : 0;
+}
+
 /* The deepest nesting of angle groups in s. */
 static int angle_depth(const char *s, const char *cls)
 {
     int d = 0, max = 0;
     for (size_t i = 0; s[i]; i++) {
-        if (cls[i] == 'g' || cls[i] == 'q') {
-            if (++d > max)
-                max = d;
-        } else if (cls[i] == '>') {
-            d--;
-        }
+        d += angle_step(cls[i]);
+        if (d > max)
+            max = d;
     }
     return max;
 }
@@ -193,14 +197,8 @@ static char *collapse(const char *s, int D, size_t keep_small)
                 continue;
             }
         }
-        if (c == 'g' || c == 'q')
-            d++;
-        else if (c == '>')
-            d--;
-        else if (c == '(')
-            pd++;
-        else if (c == ')')
-            pd--;
+        d += angle_step(c);
+        pd += c == '(' ? 1 : c == ')' ? -1 : 0;
         vis_sb_put(&b, s + i, 1);
     }
     free(cls);
