@@ -26,6 +26,17 @@ MT_VIS=${MT_VIS:-$MT_BUILD/visualizer/memtime-vis}
 MT_INPLACE="$MT_BUILD/memtime/inplace"
 MT_PROGS=${MT_PROGS:-$MT_BUILD/tests-progs}   # compiled test programs, shared by all scripts
 mkdir -p "$MT_PROGS"
+# python3 as the interpreter itself, first on PATH: where python3 is a
+# version manager's shim (pyenv's is a shell script that runs pyenv, 0.3 s
+# a call) the suite's many hundred calls would spend minutes there. The
+# shim is asked once per build tree; a link swapped in by rename, so a
+# script starting beside another never finds it half made.
+_mt_py="$MT_PROGS/python-bin"
+if [ ! -e "$_mt_py/python3" ] && _mt_exe=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) \
+   && [ -x "$_mt_exe" ]; then
+  mkdir -p "$_mt_py" && ln -sfn "$_mt_exe" "$_mt_py/python3.$$" && mv -f "$_mt_py/python3.$$" "$_mt_py/python3"
+fi
+[ -e "$_mt_py/python3" ] && PATH="$_mt_py:$PATH"
 T=$(mktemp -d "${TMPDIR:-/tmp}/memtime-test.XXXXXX")
 trap _mt_exit EXIT
 _tap_n=0
