@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """mc_load.py SOCKET: a fixed memcached workload over a Unix socket, from
-four client threads (sets of known sizes, gets, deletes, an append), then
+four client threads (sets of known sizes, gets, deletes), then
 asks the server to shut down. Deterministic in what it stores."""
 import socket, sys, threading
 
