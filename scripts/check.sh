@@ -10,8 +10,22 @@ set -eu
 cd "$(dirname "$0")/.."
 top=$PWD
 scripts/deps.sh --test
-[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 mkdir -p _build/check
+# The whole suite ends with the other Valgrind releases (t990-t991), built
+# from source once per machine: a few minutes of compiling that would hold
+# both of prove's slots. Started here, at the lowest priority, the builds take
+# only the cores the suite leaves idle (its configure steps, the scripts that
+# wait on a clock or a browser); the two scripts then find them ready, or wait
+# for them on the cache's lock. A build that fails here is redone, and its
+# failure reported, by its script. Not for a run of chosen scripts.
+prebuilt=
+case " $* " in *t[0-9][0-9][0-9]-*.sh*) ;; *)
+  for suite in trixie sid; do
+    nice -n 19 scripts/valgrind-cache.sh "$suite" >"_build/check/valgrind-$suite.log" 2>&1 &
+    prebuilt="$prebuilt $!"
+  done ;;
+esac
+[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 cd _build/check
 if [ ! -f Makefile ] || [ "$top/configure" -nt Makefile ]; then
   "$top/configure" --enable-werror --enable-sanitizers --prefix="$top/_build/check/_prefix" >configure.log 2>&1 \
@@ -37,6 +51,9 @@ rc=0
 untracked() { git ls-files --others --exclude-standard 2>/dev/null | sort; }
 untracked >"_build/check/untracked.before"
 prove -j2 --timer "$@" tests/t*.sh || rc=$?
+# The builds have ended by now (their scripts waited for them), unless a
+# script was not run; a build still running is not left behind.
+[ -z "$prebuilt" ] || wait $prebuilt || true
 untracked >"_build/check/untracked.after"
 if [ -n "$(comm -13 _build/check/untracked.before _build/check/untracked.after)" ]; then
   echo "check.sh: the suite wrote into the clone:"

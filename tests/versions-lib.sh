@@ -1,5 +1,5 @@
 # The tests that depend on which Valgrind memtime is built against, and how
-# to run them on another release: used by tests/t01x-valgrind-*.sh (the
+# to run them on another release: used by tests/t99x-valgrind-*.sh (the
 # releases CI builds from Debian's source packages) and by
 # scripts/test-valgrind-versions.sh (any Valgrind a maintainer installed).
 #
@@ -64,7 +64,7 @@ vt_prefix() {
   vt_run "$prefix" "$dir" "Valgrind $ver"
 }
 
-# vt_debian_suite SUITE: the whole of tests/t01x-valgrind-SUITE.sh: Valgrind
+# vt_debian_suite SUITE: the whole of tests/t99x-valgrind-SUITE.sh: Valgrind
 # from Debian SUITE's source package (scripts/valgrind-cache.sh, built once
 # into the cache), then vt_prefix.
 vt_debian_suite() {

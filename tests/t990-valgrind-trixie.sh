@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t011: memtime on Valgrind 3.27.1, Debian sid's release, built from Debian's
+# t990: memtime on Valgrind 3.24.0, Debian trixie's release, built from Debian's
 # source package into a cache outside the clone (a few minutes the first
 # time): memtime builds against it with no warning and the version-sensitive
 # tests pass with that release's core, preloads and Massif (vgdb is the machine's)
@@ -7,5 +7,5 @@
 . "$(dirname "$0")/lib.sh"
 . "$MT_SRC/tests/versions-lib.sh"
 need bzip2 xz flock
-vt_debian_suite sid
+vt_debian_suite trixie
 finish
