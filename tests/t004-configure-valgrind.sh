@@ -7,7 +7,7 @@
 # the tested releases and --enable-untested-valgrind, which lets it
 # through; a launcher of another release than the core stops it too.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 12
 vgver=$(valgrind --version | sed 's/^valgrind-//')
 vginc=$(pkg-config --variable=includedir valgrind)
 vglib=$(pkg-config --variable=libdir valgrind)/valgrind
@@ -60,4 +60,20 @@ if conf "$T/b6" --cache-file=/dev/null CFLAGS="-O2 -g -fstack-protector-strong" 
    && test -x "$T/b6/memtime/memtime-amd64-linux"; then
   ok "the tool builds with CFLAGS carrying -fstack-protector-strong"
 else not_ok "the tool builds with CFLAGS carrying -fstack-protector-strong"; diag "$(grep -E 'error|undefined' "$T/b6/make.log" | head -5)"; fi
+
+# The same tree configured again for another Valgrind (its files older than
+# the build, as a package's are): every object is compiled again against its
+# headers and the tool and preload linked from its archives; configured again
+# for the same one, nothing is.
+tool="memtime-amd64-linux vgpreload_memtime-amd64-linux.so vgpreload_mtwrap-amd64-linux.so"
+conf "$T/b6" --cache-file=/dev/null CFLAGS="-O2 -g -fstack-protector-strong" --with-valgrind="$T/same"
+make -n -C "$T/b6/memtime" $tool >"$T/b6/again.n" 2>&1
+if grep -q "mt_preload.c" "$T/b6/again.n" && grep -q "mt_main.c" "$T/b6/again.n" \
+   && grep -q -- "--whole-archive $T/same/lib/valgrind/libreplacemalloc_toolpreload-amd64-linux.a" "$T/b6/again.n" \
+   && grep -q "$T/same/lib/valgrind/libcoregrind-amd64-linux.a" "$T/b6/again.n"; then
+  ok "configured for another Valgrind, the tool is compiled and linked again against it"
+else not_ok "configured for another Valgrind, the tool is compiled and linked again against it"; diag "$(head -c 600 "$T/b6/again.n")"; fi
+make -C "$T/b6/memtime" $tool >/dev/null 2>&1
+conf "$T/b6" --cache-file=/dev/null CFLAGS="-O2 -g -fstack-protector-strong" --with-valgrind="$T/same"
+is "$(make -n -C "$T/b6/memtime" $tool 2>&1 | grep -c 'gcc\|CC')" 0 "configured again for the same Valgrind, nothing is rebuilt"
 finish
