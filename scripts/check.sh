@@ -11,13 +11,13 @@ cd "$(dirname "$0")/.."
 top=$PWD
 scripts/deps.sh --test
 mkdir -p _build/check
-# The whole suite ends with the other Valgrind releases (t990-t991), built
-# from source once per machine: a few minutes of compiling that would hold
-# both of prove's slots. Started here, at the lowest priority, the builds take
-# only the cores the suite leaves idle (its configure steps, the scripts that
-# wait on a clock or a browser); the two scripts then find them ready, or wait
-# for them on the cache's lock. A build that fails here is redone, and its
-# failure reported, by its script. Not for a run of chosen scripts.
+# The whole suite ends with the other Valgrind releases (t990-t991), taken
+# once per machine from Debian's archive: a download, or, where Debian's
+# package does not run here, minutes of compiling that would hold both of
+# prove's slots. Started here, at the lowest priority, that work takes only
+# the cores the suite leaves idle; the two scripts then find the releases
+# ready, or wait for them on the cache's lock. What fails here is redone, and
+# its failure reported, by its script. Not for a run of chosen scripts.
 prebuilt=
 case " $* " in *t[0-9][0-9][0-9]-*.sh*) ;; *)
   for suite in trixie sid; do

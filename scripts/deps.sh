@@ -18,7 +18,7 @@ if [ "${1:-}" = --test ]; then
   pkgs="$pkgs tmux"
   # A tokio service built offline by Debian's cargo from Debian's crate sources (t413).
   pkgs="$pkgs cargo librust-tokio-dev"
-  # Other Valgrind releases, built from Debian's source packages (scripts/valgrind-cache.sh).
+  # Other Valgrind releases: Debian's packages, or their source packages built where those do not run (scripts/valgrind-cache.sh).
   pkgs="$pkgs bzip2 xz-utils util-linux"
   pkgs="$pkgs debhelper dpkg-dev lintian"
 fi

@@ -1,33 +1,75 @@
 #!/usr/bin/env bash
-# Builds another release of Valgrind from Debian's source packages into a
-# cache directory outside the clone, once, and prints its prefix:
+# Provides another release of Valgrind from Debian's archive in a cache
+# directory outside the clone, once, and prints its prefix:
 #   scripts/valgrind-cache.sh SUITE      (trixie: 3.24.0, sid: 3.27.1)
+# The release is Debian's own binary package, the build that suite's users
+# run, unpacked and relocated: seconds, where building it takes minutes of
+# both cores. Only where that package does not run on this machine (its
+# launcher needs a newer C library, another architecture) is the release
+# built from Debian's source package instead.
 # The cache is $MEMTIME_VALGRIND_CACHE, else ~/.cache/memtime/valgrind; a
-# prefix is only used once its build finished (a stamp file), so a killed
-# build is redone, not trusted. The machine's own apt configuration is left
-# alone: the other suite's source index lives in the cache, read through
+# prefix is only used once it is complete (a stamp file), so a killed
+# run is redone, not trusted. The machine's own apt configuration is left
+# alone: the other suite's package index lives in the cache, read through
 # apt options that point apt at it.
 set -eu
 suite=${1:?usage: scripts/valgrind-cache.sh SUITE (trixie or sid)}
 cache=${MEMTIME_VALGRIND_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/memtime/valgrind}
 apt=$cache/apt-$suite
-mkdir -p "$cache" "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src"
-# Another run building the same suite (two test scripts at once) waits here.
+mkdir -p "$cache" "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/src" "$apt/deb"
+# Another run of the same suite (two test scripts at once) waits here.
 exec 9>"$cache/$suite.lock"
 flock 9
-for d in "$cache"/$suite-*/; do
-  if [ -f "$d/.memtime-built" ]; then echo "${d%/}"; exit 0; fi
-done
+# ready KIND: prints the complete prefix of that kind and exits, if there is
+# one: Debian's package (SUITE-VERSION-deb) or a source build (SUITE-VERSION).
+ready() {
+  local d
+  for d in "$cache"/$suite-*/; do
+    case $1:$d in package:*-deb/|source:*[0-9]/) [ -f "$d/.memtime-built" ] && { echo "${d%/}"; exit 0; } ;; esac
+  done
+  return 0
+}
+ready package
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+printf 'Types: deb deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
   "$suite" "$keyring" >"$apt/memtime-$suite.sources"
 aptopts=(-o "Dir::Etc::sourcelist=-" -o "Dir::Etc::sourceparts=$apt" -o "Dir::State::Lists=$apt/lists"
          -o "Dir::Cache=$apt/cache" -o "APT::Sandbox::User=root")
+index() { apt-get "${aptopts[@]}" update -qq >&2; }
+
+# from_package: Debian's binary package, unpacked under the prefix
+# SUITE-VERSION-deb: its valgrind.pc names that prefix, and its launcher (a
+# script running bin/valgrind.bin, as on Debian) takes the tools from the
+# prefix's libexec/valgrind unless VALGRIND_LIB says otherwise. Fails,
+# leaving nothing, where the launcher does not run here. Its vgdb is kept
+# only where it runs here; else the machine's vgdb, whose protocol every
+# release shares, serves.
+from_package() {
+  local deb ver prefix root
+  (cd "$apt/deb" && rm -f ./*.deb && apt-get "${aptopts[@]}" download valgrind >&2) || return 1
+  deb=$(ls "$apt/deb"/valgrind_*.deb | head -n 1)
+  ver=$(dpkg-deb -f "$deb" Version | sed 's/^[0-9]*://; s/-[^-]*$//')
+  prefix=$cache/$suite-$ver-deb
+  root=$cache/unpack-$suite
+  rm -rf "$root" "$prefix"
+  dpkg-deb -x "$deb" "$root" && mv "$root/usr" "$prefix" && rm -rf "$root" || return 1
+  sed -i "s|^prefix=/usr\$|prefix=$prefix|" "$prefix"/lib/*/pkgconfig/valgrind.pc
+  head -n 1 "$prefix/bin/valgrind" | grep -q '^#!/bin/sh' && [ -x "$prefix/bin/valgrind.bin" ] \
+    && sed -i "1a VALGRIND_LIB=\${VALGRIND_LIB:-$prefix/libexec/valgrind}; export VALGRIND_LIB" "$prefix/bin/valgrind" \
+    && [ "$("$prefix/bin/valgrind" --tool=none --version 2>/dev/null)" = "valgrind-$ver" ] \
+    && "$prefix/bin/valgrind" -d --tool=none true 2>&1 | grep -qF "launching $prefix/libexec/valgrind/none-" \
+    || { echo "memtime: Debian $suite's valgrind $ver does not run on this machine" >&2; rm -rf "$prefix"; return 1; }
+  "$prefix/bin/vgdb" --help >/dev/null 2>&1 || rm -f "$prefix/bin/vgdb"
+  touch "$prefix/.memtime-built"
+  echo "$prefix"
+}
 # Exit status 75 (EX_TEMPFAIL) when Debian's archive cannot be reached: the
 # tests take it for a missing dependency, not a broken build.
-apt-get "${aptopts[@]}" update -qq >&2 \
-  && (cd "$apt/src" && rm -f ./*.dsc ./*.tar.* && apt-get "${aptopts[@]}" source --download-only valgrind >&2) \
-  || { echo "memtime: cannot download Valgrind's source package from Debian $suite (no network?)" >&2; exit 75; }
+index && from_package && exit 0
+ready source
+# The source package, built: where Debian's binary package does not run.
+index && (cd "$apt/src" && rm -f ./*.dsc ./*.tar.* && apt-get "${aptopts[@]}" source --download-only valgrind >&2) \
+  || { echo "memtime: cannot download Valgrind from Debian $suite (no network?)" >&2; exit 75; }
 orig=$(ls "$apt/src"/valgrind_*.orig.tar.* | head -n 1)
 ver=$(basename "$orig" | sed 's/^valgrind_\([0-9.]*\)\.orig.*/\1/')
 prefix=$cache/$suite-$ver

@@ -1,6 +1,6 @@
 # The tests that depend on which Valgrind memtime is built against, and how
 # to run them on another release: used by tests/t99x-valgrind-*.sh (the
-# releases CI builds from Debian's source packages) and by
+# releases Debian ships, unpacked from its packages) and by
 # scripts/test-valgrind-versions.sh (any Valgrind a maintainer installed).
 #
 # Version-sensitive: what goes through the core's malloc replacement, its
@@ -65,8 +65,8 @@ vt_prefix() {
 }
 
 # vt_debian_suite SUITE: the whole of tests/t99x-valgrind-SUITE.sh: Valgrind
-# from Debian SUITE's source package (scripts/valgrind-cache.sh, built once
-# into the cache), then vt_prefix.
+# from Debian SUITE (scripts/valgrind-cache.sh: its package, unpacked once
+# into the cache, or its source package built), then vt_prefix.
 vt_debian_suite() {
   local suite=$1 prefix
   set -- $VERSION_TESTS
@@ -76,8 +76,8 @@ vt_debian_suite() {
     0) ;;
     # Debian's archive could not be reached (no network, as in a package
     # build's sandbox): a missing dependency, skipped (a failure under CI).
-    75) plan_skip "Debian $suite's source package cannot be downloaded: $(tail -1 "$T/cache.log")" ;;
-    *) not_ok "Valgrind from Debian $suite's source package"; diag "$(tail -20 "$T/cache.log")"; return 1 ;;
+    75) plan_skip "Debian $suite's Valgrind cannot be downloaded: $(tail -1 "$T/cache.log")" ;;
+    *) not_ok "Valgrind from Debian $suite"; diag "$(tail -20 "$T/cache.log")"; return 1 ;;
   esac
   vt_prefix "$prefix" "$MT_BUILD/../vg-$suite"
 }
