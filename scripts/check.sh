@@ -51,8 +51,8 @@ rc=0
 untracked() { git ls-files --others --exclude-standard 2>/dev/null | sort; }
 untracked >"_build/check/untracked.before"
 prove -j2 --timer "$@" tests/t*.sh || rc=$?
-# The builds have ended by now (their scripts waited for them), unless a
-# script was not run; a build still running is not left behind.
+# That work has ended by now (its scripts waited for it), unless a script
+# was not run; none of it is left running behind the suite.
 [ -z "$prebuilt" ] || wait $prebuilt || true
 untracked >"_build/check/untracked.after"
 if [ -n "$(comm -13 _build/check/untracked.before _build/check/untracked.after)" ]; then
