@@ -5,7 +5,9 @@
 # Valgrind's files, with the version its valgrind.pc and launcher claim);
 # a release outside the tested range stops configure with a message naming
 # the tested releases and --enable-untested-valgrind, which lets it
-# through; a launcher of another release than the core stops it too.
+# through; a launcher of another release than the core stops it too. A
+# tree configured again for another Valgrind is compiled and linked again
+# against it (memtime/valgrind.stamp), and for the same one is left alone.
 . "$(dirname "$0")/lib.sh"
 plan 12
 vgver=$(valgrind --version | sed 's/^valgrind-//')
